@@ -1,0 +1,8 @@
+//! LogiKFlow: a hosted MCP server that reads GitHub pull requests with reading hints and saves
+//! versioned reading orders and flow diagrams for reviewers.
+//!
+//! The crate is split into a pure core that builds and tests natively (`review`, `mcp`, `tools`,
+//! `oauth`, `web`) and thin wasm-only adapters (`store`, the sending half of `github`, and the
+//! entry point) that are the only code naming `worker` types. See ARCHITECTURE.md.
+
+pub mod review;

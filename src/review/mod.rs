@@ -1,0 +1,3 @@
+//! The review core: diff parsing, change ids, reading hints, order and diagram validation.
+//!
+//! Everything here is synchronous, pure Rust with no platform imports, so it builds and tests natively.
