@@ -1,0 +1,426 @@
+//! MCP method dispatch for all three protocol versions served on one stateless endpoint.
+//!
+//! * 2026-07-28 (stateless): every request carries its version and client capabilities in
+//!   `_meta`, mirrored by `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` headers; there is no
+//!   `initialize`; `server/discover` describes the server; results carry `resultType`, and cacheable
+//!   results carry `ttlMs` and `cacheScope`.
+//! * 2025-11-25 and 2025-06-18: `initialize` negotiates the version, later requests carry it in
+//!   `MCP-Protocol-Version`; notifications get 202. No session id is issued, so every request
+//!   stands alone whether or not this instance saw the `initialize`.
+//!
+//! Dispatch is pure: it answers everything except `tools/call`, which it hands back as a
+//! [`ToolRequest`] for the adapter to run (tools need GitHub and storage), then
+//! [`tool_reply`] shapes the answer.
+
+use serde_json::{json, Map, Value};
+
+use super::catalog::{self, ToolName};
+use super::jsonrpc::{self, code, Incoming, RpcError};
+use crate::http::{Headers, HttpReply};
+
+/// The stateless protocol version.
+pub const MODERN: &str = "2026-07-28";
+/// Handshake versions, newest first.
+pub const LEGACY: [&str; 2] = ["2025-11-25", "2025-06-18"];
+
+const META_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+const META_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
+const META_CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
+const META_SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
+
+/// How long clients may cache lists and the guide: they change only with a deploy.
+const LIST_TTL_MS: u64 = 60 * 60 * 1000;
+
+/// Which wire a request speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Era {
+    Modern,
+    Legacy,
+}
+
+/// A `tools/call` the adapter must run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolRequest {
+    pub id: Value,
+    pub era: Era,
+    pub tool: ToolName,
+    pub arguments: Map<String, Value>,
+    /// The client's self-reported name (2026 `_meta` clientInfo), for `updatedBy`.
+    pub client_name: Option<String>,
+}
+
+/// What dispatch decided.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    Reply(HttpReply),
+    Tool(ToolRequest),
+}
+
+/// A tool's answer, before it is framed as a JSON-RPC result.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ToolResult {
+    /// Success: `structuredContent` plus the same JSON as text.
+    Structured(Value),
+    /// Success whose text is not the JSON (the guide's Markdown), with its structured form.
+    TextAndStructured { text: String, structured: Value },
+    /// A tool error the agent can act on: `isError: true`, text only.
+    Error(String),
+}
+
+/// Server identity for `serverInfo`.
+pub struct ServerInfo {
+    pub name: &'static str,
+    pub version: &'static str,
+}
+
+pub const SERVER: ServerInfo = ServerInfo {
+    name: "logikflow",
+    version: env!("CARGO_PKG_VERSION"),
+};
+
+fn server_info() -> Value {
+    json!({ "name": SERVER.name, "title": "LogiKFlow", "version": SERVER.version })
+}
+
+fn capabilities() -> Value {
+    json!({ "tools": {}, "resources": {}, "prompts": {}, "completions": {} })
+}
+
+/// Handles one POST body that passed the transport checks.
+pub fn dispatch(headers: &Headers, body: &[u8]) -> Outcome {
+    let message = match jsonrpc::parse_message(body) {
+        Ok(message) => message,
+        Err(error) => return Outcome::Reply(rpc_error(400, &error)),
+    };
+    let (id, method, params) = match message {
+        Incoming::Request { id, method, params } => (Some(id), method, params),
+        Incoming::Notification { method, params } => (None, method, params),
+        Incoming::Response => return Outcome::Reply(HttpReply::empty(202)),
+    };
+    let header_version = headers.get("mcp-protocol-version").map(str::trim);
+    let meta_version = params
+        .get("_meta")
+        .and_then(|meta| meta.get(META_VERSION))
+        .and_then(Value::as_str);
+    let modern = match header_version {
+        Some(version) => !LEGACY.contains(&version) && !is_known_legacy(version),
+        None => meta_version.is_some(),
+    };
+    if modern {
+        return modern_request(headers, id, &method, &params);
+    }
+    if let Some(version) = header_version {
+        if !LEGACY.contains(&version) {
+            let error = unsupported_version(id.unwrap_or(Value::Null), version);
+            return Outcome::Reply(rpc_error(400, &error));
+        }
+    }
+    legacy_request(id, &method, &params)
+}
+
+/// Versions that are 2025-era or older: they take the handshake path (and are refused there when
+/// this server does not speak them).
+fn is_known_legacy(version: &str) -> bool {
+    matches!(version, "2025-03-26" | "2024-11-05" | "2024-10-07")
+}
+
+fn unsupported_version(id: Value, requested: &str) -> RpcError {
+    RpcError::new(
+        id,
+        code::UNSUPPORTED_PROTOCOL_VERSION,
+        "Unsupported protocol version",
+    )
+    .with_data(json!({
+        "supported": supported_versions(),
+        "requested": requested,
+    }))
+}
+
+fn supported_versions() -> Vec<&'static str> {
+    let mut versions = vec![MODERN];
+    versions.extend(LEGACY);
+    versions
+}
+
+fn modern_request(
+    headers: &Headers,
+    id: Option<Value>,
+    method: &str,
+    params: &Map<String, Value>,
+) -> Outcome {
+    let Some(id) = id else {
+        // Notifications carry nothing this server acts on.
+        return Outcome::Reply(HttpReply::empty(202));
+    };
+    let meta = params.get("_meta").and_then(Value::as_object);
+    let meta_version = meta.and_then(|m| m.get(META_VERSION)).and_then(Value::as_str);
+    let has_capabilities = meta
+        .and_then(|m| m.get(META_CAPABILITIES))
+        .is_some_and(Value::is_object);
+    let (Some(meta_version), true) = (meta_version, has_capabilities) else {
+        let error = RpcError::new(
+            id,
+            code::INVALID_PARAMS,
+            format!("Invalid params: protocol {MODERN} requests must carry _meta[\"{META_VERSION}\"] and _meta[\"{META_CAPABILITIES}\"]"),
+        );
+        return Outcome::Reply(rpc_error(400, &error));
+    };
+    let header_version = headers.get("mcp-protocol-version").map(str::trim);
+    if header_version != Some(meta_version) {
+        let error = RpcError::new(
+            id,
+            code::HEADER_MISMATCH,
+            format!(
+                "Header mismatch: MCP-Protocol-Version is {} but _meta says {meta_version}",
+                header_version.unwrap_or("missing")
+            ),
+        );
+        return Outcome::Reply(rpc_error(400, &error));
+    }
+    if meta_version != MODERN {
+        return Outcome::Reply(rpc_error(400, &unsupported_version(id, meta_version)));
+    }
+    if let Err(message) = check_method_headers(headers, method, params) {
+        let error = RpcError::new(id, code::HEADER_MISMATCH, message);
+        return Outcome::Reply(rpc_error(400, &error));
+    }
+    let client_name = meta
+        .and_then(|m| m.get(META_CLIENT_INFO))
+        .and_then(|info| info.get("name"))
+        .and_then(Value::as_str)
+        .map(|name| name.chars().take(100).collect());
+    let answer = match method {
+        "server/discover" => Ok(with_cache(json!({
+            "supportedVersions": supported_versions(),
+            "capabilities": capabilities(),
+            "instructions": catalog::INSTRUCTIONS,
+            "_meta": { META_SERVER_INFO: server_info() },
+        }))),
+        "tools/call" => return tool_call(id, Era::Modern, params, client_name),
+        "tools/list" | "resources/list" | "resources/templates/list" | "prompts/list"
+        | "resources/read" => common_method(&id, method, params).map(with_cache),
+        "prompts/get" | "completion/complete" => common_method(&id, method, params),
+        _ => Err(method_not_found(&id, method)),
+    };
+    Outcome::Reply(match answer {
+        Ok(mut result) => {
+            result["resultType"] = json!("complete");
+            HttpReply::json(200, &jsonrpc::result(&id, result))
+        }
+        Err(error) => rpc_error(status_of(&error), &error),
+    })
+}
+
+/// 2026-07-28 routing headers must repeat the body: `Mcp-Method` always, `Mcp-Name` for the
+/// methods that name a target. Values are compared exactly after trimming.
+fn check_method_headers(
+    headers: &Headers,
+    method: &str,
+    params: &Map<String, Value>,
+) -> Result<(), String> {
+    let header_method = headers.get("mcp-method").map(str::trim);
+    if header_method != Some(method) {
+        return Err(format!(
+            "Header mismatch: Mcp-Method is {} but the body's method is {method}",
+            header_method.unwrap_or("missing")
+        ));
+    }
+    let target_key = match method {
+        "tools/call" | "prompts/get" => "name",
+        "resources/read" => "uri",
+        _ => return Ok(()),
+    };
+    let target = params.get(target_key).and_then(Value::as_str);
+    let header_name = headers.get("mcp-name").map(str::trim);
+    if target.is_some() && header_name != target {
+        return Err(format!(
+            "Header mismatch: Mcp-Name is {} but the body's {target_key} is {}",
+            header_name.unwrap_or("missing"),
+            target.unwrap_or_default()
+        ));
+    }
+    Ok(())
+}
+
+fn with_cache(mut result: Value) -> Value {
+    result["ttlMs"] = json!(LIST_TTL_MS);
+    result["cacheScope"] = json!("public");
+    result
+}
+
+fn legacy_request(id: Option<Value>, method: &str, params: &Map<String, Value>) -> Outcome {
+    let Some(id) = id else {
+        return Outcome::Reply(HttpReply::empty(202));
+    };
+    let answer = match method {
+        "initialize" => Ok(initialize(params)),
+        "ping" | "logging/setLevel" => Ok(json!({})),
+        "tools/call" => {
+            let client_name = params
+                .get("_meta")
+                .and_then(|meta| meta.get(META_CLIENT_INFO))
+                .and_then(|info| info.get("name"))
+                .and_then(Value::as_str)
+                .map(str::to_string);
+            return tool_call(id, Era::Legacy, params, client_name);
+        }
+        _ => common_method(&id, method, params),
+    };
+    Outcome::Reply(match answer {
+        Ok(result) => HttpReply::json(200, &jsonrpc::result(&id, result)),
+        Err(error) => rpc_error(status_of(&error), &error),
+    })
+}
+
+/// `initialize`: answer with the client's version when we speak it, else our newest handshake
+/// version (the client then decides whether to go on).
+fn initialize(params: &Map<String, Value>) -> Value {
+    let requested = params.get("protocolVersion").and_then(Value::as_str);
+    let version = requested
+        .filter(|version| LEGACY.contains(version))
+        .unwrap_or(LEGACY[0]);
+    json!({
+        "protocolVersion": version,
+        "capabilities": capabilities(),
+        "serverInfo": server_info(),
+        "instructions": catalog::INSTRUCTIONS,
+    })
+}
+
+/// Methods with the same meaning in every era.
+fn common_method(id: &Value, method: &str, params: &Map<String, Value>) -> Result<Value, RpcError> {
+    match method {
+        "tools/list" => Ok(json!({ "tools": catalog::tool_definitions() })),
+        "resources/list" => Ok(json!({ "resources": catalog::resource_definitions() })),
+        "resources/templates/list" => Ok(json!({ "resourceTemplates": [] })),
+        "resources/read" => {
+            let uri = params.get("uri").and_then(Value::as_str).unwrap_or_default();
+            if uri == catalog::GUIDE_RESOURCE_URI {
+                Ok(json!({ "contents": [{
+                    "uri": uri,
+                    "mimeType": "text/markdown",
+                    "text": catalog::ORDERING_GUIDE,
+                }]}))
+            } else {
+                Err(RpcError::new(
+                    id.clone(),
+                    code::INVALID_PARAMS,
+                    format!("Resource not found: {uri}"),
+                )
+                .with_data(json!({ "uri": uri })))
+            }
+        }
+        "prompts/list" => Ok(json!({ "prompts": catalog::prompt_definitions() })),
+        "prompts/get" => {
+            let name = params.get("name").and_then(Value::as_str).unwrap_or_default();
+            if name != catalog::ARRANGE_PROMPT {
+                return Err(RpcError::new(
+                    id.clone(),
+                    code::INVALID_PARAMS,
+                    format!("Unknown prompt {name:?}: the only prompt is {}", catalog::ARRANGE_PROMPT),
+                ));
+            }
+            let argument = params
+                .get("arguments")
+                .and_then(|args| args.get("pull_request"))
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            catalog::arrange_prompt(argument).ok_or_else(|| {
+                RpcError::new(
+                    id.clone(),
+                    code::INVALID_PARAMS,
+                    "Invalid params: pull_request must be a pull request link (https://github.com/OWNER/REPO/pull/N) or OWNER/REPO#N",
+                )
+            })
+        }
+        "completion/complete" => Ok(json!({ "completion": { "values": [], "hasMore": false } })),
+        _ => Err(method_not_found(id, method)),
+    }
+}
+
+fn method_not_found(id: &Value, method: &str) -> RpcError {
+    RpcError::new(
+        id.clone(),
+        code::METHOD_NOT_FOUND,
+        format!("Method not found: {method}"),
+    )
+}
+
+/// 404 for unknown methods (2026-07-28 routes by method), 400 for bad input, 200 otherwise.
+fn status_of(error: &RpcError) -> u16 {
+    match error.code {
+        code::METHOD_NOT_FOUND => 404,
+        code::INTERNAL_ERROR => 500,
+        _ => 200,
+    }
+}
+
+fn tool_call(
+    id: Value,
+    era: Era,
+    params: &Map<String, Value>,
+    client_name: Option<String>,
+) -> Outcome {
+    let name = params.get("name").and_then(Value::as_str).unwrap_or_default();
+    let Some(tool) = ToolName::parse(name) else {
+        let error = RpcError::new(
+            id,
+            code::INVALID_PARAMS,
+            format!(
+                "Unknown tool {name:?}: the tools are get_ordering_guide, get_pull_request, save_reading_order and save_diagram"
+            ),
+        );
+        return Outcome::Reply(rpc_error(200, &error));
+    };
+    let arguments = match params.get("arguments") {
+        None | Some(Value::Null) => Map::new(),
+        Some(Value::Object(arguments)) => arguments.clone(),
+        Some(_) => {
+            let error = RpcError::new(
+                id,
+                code::INVALID_PARAMS,
+                "Invalid params: tools/call arguments must be an object",
+            );
+            return Outcome::Reply(rpc_error(200, &error));
+        }
+    };
+    Outcome::Tool(ToolRequest {
+        id,
+        era,
+        tool,
+        arguments,
+        client_name,
+    })
+}
+
+/// Frames a tool's answer as the JSON-RPC result of its `tools/call`.
+pub fn tool_reply(request: &ToolRequest, result: ToolResult) -> HttpReply {
+    let mut body = match result {
+        ToolResult::Structured(structured) => json!({
+            "content": [{ "type": "text", "text": structured.to_string() }],
+            "structuredContent": structured,
+            "isError": false,
+        }),
+        ToolResult::TextAndStructured { text, structured } => json!({
+            "content": [{ "type": "text", "text": text }],
+            "structuredContent": structured,
+            "isError": false,
+        }),
+        ToolResult::Error(message) => json!({
+            "content": [{ "type": "text", "text": message }],
+            "isError": true,
+        }),
+    };
+    if request.era == Era::Modern {
+        body["resultType"] = json!("complete");
+    }
+    HttpReply::json(200, &jsonrpc::result(&request.id, body))
+}
+
+/// A JSON-RPC error reply with the given HTTP status.
+pub fn rpc_error(status: u16, error: &RpcError) -> HttpReply {
+    HttpReply::json(status, &error.to_json())
+}
+
+#[cfg(test)]
+mod tests;

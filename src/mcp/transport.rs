@@ -1,0 +1,153 @@
+//! HTTP rules of MCP's Streamable HTTP transport that come before any JSON-RPC is read.
+//!
+//! The endpoint is stateless and answers with JSON only: POST carries one message; GET (the
+//! server-to-client stream) and DELETE (session end) have nothing to do here and get 405. A
+//! present `Origin` must be this server's own or on the configured allow-list, which stops DNS
+//! rebinding and cross-site requests from browsers (MCP transport spec, "Security Warning").
+
+use serde_json::{json, Value};
+
+use super::jsonrpc::code;
+use crate::http::{HttpReply, Headers};
+
+/// Request bodies above this size are refused with 413 before being read.
+pub const MAX_BODY_BYTES: usize = 1024 * 1024;
+
+/// What the transport needs to know about a request.
+pub struct RequestParts<'a> {
+    pub method: &'a str,
+    pub headers: &'a Headers,
+    /// `scheme://host[:port]` of the URL the request was sent to.
+    pub own_origin: &'a str,
+    /// Extra origins allowed to call the endpoint from a browser.
+    pub allowed_origins: &'a [String],
+}
+
+/// Checks the HTTP method, origin and declared size. `Err` is the reply to send.
+pub fn check_request(parts: &RequestParts<'_>) -> Result<(), HttpReply> {
+    if let Some(origin) = parts.headers.get("origin") {
+        if !origin_allowed(origin, parts.own_origin, parts.allowed_origins) {
+            return Err(error_reply(
+                403,
+                code::SERVER_ERROR,
+                &format!("Forbidden: requests from origin {origin} are not allowed"),
+            ));
+        }
+    }
+    match parts.method {
+        "POST" => {}
+        "OPTIONS" => return Err(HttpReply::empty(204).with_header("allow", "POST, OPTIONS")),
+        _ => {
+            return Err(error_reply(
+                405,
+                code::SERVER_ERROR,
+                "Method not allowed: this endpoint is stateless and answers POST only",
+            )
+            .with_header("allow", "POST"))
+        }
+    }
+    if let Some(content_type) = parts.headers.get("content-type") {
+        let media = content_type.split(';').next().unwrap_or("").trim();
+        if !media.eq_ignore_ascii_case("application/json") {
+            return Err(error_reply(
+                415,
+                code::INVALID_REQUEST,
+                &format!("Unsupported media type {media}: send application/json"),
+            ));
+        }
+    }
+    let declared = parts
+        .headers
+        .get("content-length")
+        .and_then(|length| length.trim().parse::<usize>().ok());
+    if declared.is_some_and(|length| length > MAX_BODY_BYTES) {
+        return Err(too_large());
+    }
+    Ok(())
+}
+
+/// The reply for a body over [`MAX_BODY_BYTES`], also used once the body is read.
+pub fn too_large() -> HttpReply {
+    error_reply(
+        413,
+        code::INVALID_REQUEST,
+        "Request body too large: the limit is 1 MiB",
+    )
+}
+
+fn origin_allowed(origin: &str, own_origin: &str, allowed: &[String]) -> bool {
+    let origin = origin.trim().trim_end_matches('/');
+    origin.eq_ignore_ascii_case(own_origin)
+        || allowed
+            .iter()
+            .any(|allowed| origin.eq_ignore_ascii_case(allowed.trim().trim_end_matches('/')))
+}
+
+/// A JSON-RPC error with a null id, for refusals made before the body is read.
+pub fn error_reply(status: u16, error_code: i64, message: &str) -> HttpReply {
+    let body: Value = json!({
+        "jsonrpc": "2.0",
+        "id": null,
+        "error": { "code": error_code, "message": message },
+    });
+    HttpReply::json(status, &body)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(method: &str, headers: &[(&str, &str)], expected_status: Option<u16>) {
+        let headers = Headers::new(headers.iter().copied());
+        let allowed = vec!["https://inspector.example".to_string()];
+        let parts = RequestParts {
+            method,
+            headers: &headers,
+            own_origin: "http://127.0.0.1:8787",
+            allowed_origins: &allowed,
+        };
+        let got = check_request(&parts).err().map(|reply| reply.status);
+        assert_eq!(got, expected_status, "{method} {headers:?}");
+    }
+
+    #[test]
+    fn methods() {
+        check("POST", &[], None);
+        check("GET", &[], Some(405));
+        check("DELETE", &[], Some(405));
+        check("PUT", &[], Some(405));
+        check("OPTIONS", &[], Some(204));
+    }
+
+    #[test]
+    fn origins() {
+        check("POST", &[("origin", "http://127.0.0.1:8787")], None);
+        check("POST", &[("origin", "https://inspector.example")], None);
+        check("POST", &[("origin", "http://evil.example.com")], Some(403));
+        check("POST", &[("origin", "http://127.0.0.1:9999")], Some(403));
+        check("POST", &[("origin", "null")], Some(403));
+        // An origin check comes before the method check: a hostile GET is a 403, not a 405.
+        check("GET", &[("origin", "http://evil.example.com")], Some(403));
+    }
+
+    #[test]
+    fn sizes_and_types() {
+        check("POST", &[("content-length", "1048576")], None);
+        check("POST", &[("content-length", "1048577")], Some(413));
+        check("POST", &[("content-type", "application/json; charset=utf-8")], None);
+        check("POST", &[("content-type", "text/plain")], Some(415));
+    }
+
+    #[test]
+    fn method_not_allowed_names_post() {
+        let headers = Headers::default();
+        let parts = RequestParts {
+            method: "GET",
+            headers: &headers,
+            own_origin: "http://localhost:8787",
+            allowed_origins: &[],
+        };
+        let reply = check_request(&parts).unwrap_err();
+        assert_eq!(reply.header("allow"), Some("POST"));
+    }
+}

@@ -1,0 +1,105 @@
+//! Orchestration (wasm only): authenticates a request, runs the core's decisions against GitHub
+//! and storage, and returns the reply. The pure modules decide; this module carries it out.
+
+use worker::{Env, Request, Result};
+
+use crate::config::Config;
+use crate::http::{is_loopback_host, origin_of, Headers, HttpReply};
+use crate::mcp::dispatch::{self, Outcome, ToolRequest, ToolResult};
+use crate::mcp::catalog::ToolName;
+use crate::mcp::transport::{self, RequestParts, MAX_BODY_BYTES};
+use crate::oauth::challenge::{self, Refusal};
+use crate::router::{route, Route};
+use crate::tools::caller::Caller;
+use crate::tools::ordering_guide::get_ordering_guide;
+use crate::web;
+
+/// Handles one request to the Worker.
+pub async fn handle(mut req: Request, env: &Env, config: &Config) -> Result<HttpReply> {
+    let url = req.url()?;
+    let base_url = origin_of(&url);
+    let method = req.method().to_string();
+    Ok(match route(&method, url.path()) {
+        Route::Mcp => {
+            let headers = Headers::new(req.headers().entries());
+            let parts = RequestParts {
+                method: &method,
+                headers: &headers,
+                own_origin: &base_url,
+                allowed_origins: &config.allowed_origins,
+            };
+            if let Err(reply) = transport::check_request(&parts) {
+                return Ok(reply);
+            }
+            let caller = match authenticate(&headers, url.host_str().unwrap_or_default(), config) {
+                Ok(caller) => caller,
+                Err(refusal) => return Ok(challenge::unauthorized(&base_url, refusal)),
+            };
+            let body = req.bytes().await?;
+            if body.len() > MAX_BODY_BYTES {
+                return Ok(transport::too_large());
+            }
+            match dispatch::dispatch(&headers, &body) {
+                Outcome::Reply(reply) => reply,
+                Outcome::Tool(request) => {
+                    let result = run_tool(&request, &caller, env, config, &base_url).await;
+                    dispatch::tool_reply(&request, result)
+                }
+            }
+        }
+        Route::ResourceMetadata => HttpReply::json(200, &challenge::resource_metadata(&base_url))
+            .with_header("cache-control", "public, max-age=3600")
+            .with_header("access-control-allow-origin", "*"),
+        Route::Home => html(200, web::pages::home(&base_url)),
+        Route::GuidePage => html(
+            200,
+            web::pages::ordering_guide(crate::mcp::catalog::ORDERING_GUIDE, &base_url),
+        ),
+        Route::GuideMarkdown => HttpReply::new(
+            200,
+            "text/markdown; charset=utf-8",
+            crate::mcp::catalog::ORDERING_GUIDE,
+        ),
+        Route::NotFound => html(404, web::pages::not_found(&base_url)),
+        Route::MethodNotAllowed => HttpReply::new(405, "text/plain; charset=utf-8", "Method not allowed")
+            .with_header("allow", "GET, HEAD"),
+    })
+}
+
+fn html(status: u16, page: String) -> HttpReply {
+    HttpReply::new(status, "text/html; charset=utf-8", page)
+        .with_header("content-security-policy", web::html::CSP)
+        .with_header("x-frame-options", "DENY")
+        .with_header("referrer-policy", "no-referrer")
+}
+
+/// Resolves who is calling. Bearer tokens are checked against the person's grant; in local
+/// development a loopback request without one acts as the configured local user.
+fn authenticate(headers: &Headers, host: &str, config: &Config) -> std::result::Result<Caller, Refusal> {
+    if headers.get("authorization").is_some() {
+        // Tokens are issued by the OAuth endpoints; none is valid until a grant exists.
+        return Err(Refusal::InvalidToken);
+    }
+    if config.local_dev && is_loopback_host(host) {
+        if let Some(token) = &config.local_github_token {
+            let login = config.local_github_login.clone().unwrap_or_else(|| "local".into());
+            return Ok(Caller {
+                person: format!("local:{login}"),
+                login,
+                github_token: token.clone(),
+                may_write: true,
+                client_name: None,
+            });
+        }
+    }
+    Err(Refusal::MissingToken)
+}
+
+async fn run_tool(request: &ToolRequest, _caller: &Caller, _env: &Env, _config: &Config, base_url: &str) -> ToolResult {
+    match request.tool {
+        ToolName::GetOrderingGuide => get_ordering_guide(base_url),
+        ToolName::GetPullRequest | ToolName::SaveReadingOrder | ToolName::SaveDiagram => {
+            ToolResult::Error(format!("{} is not available yet on this server", request.tool.as_str()))
+        }
+    }
+}

@@ -1,0 +1,7 @@
+//! The tools' pure halves: argument parsing, result shaping and the caller they act for.
+//!
+//! Each tool has its own module. Running a tool needs GitHub and storage, which only the wasm
+//! adapters reach (`service`); everything that can be decided without them is decided here.
+
+pub mod caller;
+pub mod ordering_guide;

@@ -1,0 +1,180 @@
+// Starts the real things the end-to-end tests talk to: the GitHub stand-in and `wrangler dev`
+// (workerd with local KV and Durable Objects), each on a free loopback port, and stops them again.
+// Every test file calls `startStack()` once; `restart()` keeps the persisted state, so tests can
+// prove that saves survive a restart.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** A free TCP port on 127.0.0.1. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function startProcess(command, args, options, readyPattern, timeoutMs) {
+  const child = spawn(command, args, { ...options, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const ready = new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${command} did not start in ${timeoutMs} ms:\n${output}`)), timeoutMs);
+    const onData = (chunk) => {
+      output += chunk;
+      if (readyPattern.test(output)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${command} exited with ${code} before it was ready:\n${output}`));
+    });
+  });
+  return { child, ready, log: () => output };
+}
+
+/** Kills a detached child and everything it started (wrangler runs workerd children). */
+export async function stopProcess(child) {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  try { process.kill(-child.pid, 'SIGTERM'); } catch { /* already gone */ }
+  const timer = setTimeout(() => { try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ } }, 3000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** Waits until `url` answers at all. */
+async function waitForHttp(url, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  let lastError;
+  while (Date.now() < deadline) {
+    try {
+      await fetch(url);
+      return;
+    } catch (error) {
+      lastError = error;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  throw new Error(`${url} did not answer: ${lastError}`);
+}
+
+/**
+ * Starts the stand-in and the Worker. Options: `vars` (extra wrangler vars), `localDev` (default
+ * true), `localUser` (stand-in login whose token the local user gets, default `octo`).
+ */
+export async function startStack(options = {}) {
+  const node = process.execPath;
+  const standinPort = await freePort();
+  const standin = startProcess(node, [join(root, 'tests/standin/github-standin.mjs'), '--port', String(standinPort)],
+    { cwd: root }, /listening on/, 30_000);
+  await standin.ready;
+  const standinUrl = `http://127.0.0.1:${standinPort}`;
+
+  const persistDir = options.persistDir ?? mkdtempSync(join(tmpdir(), 'logikflow-state-'));
+  const localUser = options.localUser ?? 'octo';
+  const vars = {
+    GITHUB_API_URL: standinUrl,
+    GITHUB_OAUTH_URL: standinUrl,
+    LOCAL_DEV: options.localDev === false ? '0' : '1',
+    LOCAL_GITHUB_TOKEN: `gho_standin_${localUser}`,
+    LOCAL_GITHUB_LOGIN: localUser,
+    ...options.vars,
+  };
+  let worker;
+  let port;
+  async function startWorker() {
+    port = await freePort();
+    const inspectorPort = await freePort();
+    const args = [join(root, 'node_modules/wrangler/bin/wrangler.js'), 'dev', '--ip', '127.0.0.1', '--port', String(port),
+      '--inspector-port', String(inspectorPort), '--persist-to', persistDir, '--show-interactive-dev-session=false',
+      '--log-level', 'warn'];
+    for (const [key, value] of Object.entries(vars)) args.push('--var', `${key}:${value}`);
+    worker = startProcess(node, args, {
+      cwd: root,
+      env: { ...process.env, CI: 'true', WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', LOGIKFLOW_BUILD: 'skip' },
+    }, /Ready on|ready on/i, 120_000);
+    // wrangler at --log-level warn may not print "Ready"; fall back to polling the port.
+    await Promise.race([worker.ready, waitForHttp(`http://127.0.0.1:${port}/`, 120_000)]);
+    await waitForHttp(`http://127.0.0.1:${port}/`, 30_000);
+  }
+  await startWorker();
+
+  return {
+    get baseUrl() { return `http://127.0.0.1:${port}`; },
+    get mcpUrl() { return `http://127.0.0.1:${port}/mcp`; },
+    standinUrl,
+    persistDir,
+    workerLog: () => worker.log(),
+    /** Stops and starts the Worker, keeping its persisted state. */
+    async restart() {
+      await stopProcess(worker.child);
+      await startWorker();
+    },
+    /** Kills the Worker abruptly (SIGKILL), as a crash would. */
+    async kill() {
+      try { process.kill(-worker.child.pid, 'SIGKILL'); } catch { /* gone */ }
+      await new Promise((r) => worker.child.exitCode !== null ? r() : worker.child.once('exit', r));
+    },
+    start: startWorker,
+    async stop() {
+      await stopProcess(worker?.child);
+      await stopProcess(standin.child);
+      if (!options.persistDir) rmSync(persistDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Calls the stand-in's control API. */
+export async function standinControl(stack, method, path, body) {
+  const response = await fetch(`${stack.standinUrl}/_standin/${path}`, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return text ? JSON.parse(text) : null;
+}
+
+/** Posts one JSON-RPC message to /mcp and returns { status, headers, body }. */
+export async function postMcp(stack, message, headers = {}) {
+  const response = await fetch(stack.mcpUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    body: typeof message === 'string' ? message : JSON.stringify(message),
+  });
+  const text = await response.text();
+  let body = null;
+  try { body = text ? JSON.parse(text) : null; } catch { body = text; }
+  return { status: response.status, headers: response.headers, body };
+}
+
+/** Headers and `_meta` of a 2026-07-28 request. */
+export function modernRequest(id, method, params = {}, name) {
+  const headers = { 'mcp-protocol-version': '2026-07-28', 'mcp-method': method };
+  if (name) headers['mcp-name'] = name;
+  const message = {
+    jsonrpc: '2.0', id, method,
+    params: {
+      ...params,
+      _meta: {
+        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+        'io.modelcontextprotocol/clientCapabilities': {},
+        'io.modelcontextprotocol/clientInfo': { name: 'e2e-test', version: '1.0.0' },
+      },
+    },
+  };
+  return { message, headers };
+}

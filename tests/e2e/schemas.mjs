@@ -1,0 +1,33 @@
+// Validates tool outputs seen on the wire against schema/*.output.json (JSON Schema 2020-12).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Ajv2020 from 'ajv/dist/2020.js';
+import { root } from './harness.mjs';
+
+const ajv = new Ajv2020({ allErrors: true, strict: false });
+const validators = new Map();
+
+function validator(tool, kind) {
+  const key = `${tool}.${kind}`;
+  if (!validators.has(key)) {
+    const schema = JSON.parse(readFileSync(join(root, 'schema', `${key}.json`), 'utf8'));
+    validators.set(key, ajv.compile(schema));
+  }
+  return validators.get(key);
+}
+
+/** Throws with every schema violation when `value` does not match the tool's output schema. */
+export function validateToolOutput(tool, value) {
+  const validate = validator(tool, 'output');
+  if (!validate(value)) {
+    throw new Error(`${tool} output does not match schema/${tool}.output.json: ${ajv.errorsText(validate.errors)}`);
+  }
+}
+
+/** Throws when `value` does not match the tool's input schema. */
+export function validateToolInput(tool, value) {
+  const validate = validator(tool, 'input');
+  if (!validate(value)) {
+    throw new Error(`${tool} input does not match schema/${tool}.input.json: ${ajv.errorsText(validate.errors)}`);
+  }
+}

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Builds the Worker (wasm + JS shim into build/) with worker-build, pointing it at the locally
+# installed wasm-bindgen, esbuild and wasm-opt so it never downloads anything. Wrangler calls this as
+# its build command. LOGIKFLOW_BUILD=skip skips the build when build/ is newer than every source
+# (tests that restart wrangler use it); LOGIKFLOW_BUILD=dev builds without wasm-opt (faster).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+if [ "${LOGIKFLOW_BUILD:-}" = skip ] && [ -f build/index.js ]; then
+  newest_source=$(find src schema Cargo.toml Cargo.lock -newer build/index.js -print -quit)
+  if [ -z "$newest_source" ]; then
+    exit 0
+  fi
+fi
+
+export WASM_BINDGEN_BIN="$HOME/.cargo/bin/wasm-bindgen"
+export ESBUILD_BIN="$PWD/node_modules/@esbuild/linux-x64/bin/esbuild"
+export WASM_OPT_BIN="$PWD/node_modules/binaryen/bin/wasm-opt"
+
+lock_version=$(awk '/^name = "wasm-bindgen"$/{getline; gsub(/[" ]/,"",$0); sub(/version=/,"",$0); print; exit}' Cargo.lock)
+cli_version=$("$WASM_BINDGEN_BIN" --version | awk '{print $2}')
+if [ "$lock_version" != "$cli_version" ]; then
+  echo "build: wasm-bindgen-cli is $cli_version but Cargo.lock has $lock_version; run tests/scripts/setup.sh" >&2
+  exit 1
+fi
+
+if [ "${LOGIKFLOW_BUILD:-}" = dev ]; then
+  worker-build --release --no-opt
+else
+  worker-build --release
+fi

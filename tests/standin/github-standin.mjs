@@ -1,0 +1,749 @@
+#!/usr/bin/env node
+// github-standin.mjs — a local stand-in for the parts of GitHub that LogiKFlow talks to.
+//
+// Why: github.com cannot be reached from the development machine, so the local `run` command and
+// the integration tests point LogiKFlow at this server instead. It speaks the REST endpoints the
+// server uses (/user, repos, pulls, pull files with GitHub's paging and 3,000-file cap, contents,
+// compare) and the OAuth web flow, with GitHub's response shapes and headers, demo data built from
+// this repository's real git history (data.mjs), fault injection (faults.mjs) and a control API
+// under /_standin/ for tests. No dependencies: Node built-ins only.
+//
+// Usage: node tests/standin/github-standin.mjs --port 8788 [--host 127.0.0.1] [--repo-dir /work/main]
+// Prints exactly one line, "github-standin listening on http://HOST:PORT", once it is ready.
+// --port 0 picks a free port (the printed line tells which).
+
+import http from 'node:http';
+import { randomBytes, createHash } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+
+import { USERS, userByLogin, buildWorld, accessLevel, resolveRef, readContents, compareCommits, pushToPull, resetWorld } from './data.mjs';
+import { FaultTable, FaultSpecError, STATUS_MESSAGES } from './faults.mjs';
+import { Auth } from './oauth.mjs';
+import * as shapes from './shapes.mjs';
+
+const API_VERSION = '2022-11-28';
+const MAX_FILES_LISTED = 3000; // GitHub's limit for GET /pulls/{n}/files
+const MAX_BODY_BYTES = 1024 * 1024;
+const LOG_LIMIT = 20000;
+const DOCS = {
+  root: 'https://docs.github.com/rest',
+  repo: 'https://docs.github.com/rest/repos/repos#get-a-repository',
+  pull: 'https://docs.github.com/rest/pulls/pulls#get-a-pull-request',
+  files: 'https://docs.github.com/rest/pulls/pulls#list-pull-requests-files',
+  commits: 'https://docs.github.com/rest/pulls/pulls#list-commits-on-a-pull-request',
+  contents: 'https://docs.github.com/rest/repos/contents#get-repository-content',
+  compare: 'https://docs.github.com/rest/commits/commits#compare-two-commits',
+  rate: 'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api',
+  secondary: 'https://docs.github.com/free-pro-team@latest/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits',
+};
+
+/** Thrown by handlers to answer with a GitHub error body. */
+class HttpError extends Error {
+  constructor(status, message, documentationUrl, headers = {}) {
+    super(message);
+    this.status = status;
+    this.documentationUrl = documentationUrl;
+    this.headers = headers;
+  }
+}
+const notFound = (doc = DOCS.root) => new HttpError(404, 'Not Found', doc);
+
+// ---------------------------------------------------------------------------------------------
+// Rate limits: one bucket per token (or per client address when unauthenticated)
+// ---------------------------------------------------------------------------------------------
+
+class RateLimiter {
+  constructor(now) {
+    this.now = now;
+    this.buckets = new Map();
+  }
+
+  bucket(key, limit) {
+    const nowS = Math.floor(this.now() / 1000);
+    let b = this.buckets.get(key);
+    if (!b || nowS >= b.reset) {
+      b = { limit, used: 0, reset: nowS + 3600 };
+      this.buckets.set(key, b);
+    }
+    return b;
+  }
+
+  headers(b) {
+    return {
+      'x-ratelimit-limit': String(b.limit),
+      'x-ratelimit-remaining': String(Math.max(0, b.limit - b.used)),
+      'x-ratelimit-reset': String(b.reset),
+      'x-ratelimit-used': String(b.used),
+      'x-ratelimit-resource': 'core',
+    };
+  }
+
+  clear() {
+    this.buckets.clear();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Small helpers
+// ---------------------------------------------------------------------------------------------
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** GitHub-looking request id, e.g. "C0A8:1F2E3D:4B5A69:7C8D9E:6790ABCD". */
+function requestId() {
+  const hex = (n) => randomBytes(n).toString('hex').toUpperCase();
+  return `${hex(2)}:${hex(3)}:${hex(3)}:${hex(3)}:${hex(4)}`;
+}
+
+function readBody(req) {
+  return new Promise((resolve, reject) => {
+    const chunks = [];
+    let size = 0;
+    req.on('data', (chunk) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(new HttpError(413, 'Payload too large'));
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+/** Parses a control-API JSON body; `{}` when empty. */
+async function readJson(req) {
+  const raw = (await readBody(req)).toString('utf8').trim();
+  if (raw === '') return {};
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw new HttpError(400, 'Problems parsing JSON', DOCS.root);
+  }
+}
+
+/** Extracts the token from "Bearer X" / "token X" (case-insensitive scheme). */
+function bearerToken(header) {
+  if (typeof header !== 'string') return null;
+  const m = /^\s*(bearer|token)\s+(\S+)\s*$/i.exec(header);
+  return m ? m[2] : null;
+}
+
+/** per_page / page the way GitHub reads them: bad values fall back to defaults, per_page ≤ 100. */
+function paging(query) {
+  const perRaw = Number.parseInt(query.get('per_page') ?? '', 10);
+  const pageRaw = Number.parseInt(query.get('page') ?? '', 10);
+  const perPage = Number.isFinite(perRaw) && perRaw >= 1 ? Math.min(perRaw, 100) : 30;
+  const page = Number.isFinite(pageRaw) && pageRaw >= 1 ? Math.min(pageRaw, 1e9) : 1;
+  return { perPage, page };
+}
+
+/**
+ * GitHub's Link header: prev, next, last, first (only those that apply), each URL being the
+ * request's own query with `page` replaced. Returns undefined for a single page.
+ */
+function linkHeader(baseUrl, query, page, lastPage) {
+  if (lastPage <= 1 && page <= 1) return undefined;
+  const at = (p) => {
+    const q = new URLSearchParams(query);
+    q.set('page', String(p));
+    return `<${baseUrl}?${q.toString()}>`;
+  };
+  const parts = [];
+  if (page > 1) parts.push(`${at(Math.min(page - 1, Math.max(lastPage, 1)))}; rel="prev"`);
+  if (page < lastPage) {
+    parts.push(`${at(page + 1)}; rel="next"`);
+    parts.push(`${at(lastPage)}; rel="last"`);
+  }
+  if (page > 1) parts.push(`${at(1)}; rel="first"`);
+  return parts.join(', ');
+}
+
+/** Slices `items` (already capped) into a page and builds the Link header. */
+function paginate(items, query, baseUrl) {
+  const { perPage, page } = paging(query);
+  const lastPage = Math.max(1, Math.ceil(items.length / perPage));
+  const start = (page - 1) * perPage;
+  return {
+    pageItems: start < items.length ? items.slice(start, start + perPage) : [],
+    link: items.length === 0 ? undefined : linkHeader(baseUrl, query, page, lastPage),
+  };
+}
+
+function escapeHtml(text) {
+  return String(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The server
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Starts the stand-in. Options: `port` (0 = any free port), `host` (default 127.0.0.1),
+ * `repoDir` (where demo git history is read; default: the repository holding this file),
+ * `clientIds` (default ["Iv1.standin", ...STANDIN_CLIENT_IDS]), `clientSecret`
+ * (default STANDIN_CLIENT_SECRET or "standin-secret").
+ * Resolves to `{ url, port, host, world, close() }`.
+ */
+export async function startStandin(options = {}) {
+  const host = options.host ?? '127.0.0.1';
+  const repoDir = options.repoDir ?? fileURLToPath(new URL('../..', import.meta.url));
+  const envIds = (process.env.STANDIN_CLIENT_IDS ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const clientIds = options.clientIds ?? ['Iv1.standin', ...envIds];
+  const clientSecret = options.clientSecret ?? process.env.STANDIN_CLIENT_SECRET ?? 'standin-secret';
+
+  const world = buildWorld({ repoDir });
+  let clockOffset = 0;
+  const now = () => Date.now() + clockOffset;
+  const auth = new Auth({ clientIds, clientSecret, now });
+  const faults = new FaultTable();
+  const limiter = new RateLimiter(now);
+  const config = { expiringTokens: false, requireUserAgent: true };
+  let log = [];
+  let logTotal = 0;
+  let pushCounter = 0;
+
+  function resetAll() {
+    faults.clear();
+    log = [];
+    logTotal = 0;
+    pushCounter = 0;
+    resetWorld(world);
+    auth.reset();
+    limiter.clear();
+    config.expiringTokens = false;
+    config.requireUserAgent = true;
+    clockOffset = 0;
+  }
+
+  // ---- response writing -----------------------------------------------------------------------
+
+  function commonHeaders(ctx) {
+    return {
+      'x-github-request-id': ctx.requestId,
+      'x-github-api-version-selected': API_VERSION,
+      'x-github-media-type': 'github.v3; format=json',
+      server: 'github.com',
+      'access-control-allow-origin': '*',
+      'access-control-expose-headers':
+        'ETag, Link, Location, Retry-After, X-GitHub-OTP, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Used, X-RateLimit-Resource, X-RateLimit-Reset, X-OAuth-Scopes, X-Accepted-OAuth-Scopes, X-Poll-Interval, X-GitHub-Media-Type, X-GitHub-SSO, X-GitHub-Request-Id, Deprecation, Sunset',
+      'x-content-type-options': 'nosniff',
+      'x-frame-options': 'deny',
+      'x-xss-protection': '0',
+      'referrer-policy': 'origin-when-cross-origin, strict-origin-when-cross-origin',
+      'content-security-policy': "default-src 'none'",
+      vary: 'Accept, Authorization, Cookie, X-GitHub-OTP',
+    };
+  }
+
+  /** Sends a body (object → JSON) with GitHub headers, applying the "truncated" fault if active. */
+  function send(ctx, status, body, headers = {}) {
+    const { res } = ctx;
+    if (res.headersSent || res.destroyed) return;
+    let type = 'application/json; charset=utf-8';
+    let text;
+    if (typeof body === 'string') {
+      text = body;
+      type = headers['content-type'] ?? type;
+    } else {
+      text = JSON.stringify(body);
+    }
+    let payload = Buffer.from(text, 'utf8');
+    const all = { ...commonHeaders(ctx), ...(ctx.rateHeaders ?? {}), ...headers, 'content-type': type };
+    if (status === 200 && ctx.method === 'GET' && ctx.kind === 'rest') {
+      const etag = `W/"${createHash('sha256').update(payload).digest('hex')}"`;
+      all.etag = etag;
+      all['cache-control'] = 'private, max-age=60, s-maxage=60';
+      if (ctx.req.headers['if-none-match'] === etag && !ctx.truncate) {
+        // Conditional requests answered with 304 do not count against the rate limit.
+        if (ctx.bucket) {
+          ctx.bucket.used = Math.max(0, ctx.bucket.used - 1);
+          Object.assign(all, limiter.headers(ctx.bucket));
+        }
+        delete all['content-type'];
+        finish(ctx, 304, all, Buffer.alloc(0));
+        return;
+      }
+    }
+    if (ctx.truncate) {
+      status = 200;
+      payload = payload.subarray(0, Math.floor(payload.length / 2));
+    }
+    finish(ctx, status, all, payload);
+  }
+
+  function finish(ctx, status, headers, payload) {
+    headers['content-length'] = String(payload.length);
+    if (ctx.entry) ctx.entry.status = status;
+    ctx.res.writeHead(status, headers);
+    ctx.res.end(ctx.method === 'HEAD' ? undefined : payload);
+  }
+
+  function sendError(ctx, err) {
+    send(ctx, err.status, shapes.errorBody(err.status, err.message, err.documentationUrl ?? DOCS.root), err.headers);
+  }
+
+  // ---- request entry point ----------------------------------------------------------------------
+
+  async function handle(req, res) {
+    let url;
+    try {
+      url = new URL(req.url, 'http://standin.invalid');
+    } catch {
+      url = new URL('http://standin.invalid/');
+    }
+    const ctx = {
+      req,
+      res,
+      method: req.method,
+      url,
+      path: url.pathname,
+      query: url.searchParams,
+      origin: `http://${req.headers.host || `${host}:${server.address().port}`}`,
+      requestId: requestId(),
+      kind: url.pathname.startsWith('/_standin') ? 'control' : url.pathname.startsWith('/login/oauth/') ? 'oauth' : 'rest',
+    };
+    try {
+      if (ctx.kind === 'control') return await control(ctx);
+      if (req.method === 'OPTIONS') {
+        return finish(ctx, 204, { ...commonHeaders(ctx), 'access-control-allow-headers': 'Authorization, Content-Type, If-Match, If-Modified-Since, If-None-Match, If-Unmodified-Since, Accept-Encoding, X-GitHub-OTP, X-Requested-With, User-Agent, X-GitHub-Api-Version', 'access-control-allow-methods': 'GET, POST, PATCH, PUT, DELETE' }, Buffer.alloc(0));
+      }
+      ctx.entry = { method: req.method, path: url.pathname, query: Object.fromEntries(url.searchParams), user: null, status: 0, kind: ctx.kind };
+      logTotal++;
+      log.push(ctx.entry);
+      if (log.length > LOG_LIMIT) log.shift();
+
+      const fault = faults.take(req.method, url.pathname + url.search);
+      if (fault) {
+        ctx.entry.fault = fault.kind;
+        if (await applyFault(ctx, fault)) return;
+      }
+      if (ctx.kind === 'oauth') return await oauthRoutes(ctx);
+      return await restRoutes(ctx);
+    } catch (err) {
+      if (err instanceof HttpError) return sendError(ctx, err);
+      process.stderr.write(`github-standin: internal error on ${req.method} ${req.url}: ${err.stack}\n`);
+      return send(ctx, 500, shapes.errorBody(500, 'Server Error'));
+    }
+  }
+
+  /** Applies a fault; returns true when the response has been fully handled. */
+  async function applyFault(ctx, fault) {
+    const identity = auth.lookup(bearerToken(ctx.req.headers.authorization));
+    if (identity) ctx.entry.user = identity.login;
+    switch (fault.kind) {
+      case 'reset':
+        ctx.entry.status = 0;
+        ctx.req.socket.destroy();
+        return true;
+      case 'slow':
+        await sleep(fault.delayMs);
+        return false;
+      case 'truncated':
+        ctx.truncate = true;
+        return false;
+      case 'status':
+        send(ctx, fault.status, shapes.errorBody(fault.status, STATUS_MESSAGES[fault.status] ?? 'Server Error'));
+        return true;
+      case 'unauthorized':
+        send(ctx, 401, shapes.errorBody(401, 'Bad credentials'));
+        return true;
+      case 'rate_limit': {
+        const resetAt = Math.floor(now() / 1000) + 60;
+        const who = identity ? `user ID ${USERS[identity.login].id}` : ctx.req.socket.remoteAddress;
+        const stamp = new Date(now()).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+        send(
+          ctx,
+          403,
+          shapes.errorBody(403, `API rate limit exceeded for ${who}. If you reach out to GitHub Support for help, please include the request ID ${ctx.requestId} and timestamp ${stamp}.`, DOCS.rate),
+          { 'x-ratelimit-limit': '5000', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(resetAt), 'x-ratelimit-used': '5000', 'x-ratelimit-resource': 'core' },
+        );
+        return true;
+      }
+      case 'secondary_rate_limit':
+        send(
+          ctx,
+          403,
+          shapes.errorBody(403, `You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach out to GitHub Support for help, please include the request ID ${ctx.requestId}.`, DOCS.secondary),
+          { 'retry-after': '30' },
+        );
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  // ---- REST API -------------------------------------------------------------------------------
+
+  async function restRoutes(ctx) {
+    const { req } = ctx;
+    // GitHub rejects API requests without a User-Agent (Cloudflare Workers' fetch sends none by default).
+    if (config.requireUserAgent && !req.headers['user-agent']) {
+      throw new HttpError(403, 'Request forbidden by administrative rules. Please make sure your request has a User-Agent header (https://docs.github.com/en/rest/overview/resources-in-the-rest-api#user-agent-required). Check https://developer.github.com for other possible causes.', DOCS.root);
+    }
+    const token = bearerToken(req.headers.authorization);
+    const identity = auth.lookup(token);
+    ctx.bucket = identity ? limiter.bucket(`token:${token}`, 5000) : limiter.bucket(`ip:${req.socket.remoteAddress}`, 60);
+    ctx.bucket.used++;
+    ctx.rateHeaders = limiter.headers(ctx.bucket);
+    if (!identity) throw new HttpError(401, 'Bad credentials', DOCS.root);
+    ctx.identity = identity;
+    ctx.login = identity.login;
+    ctx.entry.user = identity.login;
+    ctx.rateHeaders['x-oauth-scopes'] = identity.scopes;
+    if (ctx.bucket.used > ctx.bucket.limit) {
+      throw new HttpError(403, `API rate limit exceeded for user ID ${USERS[identity.login].id}. If you reach out to GitHub Support for help, please include the request ID ${ctx.requestId}.`, DOCS.rate);
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') throw notFound();
+
+    let segments;
+    try {
+      segments = ctx.path.split('/').slice(1).map(decodeURIComponent);
+    } catch {
+      throw notFound();
+    }
+    const [first, ...rest] = segments;
+    if (first === 'user' && rest.length === 0) {
+      ctx.rateHeaders['x-accepted-oauth-scopes'] = '';
+      return send(ctx, 200, shapes.authenticatedUser(ctx.origin, ctx.login));
+    }
+    if (first === 'rate_limit' && rest.length === 0) return rateLimitStatus(ctx);
+    if (first === 'repos' && rest.length >= 2) {
+      return repoRoutes(ctx, world.repos.get(`${rest[0]}/${rest[1]}`.toLowerCase()), rest.slice(2));
+    }
+    if (first === 'repositories' && rest.length >= 1 && /^\d+$/.test(rest[0])) {
+      return repoRoutes(ctx, world.byId.get(Number(rest[0])), rest.slice(1));
+    }
+    throw notFound();
+  }
+
+  function rateLimitStatus(ctx) {
+    // GET /rate_limit does not count against the limit.
+    ctx.bucket.used--;
+    ctx.rateHeaders = { ...limiter.headers(ctx.bucket), 'x-oauth-scopes': ctx.identity.scopes };
+    const core = { limit: ctx.bucket.limit, used: ctx.bucket.used, remaining: ctx.bucket.limit - ctx.bucket.used, reset: ctx.bucket.reset };
+    return send(ctx, 200, { resources: { core, search: { limit: 30, used: 0, remaining: 30, reset: ctx.bucket.reset } }, rate: core });
+  }
+
+  function repoRoutes(ctx, repo, rest) {
+    const level = repo ? accessLevel(repo, ctx.login) : null;
+    if (!repo || !level) throw notFound(DOCS.repo);
+    ctx.rateHeaders['x-accepted-oauth-scopes'] = 'repo';
+    if (rest.length === 0) return send(ctx, 200, shapes.repository(ctx.origin, repo, level));
+    const [section, ...tail] = rest;
+    if (section === 'pulls' && tail.length >= 1) {
+      if (!/^\d+$/.test(tail[0])) throw notFound(DOCS.pull);
+      const pr = repo.pulls.get(Number(tail[0]));
+      if (tail.length === 1) {
+        if (!pr) throw notFound(DOCS.pull);
+        return send(ctx, 200, shapes.pullRequest(ctx.origin, repo, pr));
+      }
+      if (tail.length === 2 && tail[1] === 'files') {
+        if (!pr) throw notFound(DOCS.files);
+        const listed = pr.files.length > MAX_FILES_LISTED ? pr.files.slice(0, MAX_FILES_LISTED) : pr.files;
+        const { pageItems, link } = paginate(listed, ctx.query, `${ctx.origin}/repositories/${repo.id}/pulls/${pr.number}/files`);
+        return send(ctx, 200, pageItems.map((f) => shapes.pullFile(ctx.origin, repo, pr, f)), link ? { link } : {});
+      }
+      if (tail.length === 2 && tail[1] === 'commits') {
+        if (!pr) throw notFound(DOCS.commits);
+        const { pageItems, link } = paginate(pr.commitShas.slice(0, 250), ctx.query, `${ctx.origin}/repositories/${repo.id}/pulls/${pr.number}/commits`);
+        return send(ctx, 200, pageItems.map((sha) => shapes.commitObject(ctx.origin, repo, sha)), link ? { link } : {});
+      }
+      throw notFound();
+    }
+    if (section === 'contents') return contents(ctx, repo, tail.join('/'));
+    if (section === 'compare' && tail.length >= 1) return compare(ctx, repo, tail.join('/'));
+    throw notFound();
+  }
+
+  function contents(ctx, repo, path) {
+    const refParam = ctx.query.get('ref');
+    const sha = resolveRef(repo, refParam);
+    if (!sha) throw new HttpError(404, `No commit found for the ref ${refParam}`, DOCS.contents);
+    const ref = refParam || repo.defaultBranch;
+    const found = readContents(repo, sha, path);
+    if (!found) throw notFound(DOCS.contents);
+    if (found.type === 'dir') return send(ctx, 200, shapes.dirContents(ctx.origin, repo, ref, found.entries));
+    return send(ctx, 200, shapes.fileContents(ctx.origin, repo, ref, path.replace(/^\/+|\/+$/g, ''), found));
+  }
+
+  function compare(ctx, repo, basehead) {
+    const m = /^(.+?)\.\.\.(.+)$/.exec(basehead) ?? /^(.+?)\.\.(.+)$/.exec(basehead);
+    if (!m) throw notFound(DOCS.compare);
+    const baseSha = resolveRef(repo, m[1]);
+    const headSha = resolveRef(repo, m[2]);
+    if (!baseSha || !headSha) throw notFound(DOCS.compare);
+    const result = compareCommits(repo, baseSha, headSha);
+    if (!result) throw new HttpError(404, `No common ancestor between ${m[1]} and ${m[2]}.`, DOCS.compare);
+    return send(ctx, 200, shapes.comparison(ctx.origin, repo, basehead, baseSha, { ...result, headSha }));
+  }
+
+  // ---- OAuth web flow ---------------------------------------------------------------------------
+
+  async function oauthRoutes(ctx) {
+    if (ctx.path === '/login/oauth/authorize' && (ctx.method === 'GET' || ctx.method === 'HEAD')) return authorize(ctx);
+    if (ctx.path === '/login/oauth/access_token' && ctx.method === 'POST') return accessToken(ctx);
+    throw notFound();
+  }
+
+  function authorize(ctx) {
+    const params = ctx.query;
+    if (params.get('interactive') === '1') return authorizePage(ctx);
+    const result = auth.authorize(params);
+    if (result.error) return send(ctx, result.error.status, result.error.body);
+    ctx.entry.user = result.login;
+    const html = `<html><body>You are being <a href="${escapeHtml(result.location)}">redirected</a>.</body></html>`;
+    return send(ctx, 302, html, { 'content-type': 'text/html; charset=utf-8', location: result.location, 'cache-control': 'no-cache' });
+  }
+
+  /** A tiny consent page for manual demos: a GET form back to /login/oauth/authorize. */
+  function authorizePage(ctx) {
+    const hidden = [...ctx.query.entries()]
+      .filter(([k]) => k !== 'interactive' && k !== 'login')
+      .map(([k, v]) => `<input type="hidden" name="${escapeHtml(k)}" value="${escapeHtml(v)}">`)
+      .join('\n      ');
+    const chosen = ctx.query.get('login') || auth.oauthUser;
+    const options = Object.values(USERS)
+      .map((u) => `<option value="${u.login}"${u.login === chosen ? ' selected' : ''}>${u.login} (${escapeHtml(u.name)})</option>`)
+      .join('');
+    const clientId = escapeHtml(ctx.query.get('client_id') ?? '');
+    const page = `<!doctype html>
+<html lang="en">
+  <head><meta charset="utf-8"><title>Authorize application · GitHub stand-in</title></head>
+  <body style="font-family: system-ui, sans-serif; max-width: 32rem; margin: 4rem auto">
+    <h1>Authorize ${clientId}</h1>
+    <p>This is the local GitHub stand-in. No password is needed: pick a demo user.</p>
+    <p>Scopes: <code>${escapeHtml(ctx.query.get('scope') || '(none)')}</code><br>
+       Redirects to: <code>${escapeHtml(ctx.query.get('redirect_uri') ?? '(missing)')}</code></p>
+    <form method="get" action="/login/oauth/authorize">
+      ${hidden}
+      <label>Sign in as <select name="login">${options}</select></label>
+      <button type="submit" id="authorize">Authorize</button>
+    </form>
+  </body>
+</html>
+`;
+    return send(ctx, 200, page, { 'content-type': 'text/html; charset=utf-8' });
+  }
+
+  async function accessToken(ctx) {
+    const raw = (await readBody(ctx.req)).toString('utf8');
+    const params = Object.assign(Object.create(null), Object.fromEntries(ctx.query)); // no prototype: any key is safe
+    const type = String(ctx.req.headers['content-type'] ?? '');
+    if (type.includes('application/json')) {
+      try {
+        const parsed = JSON.parse(raw || '{}');
+        if (parsed && typeof parsed === 'object') {
+          for (const [k, v] of Object.entries(parsed)) if (v !== null && v !== undefined) params[k] = String(v);
+        }
+      } catch {
+        // GitHub treats an unreadable body as missing parameters.
+      }
+    } else {
+      Object.assign(params, Object.fromEntries(new URLSearchParams(raw)));
+    }
+    const { login, body } = auth.exchange(params);
+    if (login) ctx.entry.user = login;
+    const wantsJson = String(ctx.req.headers.accept ?? '').includes('application/json');
+    if (wantsJson) return send(ctx, 200, body);
+    const form = new URLSearchParams(Object.entries(body).map(([k, v]) => [k, String(v)])).toString();
+    return send(ctx, 200, form, { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8' });
+  }
+
+  // ---- control API (/_standin/…) ------------------------------------------------------------
+
+  function summary() {
+    return {
+      users: Object.values(USERS).map((u) => ({ login: u.login, id: u.id, token: u.token })),
+      oauth: { clientIds: [...auth.clientIds], oauthUser: auth.oauthUser },
+      config: { ...config },
+      repos: [...world.repos.values()].map((repo) => ({
+        full_name: repo.fullName,
+        id: repo.id,
+        private: repo.private,
+        default_branch: repo.defaultBranch,
+        main_sha: repo.branches.get(repo.defaultBranch),
+        git: Boolean(repo.gitDir),
+        pulls: [...repo.pulls.values()].map((pr) => ({
+          number: pr.number,
+          title: pr.title,
+          base_sha: pr.base.sha,
+          head_sha: pr.headSha,
+          head_ref: pr.headRef,
+          commits: pr.commitShas.length,
+          changed_files: pr.files.length,
+          listed_files: Math.min(pr.files.length, MAX_FILES_LISTED),
+        })),
+      })),
+      warnings: world.warnings,
+      build_ms: world.buildMs,
+    };
+  }
+
+  async function control(ctx) {
+    const { method } = ctx;
+    const route = ctx.path.replace(/^\/_standin\/?/, '').replace(/\/+$/, '');
+    const ok = (body, status = 200) => send(ctx, status, body);
+    const raw = method === 'POST' || method === 'PUT' ? await readJson(ctx.req) : {};
+    const isObject = raw !== null && typeof raw === 'object' && !Array.isArray(raw);
+    const body = isObject ? raw : {}; // fields of a JSON object body; anything else reads as empty
+    const need = (cond, message) => {
+      if (!cond) throw new HttpError(422, message, DOCS.root);
+    };
+
+    switch (`${method} ${route}`) {
+      case 'GET ':
+      case 'GET info':
+        return ok(summary());
+      case 'GET faults':
+        return ok({ faults: faults.list() });
+      case 'POST faults':
+        try {
+          return ok(faults.add(raw), 201);
+        } catch (err) {
+          if (err instanceof FaultSpecError) throw new HttpError(422, err.message, DOCS.root);
+          throw err;
+        }
+      case 'DELETE faults':
+        return ok({ cleared: faults.clear() });
+      case 'POST reset':
+        resetAll();
+        return ok({ reset: true });
+      case 'GET requests': {
+        const filter = ctx.query.get('path');
+        const requests = filter ? log.filter((e) => e.path.includes(filter)) : log;
+        return ok({ total: filter ? requests.length : logTotal, requests });
+      }
+      case 'DELETE requests':
+        log = [];
+        logTotal = 0;
+        return ok({ cleared: true });
+      case 'POST push': {
+        need(typeof body.repo === 'string', 'repo must be "owner/name"');
+        need(Number.isInteger(body.number), 'number must be an integer');
+        const repo = world.repos.get(body.repo.toLowerCase());
+        const pr = repo?.pulls.get(body.number);
+        if (!pr) throw new HttpError(404, `No pull request ${body.repo}#${body.number}`, DOCS.root);
+        pushCounter++;
+        const result = pushToPull(repo, pr, pushCounter, new Date(now()).toISOString().replace(/\.\d+Z$/, 'Z'));
+        return ok({ repo: repo.fullName, number: pr.number, old_head_sha: result.oldHead, head_sha: result.newHead, sha: result.newHead, changed_file: result.file, commits: pr.commitShas.length });
+      }
+      case 'POST revoke':
+      case 'POST expire': {
+        need(typeof body.token === 'string' && body.token !== '', 'token must be a string');
+        if (!auth.knows(body.token)) throw new HttpError(404, 'Unknown token', DOCS.root);
+        if (route === 'revoke') auth.revoke(body.token);
+        else auth.expire(body.token);
+        return ok({ token: body.token, [route === 'revoke' ? 'revoked' : 'expired']: true });
+      }
+      case 'GET oauth-user':
+        return ok({ login: auth.oauthUser });
+      case 'POST oauth-user':
+        need(userByLogin(body.login), 'login must be one of octo, reader, maint');
+        auth.oauthUser = body.login;
+        return ok({ login: auth.oauthUser });
+      case 'GET config':
+        return ok({ ...config });
+      case 'POST config':
+        need(isObject, 'body must be a JSON object');
+        for (const key of Object.keys(body)) {
+          need(Object.hasOwn(config, key), `unknown setting ${key}; known: ${Object.keys(config).join(', ')}`);
+          need(typeof body[key] === 'boolean', `${key} must be a boolean`);
+        }
+        Object.assign(config, body);
+        auth.expiringTokens = config.expiringTokens;
+        return ok({ ...config });
+      case 'POST clock':
+        need(Number.isInteger(body.advanceMs) && body.advanceMs >= 0, 'advanceMs must be a non-negative integer');
+        clockOffset += body.advanceMs;
+        return ok({ offsetMs: clockOffset, now: new Date(now()).toISOString() });
+      default:
+        throw new HttpError(404, 'Not Found', DOCS.root);
+    }
+  }
+
+  // ---- listen ---------------------------------------------------------------------------------
+
+  const server = http.createServer((req, res) => {
+    handle(req, res).catch((err) => {
+      process.stderr.write(`github-standin: ${err.stack}\n`);
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
+      res.end();
+    });
+  });
+  server.on('clientError', (err, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
+    else socket.destroy();
+  });
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 8788, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address();
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+  return {
+    url: `http://${shownHost}:${port}`,
+    port,
+    host,
+    world,
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections?.();
+      }),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Command line
+// ---------------------------------------------------------------------------------------------
+
+function parseArgs(argv) {
+  const out = {};
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const [flag, inline] = arg.includes('=') ? arg.split(/=(.*)/s) : [arg, undefined];
+    const value = () => (inline !== undefined ? inline : argv[++i]);
+    if (flag === '--port') out.port = Number(value());
+    else if (flag === '--host') out.host = value();
+    else if (flag === '--repo-dir') out.repoDir = value();
+    else if (flag === '--help' || flag === '-h') out.help = true;
+    else throw new Error(`unknown argument ${arg}`);
+  }
+  if (out.port !== undefined && !(Number.isInteger(out.port) && out.port >= 0 && out.port < 65536)) throw new Error('--port must be 0-65535');
+  return out;
+}
+
+const isMain = process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1];
+if (isMain) {
+  let args;
+  try {
+    args = parseArgs(process.argv.slice(2));
+  } catch (err) {
+    process.stderr.write(`github-standin: ${err.message}\nusage: node tests/standin/github-standin.mjs --port 8788 [--host 127.0.0.1] [--repo-dir DIR]\n`);
+    process.exit(2);
+  }
+  if (args.help) {
+    process.stdout.write('usage: node tests/standin/github-standin.mjs --port 8788 [--host 127.0.0.1] [--repo-dir DIR]\n');
+    process.exit(0);
+  }
+  try {
+    const standin = await startStandin(args);
+    for (const warning of standin.world.warnings) process.stderr.write(`github-standin: ${warning}\n`);
+    process.stdout.write(`github-standin listening on ${standin.url}\n`);
+    const stop = () => standin.close().then(() => process.exit(0));
+    process.on('SIGTERM', stop);
+    process.on('SIGINT', stop);
+  } catch (err) {
+    process.stderr.write(`github-standin: failed to start: ${err.message}\n`);
+    process.exit(1);
+  }
+}
