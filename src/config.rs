@@ -25,7 +25,10 @@ impl std::fmt::Debug for Config {
             .field("github_api_url", &self.github_api_url)
             .field("github_oauth_url", &self.github_oauth_url)
             .field("local_dev", &self.local_dev)
-            .field("local_github_token", &self.local_github_token.as_ref().map(|_| "[redacted]"))
+            .field(
+                "local_github_token",
+                &self.local_github_token.as_ref().map(|_| "[redacted]"),
+            )
             .field("allowed_origins", &self.allowed_origins)
             .finish()
     }
@@ -62,7 +65,9 @@ impl Config {
             local_dev: text("LOCAL_DEV").is_some_and(|v| v != "0" && v != "false"),
             local_github_token: text("LOCAL_GITHUB_TOKEN"),
             local_github_login: text("LOCAL_GITHUB_LOGIN"),
-            allowed_origins: text("ALLOWED_ORIGINS").map(|v| split_list(&v)).unwrap_or_default(),
+            allowed_origins: text("ALLOWED_ORIGINS")
+                .map(|v| split_list(&v))
+                .unwrap_or_default(),
         }
     }
 }
@@ -73,7 +78,10 @@ mod tests {
 
     #[test]
     fn lists() {
-        assert_eq!(split_list(" a, ,b ,"), vec!["a".to_string(), "b".to_string()]);
+        assert_eq!(
+            split_list(" a, ,b ,"),
+            vec!["a".to_string(), "b".to_string()]
+        );
         assert!(split_list("").is_empty());
     }
 

@@ -6,7 +6,7 @@
 use worker::{event, Context, Env, Request, Response, Result};
 
 use crate::config::Config;
-use crate::http::{origin_of, HttpReply};
+use crate::http::HttpReply;
 use crate::service;
 
 #[event(start)]
@@ -29,11 +29,6 @@ pub async fn fetch(req: Request, env: Env, _ctx: Context) -> Result<Response> {
     to_response(reply)
 }
 
-/// `scheme://host[:port]` of the request, the base for every link we hand out.
-pub fn base_url(req: &Request) -> Result<String> {
-    Ok(origin_of(&req.url()?))
-}
-
 fn to_response(reply: HttpReply) -> Result<Response> {
     let response = if reply.body.is_empty() {
         Response::empty()?
@@ -44,7 +39,11 @@ fn to_response(reply: HttpReply) -> Result<Response> {
     for (name, value) in &reply.headers {
         headers.append(name, value)?;
     }
-    if !reply.headers.iter().any(|(name, _)| name == "cache-control") {
+    if !reply
+        .headers
+        .iter()
+        .any(|(name, _)| name == "cache-control")
+    {
         headers.set("cache-control", "no-store")?;
     }
     headers.set("x-content-type-options", "nosniff")?;

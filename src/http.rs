@@ -101,7 +101,13 @@ mod tests {
         for host in ["localhost", "127.0.0.1", "127.8.9.1", "[::1]", "::1"] {
             assert!(is_loopback_host(host), "{host}");
         }
-        for host in ["logikflow.dev", "10.0.0.1", "192.168.1.1", "localhost.evil.com", ""] {
+        for host in [
+            "logikflow.dev",
+            "10.0.0.1",
+            "192.168.1.1",
+            "localhost.evil.com",
+            "",
+        ] {
             assert!(!is_loopback_host(host), "{host}");
         }
     }

@@ -5,4 +5,19 @@
 //! `oauth`, `web`) and thin wasm-only adapters (`store`, the sending half of `github`, and the
 //! entry point) that are the only code naming `worker` types. See ARCHITECTURE.md.
 
+pub mod config;
+pub mod github;
+pub mod http;
+pub mod mcp;
+pub mod oauth;
 pub mod review;
+pub mod router;
+pub mod tools;
+pub mod web;
+
+#[cfg(target_arch = "wasm32")]
+mod entry;
+#[cfg(target_arch = "wasm32")]
+mod service;
+#[cfg(target_arch = "wasm32")]
+pub mod store;

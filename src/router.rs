@@ -47,8 +47,16 @@ mod tests {
         check("POST", "/mcp", Route::Mcp);
         check("GET", "/mcp", Route::Mcp);
         check("DELETE", "/mcp", Route::Mcp);
-        check("GET", "/.well-known/oauth-protected-resource/mcp", Route::ResourceMetadata);
-        check("GET", "/.well-known/oauth-protected-resource", Route::ResourceMetadata);
+        check(
+            "GET",
+            "/.well-known/oauth-protected-resource/mcp",
+            Route::ResourceMetadata,
+        );
+        check(
+            "GET",
+            "/.well-known/oauth-protected-resource",
+            Route::ResourceMetadata,
+        );
         check("GET", "/", Route::Home);
         check("POST", "/", Route::MethodNotAllowed);
         check("GET", "/docs/ordering-guide", Route::GuidePage);

@@ -5,8 +5,8 @@ use worker::{Env, Request, Result};
 
 use crate::config::Config;
 use crate::http::{is_loopback_host, origin_of, Headers, HttpReply};
-use crate::mcp::dispatch::{self, Outcome, ToolRequest, ToolResult};
 use crate::mcp::catalog::ToolName;
+use crate::mcp::dispatch::{self, Outcome, ToolRequest, ToolResult};
 use crate::mcp::transport::{self, RequestParts, MAX_BODY_BYTES};
 use crate::oauth::challenge::{self, Refusal};
 use crate::router::{route, Route};
@@ -61,8 +61,10 @@ pub async fn handle(mut req: Request, env: &Env, config: &Config) -> Result<Http
             crate::mcp::catalog::ORDERING_GUIDE,
         ),
         Route::NotFound => html(404, web::pages::not_found(&base_url)),
-        Route::MethodNotAllowed => HttpReply::new(405, "text/plain; charset=utf-8", "Method not allowed")
-            .with_header("allow", "GET, HEAD"),
+        Route::MethodNotAllowed => {
+            HttpReply::new(405, "text/plain; charset=utf-8", "Method not allowed")
+                .with_header("allow", "GET, HEAD")
+        }
     })
 }
 
@@ -75,14 +77,21 @@ fn html(status: u16, page: String) -> HttpReply {
 
 /// Resolves who is calling. Bearer tokens are checked against the person's grant; in local
 /// development a loopback request without one acts as the configured local user.
-fn authenticate(headers: &Headers, host: &str, config: &Config) -> std::result::Result<Caller, Refusal> {
+fn authenticate(
+    headers: &Headers,
+    host: &str,
+    config: &Config,
+) -> std::result::Result<Caller, Refusal> {
     if headers.get("authorization").is_some() {
         // Tokens are issued by the OAuth endpoints; none is valid until a grant exists.
         return Err(Refusal::InvalidToken);
     }
     if config.local_dev && is_loopback_host(host) {
         if let Some(token) = &config.local_github_token {
-            let login = config.local_github_login.clone().unwrap_or_else(|| "local".into());
+            let login = config
+                .local_github_login
+                .clone()
+                .unwrap_or_else(|| "local".into());
             return Ok(Caller {
                 person: format!("local:{login}"),
                 login,
@@ -95,11 +104,20 @@ fn authenticate(headers: &Headers, host: &str, config: &Config) -> std::result::
     Err(Refusal::MissingToken)
 }
 
-async fn run_tool(request: &ToolRequest, _caller: &Caller, _env: &Env, _config: &Config, base_url: &str) -> ToolResult {
+async fn run_tool(
+    request: &ToolRequest,
+    _caller: &Caller,
+    _env: &Env,
+    _config: &Config,
+    base_url: &str,
+) -> ToolResult {
     match request.tool {
         ToolName::GetOrderingGuide => get_ordering_guide(base_url),
         ToolName::GetPullRequest | ToolName::SaveReadingOrder | ToolName::SaveDiagram => {
-            ToolResult::Error(format!("{} is not available yet on this server", request.tool.as_str()))
+            ToolResult::Error(format!(
+                "{} is not available yet on this server",
+                request.tool.as_str()
+            ))
         }
     }
 }

@@ -104,7 +104,8 @@ impl ToolName {
 /// Parses a compiled-in schema. The files are checked by a unit test, so a bad one fails the build's
 /// tests rather than a request.
 fn schema(text: &str) -> Value {
-    let mut value: Value = serde_json::from_str(text).unwrap_or_else(|_| json!({ "type": "object" }));
+    let mut value: Value =
+        serde_json::from_str(text).unwrap_or_else(|_| json!({ "type": "object" }));
     // `$schema` is noise for clients, and some reject unknown dialect URIs.
     if let Some(object) = value.as_object_mut() {
         object.remove("$schema");
@@ -114,7 +115,10 @@ fn schema(text: &str) -> Value {
 
 /// Every tool, as `tools/list` lists them.
 pub fn tool_definitions() -> Vec<Value> {
-    ToolName::ALL.into_iter().map(ToolName::definition).collect()
+    ToolName::ALL
+        .into_iter()
+        .map(ToolName::definition)
+        .collect()
 }
 
 /// The ordering guide as Markdown: returned by `get_ordering_guide`, served as a resource and at
@@ -186,7 +190,8 @@ fn build_pull_ref(owner: &str, repo: &str, number: &str) -> Option<PullRef> {
     let valid = |s: &str| {
         !s.is_empty()
             && s.len() <= 100
-            && s.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+            && s.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
     };
     (valid(owner) && valid(repo)).then(|| PullRef {
         owner: owner.to_string(),
@@ -248,7 +253,10 @@ mod tests {
     fn descriptions_warn_that_pull_request_text_is_untrusted() {
         for tool in [ToolName::GetPullRequest, ToolName::SaveReadingOrder] {
             let description = tool.definition()["description"].to_string();
-            assert!(description.contains("untrusted") || description.contains("never copy instructions"));
+            assert!(
+                description.contains("untrusted")
+                    || description.contains("never copy instructions")
+            );
         }
     }
 
@@ -262,8 +270,14 @@ mod tests {
     fn pull_request_references() {
         check_ref("acme/app#123", Some(("acme", "app", 123)));
         check_ref(" acme/app#7 ", Some(("acme", "app", 7)));
-        check_ref("https://github.com/acme/app/pull/123", Some(("acme", "app", 123)));
-        check_ref("https://github.com/acme/app/pull/123/files", Some(("acme", "app", 123)));
+        check_ref(
+            "https://github.com/acme/app/pull/123",
+            Some(("acme", "app", 123)),
+        );
+        check_ref(
+            "https://github.com/acme/app/pull/123/files",
+            Some(("acme", "app", 123)),
+        );
         check_ref("https://github.com/acme/app/issues/123", None);
         check_ref("acme/app#0", None);
         check_ref("acme#1", None);
@@ -275,7 +289,9 @@ mod tests {
     #[test]
     fn prompt_names_the_pull_request() {
         let prompt = arrange_prompt("acme/app#5").expect("valid reference");
-        let text = prompt["messages"][0]["content"]["text"].as_str().unwrap_or_default();
+        let text = prompt["messages"][0]["content"]["text"]
+            .as_str()
+            .unwrap_or_default();
         assert!(text.contains("number 5") && text.contains("reviewUrl"));
         assert!(arrange_prompt("not a pr").is_none());
     }

@@ -153,7 +153,9 @@ fn modern_request(
         return Outcome::Reply(HttpReply::empty(202));
     };
     let meta = params.get("_meta").and_then(Value::as_object);
-    let meta_version = meta.and_then(|m| m.get(META_VERSION)).and_then(Value::as_str);
+    let meta_version = meta
+        .and_then(|m| m.get(META_VERSION))
+        .and_then(Value::as_str);
     let has_capabilities = meta
         .and_then(|m| m.get(META_CAPABILITIES))
         .is_some_and(Value::is_object);
@@ -197,7 +199,10 @@ fn modern_request(
             "_meta": { META_SERVER_INFO: server_info() },
         }))),
         "tools/call" => return tool_call(id, Era::Modern, params, client_name),
-        "tools/list" | "resources/list" | "resources/templates/list" | "prompts/list"
+        "tools/list"
+        | "resources/list"
+        | "resources/templates/list"
+        | "prompts/list"
         | "resources/read" => common_method(&id, method, params).map(with_cache),
         "prompts/get" | "completion/complete" => common_method(&id, method, params),
         _ => Err(method_not_found(&id, method)),
@@ -294,7 +299,10 @@ fn common_method(id: &Value, method: &str, params: &Map<String, Value>) -> Resul
         "resources/list" => Ok(json!({ "resources": catalog::resource_definitions() })),
         "resources/templates/list" => Ok(json!({ "resourceTemplates": [] })),
         "resources/read" => {
-            let uri = params.get("uri").and_then(Value::as_str).unwrap_or_default();
+            let uri = params
+                .get("uri")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
             if uri == catalog::GUIDE_RESOURCE_URI {
                 Ok(json!({ "contents": [{
                     "uri": uri,
@@ -312,12 +320,18 @@ fn common_method(id: &Value, method: &str, params: &Map<String, Value>) -> Resul
         }
         "prompts/list" => Ok(json!({ "prompts": catalog::prompt_definitions() })),
         "prompts/get" => {
-            let name = params.get("name").and_then(Value::as_str).unwrap_or_default();
+            let name = params
+                .get("name")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
             if name != catalog::ARRANGE_PROMPT {
                 return Err(RpcError::new(
                     id.clone(),
                     code::INVALID_PARAMS,
-                    format!("Unknown prompt {name:?}: the only prompt is {}", catalog::ARRANGE_PROMPT),
+                    format!(
+                        "Unknown prompt {name:?}: the only prompt is {}",
+                        catalog::ARRANGE_PROMPT
+                    ),
                 ));
             }
             let argument = params
@@ -361,7 +375,10 @@ fn tool_call(
     params: &Map<String, Value>,
     client_name: Option<String>,
 ) -> Outcome {
-    let name = params.get("name").and_then(Value::as_str).unwrap_or_default();
+    let name = params
+        .get("name")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
     let Some(tool) = ToolName::parse(name) else {
         let error = RpcError::new(
             id,

@@ -85,23 +85,22 @@ pub fn parse_message(body: &[u8]) -> Result<Incoming, RpcError> {
             format!("Parse error: the body is not valid JSON ({e})"),
         )
     })?;
-    let object = match value {
-        Value::Object(object) => object,
-        Value::Array(_) => {
-            return Err(RpcError::new(
+    let object =
+        match value {
+            Value::Object(object) => object,
+            Value::Array(_) => return Err(RpcError::new(
                 Value::Null,
                 code::INVALID_REQUEST,
                 "Invalid Request: batches are not supported; send one JSON-RPC message per request",
-            ))
-        }
-        _ => {
-            return Err(RpcError::new(
-                Value::Null,
-                code::INVALID_REQUEST,
-                "Invalid Request: the body must be a JSON-RPC object",
-            ))
-        }
-    };
+            )),
+            _ => {
+                return Err(RpcError::new(
+                    Value::Null,
+                    code::INVALID_REQUEST,
+                    "Invalid Request: the body must be a JSON-RPC object",
+                ))
+            }
+        };
     let id = object.get("id").cloned();
     let reply_id = match &id {
         Some(v @ (Value::String(_) | Value::Number(_))) => v.clone(),
@@ -178,22 +177,47 @@ mod tests {
     #[test]
     fn messages() {
         check(r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#, Ok("ping"));
-        check(r#"{"jsonrpc":"2.0","id":"a","method":"tools/list","params":{}}"#, Ok("tools/list"));
-        check(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#, Ok("notification notifications/initialized"));
+        check(
+            r#"{"jsonrpc":"2.0","id":"a","method":"tools/list","params":{}}"#,
+            Ok("tools/list"),
+        );
+        check(
+            r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+            Ok("notification notifications/initialized"),
+        );
         check(r#"{"jsonrpc":"2.0","id":1,"result":{}}"#, Ok("response"));
-        check(r#"{"jsonrpc":"2.0","id":1,"method":"x""#, Err(code::PARSE_ERROR));
-        check(r#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#, Err(code::INVALID_REQUEST));
+        check(
+            r#"{"jsonrpc":"2.0","id":1,"method":"x""#,
+            Err(code::PARSE_ERROR),
+        );
+        check(
+            r#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#,
+            Err(code::INVALID_REQUEST),
+        );
         check(r#""hello""#, Err(code::INVALID_REQUEST));
-        check(r#"{"jsonrpc":"1.0","id":1,"method":"ping"}"#, Err(code::INVALID_REQUEST));
+        check(
+            r#"{"jsonrpc":"1.0","id":1,"method":"ping"}"#,
+            Err(code::INVALID_REQUEST),
+        );
         check(r#"{"jsonrpc":"2.0","id":1}"#, Err(code::INVALID_REQUEST));
-        check(r#"{"jsonrpc":"2.0","id":1,"method":"ping","params":[1]}"#, Err(code::INVALID_PARAMS));
-        check(r#"{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}"#, Err(code::INVALID_REQUEST));
-        check(r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#, Err(code::INVALID_REQUEST));
+        check(
+            r#"{"jsonrpc":"2.0","id":1,"method":"ping","params":[1]}"#,
+            Err(code::INVALID_PARAMS),
+        );
+        check(
+            r#"{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}"#,
+            Err(code::INVALID_REQUEST),
+        );
+        check(
+            r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#,
+            Err(code::INVALID_REQUEST),
+        );
     }
 
     #[test]
     fn errors_keep_the_request_id() {
-        let err = parse_message(br#"{"jsonrpc":"2.0","id":7,"method":"x","params":3}"#).unwrap_err();
+        let err =
+            parse_message(br#"{"jsonrpc":"2.0","id":7,"method":"x","params":3}"#).unwrap_err();
         assert_eq!(err.to_json()["id"], 7);
         let err = parse_message(br#"{"jsonrpc":"1","id":"k","method":"x"}"#).unwrap_err();
         assert_eq!(err.to_json()["id"], "k");

@@ -8,7 +8,7 @@
 use serde_json::{json, Value};
 
 use super::jsonrpc::code;
-use crate::http::{HttpReply, Headers};
+use crate::http::{Headers, HttpReply};
 
 /// Request bodies above this size are refused with 413 before being read.
 pub const MAX_BODY_BYTES: usize = 1024 * 1024;
@@ -134,7 +134,11 @@ mod tests {
     fn sizes_and_types() {
         check("POST", &[("content-length", "1048576")], None);
         check("POST", &[("content-length", "1048577")], Some(413));
-        check("POST", &[("content-type", "application/json; charset=utf-8")], None);
+        check(
+            "POST",
+            &[("content-type", "application/json; charset=utf-8")],
+            None,
+        );
         check("POST", &[("content-type", "text/plain")], Some(415));
     }
 

@@ -68,7 +68,9 @@ mod tests {
         assert_eq!(reply.status, 401);
         assert_eq!(
             reply.header("www-authenticate"),
-            Some(r#"Bearer resource_metadata="https://logikflow.dev/.well-known/oauth-protected-resource/mcp", scope="reviews""#)
+            Some(
+                r#"Bearer resource_metadata="https://logikflow.dev/.well-known/oauth-protected-resource/mcp", scope="reviews""#
+            )
         );
     }
 

@@ -1,3 +1,8 @@
 //! The review core: diff parsing, change ids, reading hints, order and diagram validation.
 //!
 //! Everything here is synchronous, pure Rust with no platform imports, so it builds and tests natively.
+
+pub mod change_id;
+pub mod files;
+pub mod hints;
+pub mod patch;

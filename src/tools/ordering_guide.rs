@@ -22,7 +22,8 @@ mod tests {
 
     #[test]
     fn returns_the_guide_and_its_url() {
-        let ToolResult::TextAndStructured { text, structured } = get_ordering_guide("https://h") else {
+        let ToolResult::TextAndStructured { text, structured } = get_ordering_guide("https://h")
+        else {
             panic!("the guide is a success");
         };
         assert!(text.contains("## Diagrams"));

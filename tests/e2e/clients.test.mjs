@@ -62,7 +62,7 @@ test('Python mcp client (2026-07-28 discovery, then tools)', async () => {
   assert.deepEqual(report.tools, ['get_ordering_guide', 'get_pull_request', 'save_reading_order', 'save_diagram']);
   assert.equal(report.guideIsError, false);
   assert.ok(report.guideHasSuggestions);
-  assert.ok(report.protocolVersion, 'the client reports the negotiated version');
+  assert.equal(report.protocolVersion, '2026-07-28', 'the Python client speaks the stateless protocol with us');
 });
 
 test('MCP Inspector CLI lists the tools and calls one', async () => {

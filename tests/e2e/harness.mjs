@@ -27,10 +27,17 @@ function startProcess(command, args, options, readyPattern, timeoutMs) {
   const child = spawn(command, args, { ...options, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const ready = new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${command} did not start in ${timeoutMs} ms:\n${output}`)), timeoutMs);
+    const timer = setTimeout(() => {
+      stopProcess(child);
+      reject(new Error(`${command} did not start in ${timeoutMs} ms:\n${output}`));
+    }, timeoutMs);
     const onData = (chunk) => {
       output += chunk;
-      if (readyPattern.test(output)) {
+      if (/\[ERROR\]/.test(output.replace(/\x1b\[[0-9;]*m/g, ''))) {
+        clearTimeout(timer);
+        stopProcess(child);
+        reject(new Error(`${command} failed to start:\n${output}`));
+      } else if (readyPattern.test(output)) {
         clearTimeout(timer);
         resolve();
       }

@@ -1,6 +1,7 @@
 // The transport rules of DESIGN.md §4 and issue #2, checked against the real Worker on workerd.
 // Each test would fail if its rule were dropped.
 import assert from 'node:assert/strict';
+import { request } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { modernRequest, postMcp, startStack } from './harness.mjs';
 
@@ -57,14 +58,20 @@ describe('HTTP rules', () => {
 
   test('a request from a non-loopback host without a token gets the OAuth challenge', async () => {
     // LOCAL_DEV trusts loopback only: the same request addressed to another host must authenticate.
-    const response = await fetch(stack.mcpUrl, {
-      method: 'POST',
-      headers: { host: 'logikflow.example', 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+    // fetch() drops a Host header, so this one request goes through node:http.
+    const { status, headers } = await new Promise((resolve, reject) => {
+      const url = new URL(stack.mcpUrl);
+      const req = request({ host: url.hostname, port: url.port, path: '/mcp', method: 'POST',
+        headers: { host: 'logikflow.example', 'content-type': 'application/json' } }, (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode, headers: res.headers }));
+      });
+      req.on('error', reject);
+      req.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }));
     });
-    assert.equal(response.status, 401);
-    const challenge = response.headers.get('www-authenticate');
-    assert.match(challenge, /^Bearer resource_metadata="http:\/\/logikflow\.example(:\d+)?\/\.well-known\/oauth-protected-resource\/mcp", scope="reviews"$/);
+    assert.equal(status, 401);
+    assert.equal(headers['www-authenticate'],
+      'Bearer resource_metadata="http://logikflow.example/.well-known/oauth-protected-resource/mcp", scope="reviews"');
   });
 
   test('an unknown bearer token gets invalid_token', async () => {

@@ -24,7 +24,7 @@ async def main(url: str) -> None:
                     "server": client.server_info.name if client.server_info else None,
                     "protocolVersion": client.protocol_version,
                     "tools": [tool.name for tool in tools.tools],
-                    "guideIsError": bool(guide.isError),
+                    "guideIsError": bool(guide.is_error),
                     "guideHasSuggestions": "## Suggestions" in text,
                     "prompts": [prompt.name for prompt in prompts.prompts],
                     "resources": [str(resource.uri) for resource in resources.resources],

@@ -19,13 +19,21 @@ fn send(headers: &[(&str, &str)], body: &str) -> (u16, Value, Option<ToolRequest
 fn modern(method: &str, params: &str) -> (u16, Value, Option<ToolRequest>) {
     let name = serde_json::from_str::<Value>(&format!("{{{params}}}"))
         .ok()
-        .and_then(|p| p.get("name").or(p.get("uri")).and_then(Value::as_str).map(str::to_string))
+        .and_then(|p| {
+            p.get("name")
+                .or(p.get("uri"))
+                .and_then(Value::as_str)
+                .map(str::to_string)
+        })
         .unwrap_or_default();
     let comma = if params.is_empty() { "" } else { "," };
     let body = format!(
         r#"{{"jsonrpc":"2.0","id":1,"method":"{method}","params":{{{params}{comma}"_meta":{{"io.modelcontextprotocol/protocolVersion":"2026-07-28",{CAPS},"io.modelcontextprotocol/clientInfo":{{"name":"test-agent","version":"1"}}}}}}}}"#
     );
-    let mut headers = vec![("mcp-protocol-version", "2026-07-28"), ("mcp-method", method)];
+    let mut headers = vec![
+        ("mcp-protocol-version", "2026-07-28"),
+        ("mcp-method", method),
+    ];
     if !name.is_empty() {
         headers.push(("mcp-name", name.as_str()));
     }
@@ -44,8 +52,13 @@ fn discover_describes_the_server() {
     let result = &body["result"];
     assert_eq!(result["resultType"], "complete");
     assert_eq!(result["supportedVersions"][0], "2026-07-28");
-    assert!(result["supportedVersions"].as_array().is_some_and(|v| v.len() == 3));
-    assert_eq!(result["_meta"]["io.modelcontextprotocol/serverInfo"]["name"], "logikflow");
+    assert!(result["supportedVersions"]
+        .as_array()
+        .is_some_and(|v| v.len() == 3));
+    assert_eq!(
+        result["_meta"]["io.modelcontextprotocol/serverInfo"]["name"],
+        "logikflow"
+    );
     assert!(result["ttlMs"].is_u64());
     assert_eq!(result["cacheScope"], "public");
     assert!(result["capabilities"]["tools"].is_object());
@@ -53,7 +66,12 @@ fn discover_describes_the_server() {
 
 #[test]
 fn modern_lists_carry_cache_hints_and_result_type() {
-    for method in ["tools/list", "resources/list", "prompts/list", "resources/templates/list"] {
+    for method in [
+        "tools/list",
+        "resources/list",
+        "prompts/list",
+        "resources/templates/list",
+    ] {
         let (status, body, _) = modern(method, "");
         assert_eq!(status, 200, "{method}");
         assert_eq!(body["result"]["resultType"], "complete", "{method}");
@@ -64,17 +82,41 @@ fn modern_lists_carry_cache_hints_and_result_type() {
         .as_array()
         .map(|tools| tools.iter().filter_map(|t| t["name"].as_str()).collect())
         .unwrap_or_default();
-    assert_eq!(names, ["get_ordering_guide", "get_pull_request", "save_reading_order", "save_diagram"]);
+    assert_eq!(
+        names,
+        [
+            "get_ordering_guide",
+            "get_pull_request",
+            "save_reading_order",
+            "save_diagram"
+        ]
+    );
 }
 
 #[test]
 fn modern_requires_meta() {
     let body = r#"{"jsonrpc":"2.0","id":5,"method":"tools/list","params":{}}"#;
-    let got = send(&[("mcp-protocol-version", "2026-07-28"), ("mcp-method", "tools/list")], body);
+    let got = send(
+        &[
+            ("mcp-protocol-version", "2026-07-28"),
+            ("mcp-method", "tools/list"),
+        ],
+        body,
+    );
     check_error(got.clone(), 400, -32602);
     assert_eq!(got.1["id"], 5);
     let body = r#"{"jsonrpc":"2.0","id":5,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#;
-    check_error(send(&[("mcp-protocol-version", "2026-07-28"), ("mcp-method", "tools/list")], body), 400, -32602);
+    check_error(
+        send(
+            &[
+                ("mcp-protocol-version", "2026-07-28"),
+                ("mcp-method", "tools/list"),
+            ],
+            body,
+        ),
+        400,
+        -32602,
+    );
 }
 
 #[test]
@@ -82,7 +124,17 @@ fn modern_header_must_match_meta() {
     let body = format!(
         r#"{{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{{"_meta":{{"io.modelcontextprotocol/protocolVersion":"2026-07-28",{CAPS}}}}}}}"#
     );
-    check_error(send(&[("mcp-protocol-version", "2099-01-01"), ("mcp-method", "tools/list")], &body), 400, -32020);
+    check_error(
+        send(
+            &[
+                ("mcp-protocol-version", "2099-01-01"),
+                ("mcp-method", "tools/list"),
+            ],
+            &body,
+        ),
+        400,
+        -32020,
+    );
     // No header at all, but a 2026 _meta: the header is required.
     check_error(send(&[("mcp-method", "tools/list")], &body), 400, -32020);
 }
@@ -92,7 +144,13 @@ fn modern_unsupported_version_lists_supported() {
     let body = format!(
         r#"{{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{{"_meta":{{"io.modelcontextprotocol/protocolVersion":"v999.0.0",{CAPS}}}}}}}"#
     );
-    let got = send(&[("mcp-protocol-version", "v999.0.0"), ("mcp-method", "tools/list")], &body);
+    let got = send(
+        &[
+            ("mcp-protocol-version", "v999.0.0"),
+            ("mcp-method", "tools/list"),
+        ],
+        &body,
+    );
     check_error(got.clone(), 400, -32022);
     assert_eq!(got.1["error"]["data"]["requested"], "v999.0.0");
     assert_eq!(got.1["error"]["data"]["supported"][0], "2026-07-28");
@@ -106,23 +164,65 @@ fn modern_method_and_name_headers_must_match() {
     );
     let base = [("mcp-protocol-version", "2026-07-28")];
     check_error(send(&base, &body), 400, -32020);
-    check_error(send(&[base[0], ("mcp-method", "TOOLS/CALL"), ("mcp-name", "get_ordering_guide")], &body), 400, -32020);
-    check_error(send(&[base[0], ("mcp-method", "tools/call")], &body), 400, -32020);
-    check_error(send(&[base[0], ("mcp-method", "tools/call"), ("mcp-name", "save_diagram")], &body), 400, -32020);
-    let (_, _, tool) = send(&[base[0], ("mcp-method", "tools/call"), ("mcp-name", " get_ordering_guide ")], &body);
+    check_error(
+        send(
+            &[
+                base[0],
+                ("mcp-method", "TOOLS/CALL"),
+                ("mcp-name", "get_ordering_guide"),
+            ],
+            &body,
+        ),
+        400,
+        -32020,
+    );
+    check_error(
+        send(&[base[0], ("mcp-method", "tools/call")], &body),
+        400,
+        -32020,
+    );
+    check_error(
+        send(
+            &[
+                base[0],
+                ("mcp-method", "tools/call"),
+                ("mcp-name", "save_diagram"),
+            ],
+            &body,
+        ),
+        400,
+        -32020,
+    );
+    let (_, _, tool) = send(
+        &[
+            base[0],
+            ("mcp-method", "tools/call"),
+            ("mcp-name", " get_ordering_guide "),
+        ],
+        &body,
+    );
     assert_eq!(tool.map(|t| t.tool), Some(ToolName::GetOrderingGuide));
 }
 
 #[test]
 fn modern_unknown_methods_are_404() {
-    for method in ["initialize", "ping", "logging/setLevel", "resources/subscribe", "nope"] {
+    for method in [
+        "initialize",
+        "ping",
+        "logging/setLevel",
+        "resources/subscribe",
+        "nope",
+    ] {
         check_error(modern(method, ""), 404, -32601);
     }
 }
 
 #[test]
 fn modern_tool_call_carries_the_client_name() {
-    let (_, _, tool) = modern("tools/call", r#""name":"get_pull_request","arguments":{"owner":"a"}"#);
+    let (_, _, tool) = modern(
+        "tools/call",
+        r#""name":"get_pull_request","arguments":{"owner":"a"}"#,
+    );
     let tool = tool.expect("a tool request");
     assert_eq!(tool.era, Era::Modern);
     assert_eq!(tool.client_name.as_deref(), Some("test-agent"));
@@ -137,7 +237,10 @@ fn modern_tool_call_carries_the_client_name() {
 #[test]
 fn errors_have_no_structured_content() {
     let (_, _, tool) = modern("tools/call", r#""name":"get_pull_request""#);
-    let reply = tool_reply(&tool.expect("a tool request"), ToolResult::Error("nope".into()));
+    let reply = tool_reply(
+        &tool.expect("a tool request"),
+        ToolResult::Error("nope".into()),
+    );
     let body: Value = serde_json::from_str(&reply.body).unwrap_or_default();
     assert_eq!(body["result"]["isError"], true);
     assert!(body["result"].get("structuredContent").is_none());
@@ -145,7 +248,11 @@ fn errors_have_no_structured_content() {
 
 #[test]
 fn unknown_tools_are_protocol_errors() {
-    check_error(modern("tools/call", r#""name":"test_simple_text""#), 200, -32602);
+    check_error(
+        modern("tools/call", r#""name":"test_simple_text""#),
+        200,
+        -32602,
+    );
     let body = r#"{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"x"}}"#;
     check_error(send(&[], body), 200, -32602);
 }
@@ -172,7 +279,13 @@ fn initialize_negotiates() {
 #[test]
 fn initialize_accepts_early_headers() {
     let body = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}"#;
-    let (status, value, _) = send(&[("mcp-protocol-version", "2025-11-25"), ("mcp-method", "initialize")], body);
+    let (status, value, _) = send(
+        &[
+            ("mcp-protocol-version", "2025-11-25"),
+            ("mcp-method", "initialize"),
+        ],
+        body,
+    );
     assert_eq!(status, 200);
     assert_eq!(value["result"]["protocolVersion"], "2025-11-25");
 }
@@ -192,7 +305,11 @@ fn legacy_requests_stand_alone() {
 #[test]
 fn legacy_bad_header_is_400() {
     let body = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#;
-    check_error(send(&[("mcp-protocol-version", "2024-11-05")], body), 400, -32022);
+    check_error(
+        send(&[("mcp-protocol-version", "2024-11-05")], body),
+        400,
+        -32022,
+    );
 }
 
 #[test]
@@ -200,7 +317,10 @@ fn notifications_are_accepted() {
     let body = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
     let (status, value, _) = send(&[], body);
     assert_eq!((status, value), (202, Value::Null));
-    let (status, _, _) = send(&[("mcp-protocol-version", "2025-11-25")], r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#);
+    let (status, _, _) = send(
+        &[("mcp-protocol-version", "2025-11-25")],
+        r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#,
+    );
     assert_eq!(status, 202);
 }
 
@@ -208,13 +328,21 @@ fn notifications_are_accepted() {
 fn legacy_ping_and_unknown() {
     let (status, value, _) = send(&[], r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#);
     assert_eq!((status, value["result"].clone()), (200, json!({})));
-    check_error(send(&[], r#"{"jsonrpc":"2.0","id":1,"method":"nope"}"#), 404, -32601);
+    check_error(
+        send(&[], r#"{"jsonrpc":"2.0","id":1,"method":"nope"}"#),
+        404,
+        -32601,
+    );
 }
 
 #[test]
 fn malformed_bodies() {
     check_error(send(&[], "{"), 400, -32700);
-    check_error(send(&[], r#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#), 400, -32600);
+    check_error(
+        send(&[], r#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#),
+        400,
+        -32600,
+    );
     let got = send(&[], r#"{"jsonrpc":"2.0","id":12,"method":7}"#);
     check_error(got.clone(), 400, -32600);
     assert_eq!(got.1["id"], 12);
@@ -222,13 +350,30 @@ fn malformed_bodies() {
 
 #[test]
 fn resources_and_prompts() {
-    let (_, value, _) = modern("resources/read", r#""uri":"logikflow://docs/ordering-guide""#);
-    assert!(value["result"]["contents"][0]["text"].as_str().is_some_and(|t| t.contains("## Suggestions")));
+    let (_, value, _) = modern(
+        "resources/read",
+        r#""uri":"logikflow://docs/ordering-guide""#,
+    );
+    assert!(value["result"]["contents"][0]["text"]
+        .as_str()
+        .is_some_and(|t| t.contains("## Suggestions")));
     let got = modern("resources/read", r#""uri":"test://static-text""#);
     check_error(got.clone(), 200, -32602);
     assert_eq!(got.1["error"]["data"]["uri"], "test://static-text");
-    let (_, value, _) = modern("prompts/get", r#""name":"arrange-pull-request","arguments":{"pull_request":"acme/app#3"}"#);
+    let (_, value, _) = modern(
+        "prompts/get",
+        r#""name":"arrange-pull-request","arguments":{"pull_request":"acme/app#3"}"#,
+    );
     assert_eq!(value["result"]["resultType"], "complete");
-    assert!(value["result"]["messages"][0]["content"]["text"].as_str().is_some_and(|t| t.contains("acme/app#3")));
-    check_error(modern("prompts/get", r#""name":"arrange-pull-request","arguments":{"pull_request":"x"}"#), 200, -32602);
+    assert!(value["result"]["messages"][0]["content"]["text"]
+        .as_str()
+        .is_some_and(|t| t.contains("acme/app#3")));
+    check_error(
+        modern(
+            "prompts/get",
+            r#""name":"arrange-pull-request","arguments":{"pull_request":"x"}"#,
+        ),
+        200,
+        -32602,
+    );
 }

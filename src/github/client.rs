@@ -1,0 +1,85 @@
+//! Sends GitHub REST requests over the Worker's fetch (wasm only).
+//!
+//! Every request carries the person's own token, our `User-Agent` and the API version. A request
+//! that gets a 5xx, times out or fails to connect is tried once more; every other failure is
+//! classified by `api::classify_failure` and returned as a value.
+
+use futures_util::future::{select, Either};
+use serde::de::DeserializeOwned;
+use worker::{Delay, Fetch, Headers, Method, Request, RequestInit};
+
+use super::api::{classify_failure, GitHubError, API_VERSION};
+
+/// How long one GitHub request may take before we give up on it.
+const TIMEOUT_MS: u64 = 10_000;
+
+/// A GitHub API client for one person.
+pub struct GitHub<'a> {
+    pub base_url: &'a str,
+    pub token: &'a str,
+}
+
+impl GitHub<'_> {
+    /// GETs `path` and decodes the JSON body.
+    pub async fn get<T: DeserializeOwned>(&self, path: &str) -> Result<T, GitHubError> {
+        let body = self.get_text(path).await?;
+        serde_json::from_str(&body).map_err(|e| GitHubError::Malformed(e.to_string()))
+    }
+
+    /// GETs `path`; `Ok(None)` when GitHub says 404 (for optional files).
+    pub async fn get_optional<T: DeserializeOwned>(
+        &self,
+        path: &str,
+    ) -> Result<Option<T>, GitHubError> {
+        match self.get(path).await {
+            Ok(value) => Ok(Some(value)),
+            Err(GitHubError::NotFound) => Ok(None),
+            Err(error) => Err(error),
+        }
+    }
+
+    async fn get_text(&self, path: &str) -> Result<String, GitHubError> {
+        match self.attempt(path).await {
+            Err(error) if error.is_transient() => self.attempt(path).await,
+            other => other,
+        }
+    }
+
+    async fn attempt(&self, path: &str) -> Result<String, GitHubError> {
+        let url = format!("{}{}", self.base_url, path);
+        let headers = Headers::new();
+        let set = |name: &str, value: &str| {
+            headers
+                .set(name, value)
+                .map_err(|e| GitHubError::Network(e.to_string()))
+        };
+        set("authorization", &format!("Bearer {}", self.token))?;
+        set("accept", "application/vnd.github+json")?;
+        set("user-agent", "logikflow")?;
+        set("x-github-api-version", API_VERSION)?;
+        let mut init = RequestInit::new();
+        init.with_method(Method::Get).with_headers(headers);
+        let request =
+            Request::new_with_init(&url, &init).map_err(|e| GitHubError::Network(e.to_string()))?;
+        let fetch = Fetch::Request(request);
+        let sent = Box::pin(fetch.send());
+        let timer = Box::pin(Delay::from(std::time::Duration::from_millis(TIMEOUT_MS)));
+        let mut response = match select(sent, timer).await {
+            Either::Left((Ok(response), _)) => response,
+            Either::Left((Err(error), _)) => return Err(GitHubError::Network(error.to_string())),
+            Either::Right(_) => return Err(GitHubError::Timeout),
+        };
+        let status = response.status_code();
+        let body = response
+            .text()
+            .await
+            .map_err(|e| GitHubError::Malformed(e.to_string()))?;
+        if (200..300).contains(&status) {
+            return Ok(body);
+        }
+        let headers = response.headers().clone();
+        let header = move |name: &str| headers.get(name).ok().flatten();
+        let now = worker::Date::now().as_millis() / 1000;
+        Err(classify_failure(status, &header, &body, now))
+    }
+}

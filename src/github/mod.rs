@@ -1,0 +1,7 @@
+//! GitHub's REST API, called with the person's own token: a pure half (`api`: requests, shapes,
+//! error classification) and a wasm-only half (`client`) that sends requests over the Worker's
+//! fetch with a timeout and one retry for transient failures.
+
+pub mod api;
+#[cfg(target_arch = "wasm32")]
+pub mod client;

@@ -1,0 +1,341 @@
+//! Go imports, resolved to packages (directories) of the pull request.
+//!
+//! Why: `dependsOn` for Go files. A Go import names a package, so a file depends on every changed
+//! non-test `.go` file in the package's directory.
+//! Read forms: `import "a/b"`, `import alias "a/b"`, `import . "a/b"`, `import _ "a/b"` and the
+//! block form `import ( … )`.
+//! Module paths: with no extra request we cannot read `go.mod` unless the pull request changes
+//! it, so when a changed `go.mod` shows its `module` line, that maps import paths to its
+//! directory; otherwise the module path is inferred: for every import path, each tail that names a
+//! changed package directory suggests the rest as module path (`k8s.io/kubernetes/pkg/api` with
+//! `pkg/api` changed suggests `k8s.io/kubernetes`), and the suggestions backed by the most
+//! distinct import paths win. Directories that end with a whole import path (`vendor/…`,
+//! Kubernetes' `staging/src/k8s.io/api/…`) match too.
+//!
+//! What not: no `replace` directives, no `go.work`, no build tags, no same-package references
+//! (files of one package need no imports).
+
+use std::collections::HashMap;
+
+use super::lex::{self, Syntax, Tok};
+use crate::review::hints::index::PathIndex;
+use crate::review::hints::paths;
+use crate::review::patch::Hunk;
+
+const SYNTAX: Syntax = Syntax {
+    line_comments: &["//"],
+    block_comments: true,
+    quotes: b"\"'",
+    multiline_quote: Some(b'`'),
+    triple_quotes: false,
+    hash_bracket_is_code: false,
+    begin_end_comments: false,
+    star_lines_are_comments: true,
+};
+
+const TRIGGERS: &[&str] = &["import"];
+
+/// First elements of standard-library import paths; they never name a package of the repository.
+const STD_ROOTS: &[&str] = &[
+    "archive",
+    "bufio",
+    "builtin",
+    "bytes",
+    "cmp",
+    "compress",
+    "container",
+    "context",
+    "crypto",
+    "database",
+    "debug",
+    "embed",
+    "encoding",
+    "errors",
+    "expvar",
+    "flag",
+    "fmt",
+    "go",
+    "hash",
+    "html",
+    "image",
+    "index",
+    "io",
+    "iter",
+    "log",
+    "maps",
+    "math",
+    "mime",
+    "net",
+    "os",
+    "path",
+    "plugin",
+    "reflect",
+    "regexp",
+    "runtime",
+    "slices",
+    "sort",
+    "strconv",
+    "strings",
+    "structs",
+    "sync",
+    "syscall",
+    "testing",
+    "text",
+    "time",
+    "unicode",
+    "unique",
+    "unsafe",
+    "weak",
+    "C",
+];
+
+fn first_element(spec: &str) -> &str {
+    spec.split('/').next().unwrap_or(spec)
+}
+
+fn is_std(spec: &str) -> bool {
+    STD_ROOTS.contains(&first_element(spec))
+}
+
+/// Import paths in the visible lines of the hunks.
+pub fn specifiers<'a>(hunks: &[Hunk<'a>]) -> Vec<&'a str> {
+    let mut specs = Vec::new();
+    let mut tokens = Vec::new();
+    for hunk in hunks.iter().filter(|hunk| lex::mentions(hunk, TRIGGERS)) {
+        tokens.clear();
+        lex::tokens(hunk, &SYNTAX, &mut tokens);
+        let code = lex::code(&tokens);
+        let mut i = 0;
+        while let Some(token) = code.get(i) {
+            i += 1;
+            if *token != Tok::Ident("import") {
+                continue;
+            }
+            if code.get(i) == Some(&Tok::Punct(b'(')) {
+                i += 1;
+                while let Some(inner) = code.get(i) {
+                    match inner {
+                        Tok::Punct(b')') => break,
+                        Tok::Str(spec) => specs.push(*spec),
+                        _ => {}
+                    }
+                    i += 1;
+                }
+                continue;
+            }
+            if matches!(code.get(i), Some(Tok::Ident(_) | Tok::Punct(b'.'))) {
+                i += 1;
+            }
+            if let Some(Tok::Str(spec)) = code.get(i) {
+                specs.push(*spec);
+            }
+        }
+    }
+    specs
+}
+
+/// The `module` path a `go.mod` shows in its visible lines.
+pub fn module_line<'a>(hunks: &[Hunk<'a>]) -> Option<&'a str> {
+    hunks.iter().find_map(|hunk| {
+        hunk.visible_lines().find_map(|(_, line)| {
+            let rest = line.text.trim_start().strip_prefix("module")?;
+            let path = rest.split("//").next()?.trim().trim_matches('"');
+            let spaced = rest.starts_with([' ', '\t']);
+            (spaced && !path.is_empty() && !path.contains(char::is_whitespace)).then_some(path)
+        })
+    })
+}
+
+/// Module paths and the package directories of the pull request.
+#[derive(Debug, Default)]
+pub struct Modules<'a> {
+    /// `(module path, repository directory)` pairs.
+    roots: Vec<(String, String)>,
+    /// Package directory → its changed non-test `.go` files.
+    packages: HashMap<&'a str, Vec<usize>>,
+}
+
+impl<'a> Modules<'a> {
+    /// `imports` are every Go import path of the pull request; `go_mods` the `(directory, module)`
+    /// pairs of changed `go.mod` files that show their module line.
+    pub fn new(imports: &[&str], go_mods: &[(&str, &str)], index: &PathIndex<'a>) -> Modules<'a> {
+        let mut packages: HashMap<&'a str, Vec<usize>> = HashMap::new();
+        for (position, path) in index.targets() {
+            if path.ends_with(".go") && !path.ends_with("_test.go") {
+                packages
+                    .entry(paths::parent(path))
+                    .or_default()
+                    .push(position);
+            }
+        }
+        let mut roots: Vec<(String, String)> = go_mods
+            .iter()
+            .map(|(dir, module)| (module.to_string(), dir.to_string()))
+            .collect();
+        if roots.is_empty() {
+            roots = infer_roots(imports, &packages);
+        }
+        Modules { roots, packages }
+    }
+
+    /// Adds the changed files of the package `spec` names.
+    pub fn resolve(&self, spec: &str, index: &PathIndex<'_>, out: &mut Vec<usize>) {
+        if is_std(spec) {
+            return;
+        }
+        for (module, dir) in &self.roots {
+            let rest = if spec == module {
+                Some("")
+            } else {
+                spec.strip_prefix(module.as_str())
+                    .and_then(|rest| rest.strip_prefix('/'))
+            };
+            let Some(rest) = rest else { continue };
+            let package = paths::join(dir, rest).unwrap_or_default();
+            if let Some(files) = self.packages.get(package.as_str()) {
+                out.extend(files);
+                return;
+            }
+        }
+        // Vendored or staged copies: a directory ending with the whole import path, which then
+        // starts with a domain.
+        if !first_element(spec).contains('.') {
+            return;
+        }
+        for dir in index.dirs_with_suffix(spec) {
+            out.extend(self.packages.get(dir).into_iter().flatten());
+        }
+    }
+}
+
+fn infer_roots(imports: &[&str], packages: &HashMap<&str, Vec<usize>>) -> Vec<(String, String)> {
+    let mut votes: HashMap<&str, usize> = HashMap::new();
+    let mut seen: Vec<&str> = imports
+        .iter()
+        .copied()
+        .filter(|spec| !is_std(spec))
+        .collect();
+    seen.sort_unstable();
+    seen.dedup();
+    for spec in seen {
+        let mut suggested: Vec<&str> = spec
+            .match_indices('/')
+            .filter_map(|(at, _)| {
+                let tail = spec.get(at + 1..)?;
+                packages
+                    .contains_key(tail)
+                    .then(|| spec.get(..at))
+                    .flatten()
+            })
+            .collect();
+        suggested.dedup();
+        for module in suggested {
+            *votes.entry(module).or_default() += 1;
+        }
+    }
+    let best = votes.values().copied().max().unwrap_or(0);
+    let mut roots: Vec<(String, String)> = votes
+        .into_iter()
+        .filter(|(_, count)| *count == best)
+        .map(|(module, _)| (module.to_string(), String::new()))
+        .collect();
+    roots.sort();
+    roots
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::review::hints::testing::check_deps as check;
+
+    #[test]
+    fn kubernetes_packages_by_inferred_module_path() {
+        check(
+            &[
+                (
+                    "pkg/kubelet/kubelet.go",
+                    "+import (\n+\t\"context\"\n+\tv1 \"k8s.io/api/core/v1\"\n\
+                     +\t\"k8s.io/kubernetes/pkg/kubelet/cm\"\n+\t_ \"k8s.io/kubernetes/pkg/features\"\n\
+                     +\t. \"k8s.io/kubernetes/pkg/util/oom\"\n+)",
+                ),
+                ("pkg/kubelet/cm/container_manager.go", ""),
+                ("pkg/kubelet/cm/container_manager_linux.go", ""),
+                ("pkg/kubelet/cm/container_manager_test.go", ""),
+                ("pkg/features/kube_features.go", ""),
+                ("pkg/util/oom/oom.go", ""),
+                ("staging/src/k8s.io/api/core/v1/types.go", ""),
+            ],
+            "pkg/kubelet/kubelet.go -> pkg/kubelet/cm/container_manager.go, \
+             pkg/kubelet/cm/container_manager_linux.go, pkg/features/kube_features.go, \
+             pkg/util/oom/oom.go, staging/src/k8s.io/api/core/v1/types.go",
+        );
+    }
+
+    #[test]
+    fn single_imports_and_tests_of_the_package() {
+        check(
+            &[
+                (
+                    "cmd/app/main.go",
+                    "+import \"github.com/acme/app/internal/server\"",
+                ),
+                ("internal/server/server.go", "+package server"),
+                (
+                    "internal/server/server_test.go",
+                    "+package server_test\n+import server \"github.com/acme/app/internal/server\"",
+                ),
+            ],
+            "cmd/app/main.go -> internal/server/server.go\n\
+             internal/server/server_test.go -> internal/server/server.go",
+        );
+    }
+
+    #[test]
+    fn go_mod_module_line_wins() {
+        check(
+            &[
+                (
+                    "go.mod",
+                    "+module example.com/shop // the shop\n+\n+go 1.22",
+                ),
+                (
+                    "api/handler.go",
+                    "+import (\n+\t\"example.com/shop/store\"\n+\t\"github.com/other/store\"\n+)",
+                ),
+                ("store/store.go", ""),
+            ],
+            "api/handler.go -> store/store.go",
+        );
+        check(
+            &[
+                ("tools/go.mod", "+module example.com/tools"),
+                (
+                    "tools/cmd/gen/main.go",
+                    "+import \"example.com/tools/internal/text\"",
+                ),
+                ("tools/internal/text/text.go", ""),
+            ],
+            "tools/cmd/gen/main.go -> tools/internal/text/text.go",
+        );
+    }
+
+    #[test]
+    fn negatives() {
+        check(
+            &[
+                (
+                    "pkg/a/a.go",
+                    "+// import \"github.com/acme/app/pkg/b\"\n-import \"github.com/acme/app/pkg/c\"\n\
+                     +var s = `\n+import \"github.com/acme/app/pkg/d\"\n+`\n+import \"fmt\"",
+                ),
+                ("pkg/b/b.go", ""),
+                ("pkg/c/c.go", ""),
+                ("pkg/d/d.go", ""),
+                ("fmt/fmt.go", ""),
+                ("http/http.go", ""),
+                ("pkg/x.go", "+import (\n+\t\"net/http\"\n+\t\"encoding/json\"\n+)"),
+                ("json/json.go", ""),
+            ],
+            "",
+        );
+    }
+}

@@ -1,0 +1,182 @@
+//! The `dependsOn` hint: changed files each file imports, read from visible diff lines.
+//!
+//! Why: a reading order shows what a file uses before the file; import lines say what that is.
+//! Only visible lines count (added and context, never removed ones), comments and docs are not
+//! imports, and only files of the pull request that exist at its head are results.
+//! One module per language reads its import forms and resolves them; this module picks the
+//! language by extension and runs them. Go needs every import of the pull request first, to infer
+//! module paths, so it runs in two passes.
+//!
+//! What not: no ordering, deduplication or self-removal (the caller does that once for all
+//! languages), no reading of unchanged files, no build-system configuration.
+
+pub mod c;
+pub mod csharp;
+pub mod css;
+pub mod go;
+pub mod java;
+pub mod js;
+pub mod lex;
+pub mod php;
+pub mod python;
+pub mod ruby;
+pub mod rust;
+
+use super::index::PathIndex;
+use super::paths;
+use super::HintInput;
+
+/// The import syntax a file is read with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Language {
+    JavaScript,
+    Python,
+    Rust,
+    Go,
+    JavaKotlin,
+    Ruby,
+    C,
+    CSharp,
+    Php,
+    Css,
+}
+
+/// The language of a path, by extension.
+pub fn language(path: &str) -> Option<Language> {
+    Some(match paths::extension(path) {
+        "ts" | "tsx" | "js" | "jsx" | "mjs" | "cjs" | "mts" | "cts" | "vue" | "svelte"
+        | "astro" => Language::JavaScript,
+        "py" | "pyi" => Language::Python,
+        "rs" => Language::Rust,
+        "go" => Language::Go,
+        "java" | "kt" | "kts" => Language::JavaKotlin,
+        "rb" | "rake" => Language::Ruby,
+        "c" | "h" | "cc" | "cpp" | "cxx" | "hpp" | "hh" | "hxx" | "m" | "mm" | "ipp" | "inl"
+        | "cu" => Language::C,
+        "cs" => Language::CSharp,
+        "php" => Language::Php,
+        "css" | "scss" | "sass" | "less" => Language::Css,
+        _ => return None,
+    })
+}
+
+/// For each file, positions of the files its visible import lines resolve to (unsorted, may repeat
+/// and include the file itself).
+pub fn resolved_imports(files: &[HintInput<'_>], index: &PathIndex<'_>) -> Vec<Vec<usize>> {
+    let mut go_imports: Vec<Vec<&str>> = vec![Vec::new(); files.len()];
+    let mut go_mods: Vec<(&str, &str)> = Vec::new();
+    let mut has_rust = false;
+    for (file, imports) in files.iter().zip(go_imports.iter_mut()) {
+        let Some(hunks) = file.hunks else { continue };
+        if paths::file_name(file.path) == "go.mod" {
+            go_mods.extend(go::module_line(hunks).map(|module| (paths::parent(file.path), module)));
+        }
+        match language(file.path) {
+            Some(Language::Go) => *imports = go::specifiers(hunks),
+            Some(Language::Rust) => has_rust = true,
+            _ => {}
+        }
+    }
+    let all_go: Vec<&str> = go_imports.iter().flatten().copied().collect();
+    let go_modules = if all_go.is_empty() {
+        go::Modules::default()
+    } else {
+        go::Modules::new(&all_go, &go_mods, index)
+    };
+    let crates = if has_rust {
+        rust::Crates::new(index)
+    } else {
+        rust::Crates::default()
+    };
+    files
+        .iter()
+        .zip(&go_imports)
+        .map(|(file, go_specs)| {
+            let mut out = Vec::new();
+            let (Some(hunks), Some(lang)) = (file.hunks, language(file.path)) else {
+                return out;
+            };
+            let path = file.path;
+            match lang {
+                Language::JavaScript => {
+                    for spec in js::specifiers(hunks) {
+                        js::resolve(path, spec, index, &mut out);
+                    }
+                }
+                Language::Python => {
+                    for spec in python::specifiers(hunks) {
+                        python::resolve(path, &spec, index, &mut out);
+                    }
+                }
+                Language::Rust => {
+                    for reference in rust::references(hunks) {
+                        rust::resolve(path, &reference, &crates, index, &mut out);
+                    }
+                }
+                Language::Go => {
+                    for spec in go_specs {
+                        go_modules.resolve(spec, index, &mut out);
+                    }
+                }
+                Language::JavaKotlin => {
+                    for spec in java::specifiers(hunks) {
+                        java::resolve(path, &spec, index, &mut out);
+                    }
+                }
+                Language::Ruby => {
+                    for require in ruby::requires(hunks) {
+                        ruby::resolve(path, &require, index, &mut out);
+                    }
+                }
+                Language::C => {
+                    for include in c::includes(hunks) {
+                        c::resolve(path, include, index, &mut out);
+                    }
+                }
+                Language::CSharp => {
+                    for using in csharp::usings(hunks) {
+                        csharp::resolve(path, &using, index, &mut out);
+                    }
+                }
+                Language::Php => {
+                    for reference in php::references(hunks) {
+                        php::resolve(path, &reference, index, &mut out);
+                    }
+                }
+                Language::Css => {
+                    for sheet in css::imports(path, hunks) {
+                        css::resolve(path, sheet, index, &mut out);
+                    }
+                }
+            }
+            out
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{language, Language};
+
+    fn check(path: &str, expected: Option<Language>) {
+        assert_eq!(language(path), expected, "{path}");
+    }
+
+    #[test]
+    fn languages_by_extension() {
+        check("src/App.tsx", Some(Language::JavaScript));
+        check("src/App.vue", Some(Language::JavaScript));
+        check("pkg/__init__.py", Some(Language::Python));
+        check("src/lib.rs", Some(Language::Rust));
+        check("main.go", Some(Language::Go));
+        check("build.gradle.kts", Some(Language::JavaKotlin));
+        check("Rakefile.rake", Some(Language::Ruby));
+        check("Include/Python.h", Some(Language::C));
+        check("Program.cs", Some(Language::CSharp));
+        check("index.php", Some(Language::Php));
+        check("_variables.scss", Some(Language::Css));
+        check("README.md", None);
+        check("Makefile", None);
+        check(".ts", None);
+    }
+}

@@ -1,0 +1,517 @@
+//! The `testOf` hint: the changed file a test covers, from naming conventions.
+//!
+//! Why: a reading order puts each test right after what it tests; naming conventions say which
+//! file that is without reading code.
+//! A test's name gives a subject name (`invite-service` for `invite-service.test.ts`, `Foo` for
+//! `FooTest.java`, `x` for `test_x.py`) and the source extensions it may cover. Candidates are the
+//! changed, non-test files with that name (also `x/mod.rs`, `x/__init__.py` and `x/index.ts` for
+//! `x`). Directories are compared after dropping the components conventions add (`src`, `test`,
+//! `__tests__`, `spec`, `main/java`, `app`, `lib`, `Foo.Tests` → `Foo`, `test_x` → `x`):
+//! identical leftovers make a strong match; leftovers where one is a prefix or suffix of the other
+//! make a weak one (`tests/test_views.py` for `src/shop/views.py`); diverging ones no match.
+//! Generic names (`index`, `utils`, `mod`, …) need a strong match. Go tests only cover their own
+//! directory. The best candidate is strong before weak, then the one sharing most leading
+//! directories with the test, then the same extension, then the first in the pull request.
+//! Rust's `x/tests.rs` covers its parent module `x.rs` or `x/mod.rs` (`src/tests.rs` the crate root).
+//!
+//! What not: no reading of test code (imports are `dependsOn`'s job), no test-runner configuration.
+
+use std::collections::HashMap;
+
+use super::index::PathIndex;
+use super::paths;
+
+/// What a test file's name says it covers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Subject<'p> {
+    /// The covered file's name without extension.
+    pub name: &'p str,
+    /// Extensions the covered file may have.
+    pub extensions: &'static [&'static str],
+    /// Whether the covered file must be in the test's directory (Go).
+    pub same_dir: bool,
+}
+
+const JS: &[&str] = &["ts", "tsx", "js", "jsx", "mjs", "cjs", "mts", "cts"];
+const JS_SOURCES: &[&str] = &[
+    "ts", "tsx", "js", "jsx", "mjs", "cjs", "mts", "cts", "vue", "svelte",
+];
+const JVM: &[&str] = &["java", "kt", "groovy", "scala"];
+const C_FAMILY: &[&str] = &["c", "cc", "cpp", "cxx", "m", "mm"];
+const C_SOURCES: &[&str] = &["c", "cc", "cpp", "cxx", "h", "hh", "hpp", "hxx", "m", "mm"];
+
+/// Names too common to match across directories.
+const GENERIC_NAMES: &[&str] = &[
+    "index",
+    "mod",
+    "main",
+    "lib",
+    "__init__",
+    "init",
+    "utils",
+    "util",
+    "helpers",
+    "helper",
+    "types",
+    "constants",
+    "config",
+    "common",
+    "app",
+    "setup",
+    "api",
+    "base",
+    "core",
+    "server",
+    "client",
+    "models",
+    "views",
+    "routes",
+    "module",
+    "program",
+    "startup",
+    "application",
+];
+
+/// Directory components test and source layouts add, compared case-insensitively.
+const LAYOUT_DIRS: &[&str] = &[
+    "src",
+    "lib",
+    "app",
+    "test",
+    "tests",
+    "__tests__",
+    "spec",
+    "specs",
+    "unit",
+    "integration",
+    "functional",
+    "feature",
+    "e2e",
+    "main",
+    "java",
+    "kotlin",
+    "scala",
+    "groovy",
+    "testing",
+];
+
+/// Suffixes of .NET test project directories (`Foo.Tests` → `Foo`) and test packages.
+const DIR_SUFFIXES: &[&str] = &[
+    ".UnitTests",
+    ".IntegrationTests",
+    ".FunctionalTests",
+    ".Tests",
+    ".Test",
+    ".Specs",
+    "_tests",
+    "_test",
+    "-tests",
+    "-test",
+];
+
+/// What the test at `path` covers by its name, or `None` when its name is not a test's.
+pub fn subject(path: &str) -> Option<Subject<'_>> {
+    let stem = paths::stem(path);
+    let ext = paths::extension(path);
+    let (found, (extensions, same_dir)) = if JS.contains(&ext) {
+        let base = stem.strip_suffix(".internal").unwrap_or(stem);
+        let name = strip_any_suffix(base, &[".test", ".spec", "-test", "_test"])
+            .or_else(|| has_dir(path, "__tests__").then_some(base))?;
+        (name, (JS_SOURCES, false))
+    } else if JVM.contains(&ext) {
+        if path.contains("src/main/") {
+            return None;
+        }
+        let name = strip_any_suffix(stem, &["TestCase", "Tests", "Test", "IT", "Spec"])
+            .or_else(|| strip_test_prefix(stem))?;
+        (name, (JVM, false))
+    } else if C_FAMILY.contains(&ext) {
+        let name = strip_any_suffix(stem, &["_unittest", "_tests", "_test", "Test"])
+            .or_else(|| stem.strip_prefix("test_"))?;
+        (name, (C_SOURCES, false))
+    } else {
+        match ext {
+            "go" => (stem.strip_suffix("_test")?, (&["go"][..], true)),
+            "py" => (
+                stem.strip_prefix("test_")
+                    .or_else(|| stem.strip_suffix("_test"))?,
+                (&["py"][..], false),
+            ),
+            "rs" => {
+                let name = strip_any_suffix(stem, &["_tests", "_test"]).or_else(|| {
+                    let in_tests = has_dir(path, "tests");
+                    (in_tests && !matches!(stem, "mod" | "main" | "lib")).then_some(stem)
+                })?;
+                (name, (&["rs"][..], false))
+            }
+            "rb" => (
+                strip_any_suffix(stem, &["_spec", "_test"])?,
+                (&["rb"][..], false),
+            ),
+            "cs" => (
+                strip_any_suffix(stem, &["Tests", "Test", "Specs"])?,
+                (&["cs"][..], false),
+            ),
+            "php" => (stem.strip_suffix("Test")?, (&["php"][..], false)),
+            "swift" => (
+                strip_any_suffix(stem, &["Tests", "Test"])?,
+                (&["swift"][..], false),
+            ),
+            "dart" => (stem.strip_suffix("_test")?, (&["dart"][..], false)),
+            "exs" => (stem.strip_suffix("_test")?, (&["ex"][..], false)),
+            _ => return None,
+        }
+    };
+    (!found.is_empty()).then_some(Subject {
+        name: found,
+        extensions,
+        same_dir,
+    })
+}
+
+/// Changed non-test files by the name a test would use for them.
+pub struct Sources<'a> {
+    by_name: HashMap<&'a str, Vec<Source<'a>>>,
+}
+
+#[derive(Debug, Clone)]
+struct Source<'a> {
+    position: usize,
+    path: &'a str,
+    /// The directory conventions place it in (`src` for `src/x/mod.rs` named `x`).
+    dir: &'a str,
+    /// [`layout`] of `dir`, computed once.
+    layout: Vec<&'a str>,
+}
+
+impl<'a> Sources<'a> {
+    /// Indexes every target of the pull request that is not itself a test.
+    pub fn new(index: &PathIndex<'a>) -> Sources<'a> {
+        let mut by_name: HashMap<&'a str, Vec<Source<'a>>> = HashMap::new();
+        for (position, path) in index.targets() {
+            if subject(path).is_some() || is_rust_module_tests(path) {
+                continue;
+            }
+            let dir = paths::parent(path);
+            let stem = paths::stem(path);
+            by_name.entry(stem).or_default().push(Source {
+                position,
+                path,
+                dir,
+                layout: layout(dir),
+            });
+            let ext = paths::extension(path);
+            let package_file = matches!((stem, ext), ("mod", "rs") | ("__init__", "py"))
+                || (stem == "index" && JS_SOURCES.contains(&ext));
+            if package_file && !dir.is_empty() {
+                by_name
+                    .entry(paths::file_name(dir))
+                    .or_default()
+                    .push(Source {
+                        position,
+                        path,
+                        dir: paths::parent(dir),
+                        layout: layout(paths::parent(dir)),
+                    });
+            }
+        }
+        Sources { by_name }
+    }
+
+    /// The changed file the test at `path` covers.
+    pub fn test_of(&self, path: &str, index: &PathIndex<'_>) -> Option<usize> {
+        if is_rust_module_tests(path) {
+            return rust_parent_module(path, index);
+        }
+        let subject = subject(path)?;
+        let test_dir = paths::parent(path);
+        let test_layout = layout(test_dir);
+        let generic = GENERIC_NAMES
+            .iter()
+            .any(|name| name.eq_ignore_ascii_case(subject.name));
+        let test_ext = paths::extension(path);
+        self.by_name
+            .get(subject.name)?
+            .iter()
+            .filter(|source| source.path != path)
+            .filter(|source| subject.extensions.contains(&paths::extension(source.path)))
+            .filter(|source| !subject.same_dir || source.dir == test_dir)
+            .filter_map(|source| {
+                let strong = relation(&test_layout, &source.layout)?;
+                if generic && !strong {
+                    return None;
+                }
+                let score = (
+                    strong,
+                    paths::shared_dirs(path, source.path),
+                    paths::extension(source.path) == test_ext,
+                    std::cmp::Reverse(source.position),
+                );
+                Some((score, source.position))
+            })
+            .max()
+            .map(|(_, position)| position)
+    }
+}
+
+/// `Some(true)` for identical layouts, `Some(false)` when one is a prefix or suffix of the other.
+fn relation(test: &[&str], source: &[&str]) -> Option<bool> {
+    if test == source {
+        return Some(true);
+    }
+    let related = test.starts_with(source)
+        || source.starts_with(test)
+        || test.ends_with(source)
+        || source.ends_with(test);
+    related.then_some(false)
+}
+
+/// A directory's components without the ones test and source layouts add.
+fn layout(dir: &str) -> Vec<&str> {
+    dir.split('/')
+        .filter(|part| !part.is_empty())
+        .filter(|part| !LAYOUT_DIRS.iter().any(|d| d.eq_ignore_ascii_case(part)))
+        .map(|part| {
+            let part = strip_any_suffix(part, DIR_SUFFIXES).unwrap_or(part);
+            part.strip_prefix("test_").unwrap_or(part)
+        })
+        .filter(|part| !part.is_empty())
+        .collect()
+}
+
+fn strip_any_suffix<'p>(text: &'p str, suffixes: &[&str]) -> Option<&'p str> {
+    suffixes.iter().find_map(|suffix| text.strip_suffix(suffix))
+}
+
+/// JUnit 3 style `TestFoo` → `Foo`.
+fn strip_test_prefix(stem: &str) -> Option<&str> {
+    let rest = stem.strip_prefix("Test")?;
+    rest.chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_uppercase())
+        .then_some(rest)
+}
+
+fn has_dir(path: &str, dir: &str) -> bool {
+    paths::parent(path).split('/').any(|part| part == dir)
+}
+
+/// Rust's `x/tests.rs` unit-test module.
+fn is_rust_module_tests(path: &str) -> bool {
+    paths::file_name(path) == "tests.rs" && !paths::parent(path).is_empty()
+}
+
+fn rust_parent_module(path: &str, index: &PathIndex<'_>) -> Option<usize> {
+    let dir = paths::parent(path);
+    let name = paths::file_name(dir);
+    let candidates = if name == "src" {
+        [format!("{dir}/lib.rs"), format!("{dir}/main.rs")]
+    } else {
+        [format!("{dir}.rs"), format!("{dir}/mod.rs")]
+    };
+    candidates
+        .iter()
+        .find_map(|candidate| index.find(candidate))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{PathIndex, Sources};
+
+    /// Every path is a changed file; `expected` lists `test -> source` lines.
+    fn check(files: &[&str], expected: &str) {
+        let entries: Vec<(&str, bool)> = files.iter().map(|path| (*path, true)).collect();
+        let index = PathIndex::new(&entries);
+        let sources = Sources::new(&index);
+        let got: Vec<String> = files
+            .iter()
+            .filter_map(|path| {
+                let source = sources.test_of(path, &index)?;
+                Some(format!("{path} -> {}", index.path(source)))
+            })
+            .collect();
+        let expected: Vec<&str> = expected
+            .lines()
+            .map(str::trim)
+            .filter(|line| !line.is_empty())
+            .collect();
+        assert_eq!(got, expected);
+    }
+
+    #[test]
+    fn jest_and_vitest() {
+        check(
+            &[
+                "services/invite-service.ts",
+                "services/invite-service.test.ts",
+                "src/app/foo.service.ts",
+                "src/app/foo.service.spec.ts",
+                "packages/react-dom/src/client/ReactDOMComponent.js",
+                "packages/react-dom/src/__tests__/ReactDOMComponent-test.js",
+                "packages/react-reconciler/src/ReactFiberHooks.js",
+                "packages/react-reconciler/src/__tests__/ReactFiberHooks-test.internal.js",
+                "src/components/Button/index.tsx",
+                "src/components/Button/Button.test.tsx",
+                "src/components/__tests__/Modal.tsx",
+                "src/components/Modal.tsx",
+            ],
+            "services/invite-service.test.ts -> services/invite-service.ts
+             src/app/foo.service.spec.ts -> src/app/foo.service.ts
+             packages/react-dom/src/__tests__/ReactDOMComponent-test.js -> packages/react-dom/src/client/ReactDOMComponent.js
+             packages/react-reconciler/src/__tests__/ReactFiberHooks-test.internal.js -> packages/react-reconciler/src/ReactFiberHooks.js
+             src/components/Button/Button.test.tsx -> src/components/Button/index.tsx
+             src/components/__tests__/Modal.tsx -> src/components/Modal.tsx",
+        );
+    }
+
+    #[test]
+    fn go_tests_stay_in_their_directory() {
+        check(
+            &[
+                "pkg/kubelet/kubelet.go",
+                "pkg/kubelet/kubelet_test.go",
+                "pkg/proxy/iptables/proxier_test.go",
+                "pkg/proxy/ipvs/proxier.go",
+            ],
+            "pkg/kubelet/kubelet_test.go -> pkg/kubelet/kubelet.go",
+        );
+    }
+
+    #[test]
+    fn pytest_layouts() {
+        check(
+            &[
+                "src/shop/checkout.py",
+                "tests/test_checkout.py",
+                "django/utils/text.py",
+                "tests/utils_tests/test_text.py",
+                "Lib/asyncio/tasks.py",
+                "Lib/test/test_asyncio/test_tasks.py",
+                "Lib/os.py",
+                "Lib/test/test_os.py",
+                "pkg/parser_test.py",
+                "pkg/parser.py",
+            ],
+            "tests/test_checkout.py -> src/shop/checkout.py
+             tests/utils_tests/test_text.py -> django/utils/text.py
+             Lib/test/test_asyncio/test_tasks.py -> Lib/asyncio/tasks.py
+             Lib/test/test_os.py -> Lib/os.py
+             pkg/parser_test.py -> pkg/parser.py",
+        );
+    }
+
+    #[test]
+    fn rust_integration_and_module_tests() {
+        check(
+            &[
+                "tokio/src/sync/mod.rs",
+                "tokio/tests/sync.rs",
+                "src/parser.rs",
+                "tests/parser.rs",
+                "tests/common/mod.rs",
+                "crates/hir/src/body.rs",
+                "crates/hir/src/body/tests.rs",
+                "src/lib.rs",
+                "src/tests.rs",
+                "src/lexer/mod.rs",
+                "src/lexer/tests.rs",
+            ],
+            "tokio/tests/sync.rs -> tokio/src/sync/mod.rs
+             tests/parser.rs -> src/parser.rs
+             crates/hir/src/body/tests.rs -> crates/hir/src/body.rs
+             src/tests.rs -> src/lib.rs
+             src/lexer/tests.rs -> src/lexer/mod.rs",
+        );
+    }
+
+    #[test]
+    fn maven_gradle_and_kotlin() {
+        check(
+            &[
+                "spring-core/src/main/java/org/springframework/util/StringUtils.java",
+                "spring-core/src/test/java/org/springframework/util/StringUtilsTests.java",
+                "app/src/main/kotlin/com/acme/InviteService.kt",
+                "app/src/test/kotlin/com/acme/InviteServiceTest.kt",
+                "app/src/main/java/com/acme/Repo.java",
+                "app/src/test/java/com/acme/RepoIT.java",
+                "app/src/test/java/com/other/RepoTest.java",
+            ],
+            "spring-core/src/test/java/org/springframework/util/StringUtilsTests.java -> spring-core/src/main/java/org/springframework/util/StringUtils.java
+             app/src/test/kotlin/com/acme/InviteServiceTest.kt -> app/src/main/kotlin/com/acme/InviteService.kt
+             app/src/test/java/com/acme/RepoIT.java -> app/src/main/java/com/acme/Repo.java",
+        );
+    }
+
+    #[test]
+    fn rspec_minitest_csharp_php() {
+        check(
+            &[
+                "app/models/user.rb",
+                "spec/models/user_spec.rb",
+                "lib/invite.rb",
+                "spec/models/invite_spec.rb",
+                "activesupport/lib/active_support/inflector.rb",
+                "activesupport/test/inflector_test.rb",
+                "src/Invites/InviteService.cs",
+                "tests/Invites.Tests/InviteServiceTests.cs",
+                "src/Foo.php",
+                "tests/Unit/FooTest.php",
+            ],
+            "spec/models/user_spec.rb -> app/models/user.rb
+             spec/models/invite_spec.rb -> lib/invite.rb
+             activesupport/test/inflector_test.rb -> activesupport/lib/active_support/inflector.rb
+             tests/Invites.Tests/InviteServiceTests.cs -> src/Invites/InviteService.cs
+             tests/Unit/FooTest.php -> src/Foo.php",
+        );
+    }
+
+    #[test]
+    fn closest_candidate_wins() {
+        check(
+            &[
+                "packages/a/src/format.ts",
+                "packages/b/src/format.ts",
+                "packages/b/src/format.test.ts",
+                "absl/strings/str_cat.h",
+                "absl/strings/str_cat.cc",
+                "absl/strings/str_cat_test.cc",
+            ],
+            "packages/b/src/format.test.ts -> packages/b/src/format.ts
+             absl/strings/str_cat_test.cc -> absl/strings/str_cat.cc",
+        );
+    }
+
+    #[test]
+    fn negatives() {
+        check(
+            &[
+                // Generic names need identical layouts.
+                "src/a/__tests__/index.test.ts",
+                "index.ts",
+                // Diverging directories.
+                "src/billing/invoice.test.ts",
+                "src/shipping/invoice.ts",
+                // A test is not the subject of another test.
+                "foo_test.go",
+                "foo_test_test.go",
+                // Not a test by name.
+                "src/contest.ts",
+                "src/con.ts",
+                // Main code that happens to end in Test.
+                "src/main/java/com/acme/AbTest.java",
+                "src/main/java/com/acme/Ab.java",
+                // A bare suffix is not a name.
+                "src/.test.ts",
+            ],
+            "",
+        );
+    }
+
+    #[test]
+    fn removed_sources_are_not_subjects() {
+        let entries = [("lib/x.py", false), ("tests/test_x.py", true)];
+        let index = PathIndex::new(&entries);
+        let sources = Sources::new(&index);
+        assert_eq!(sources.test_of("tests/test_x.py", &index), None);
+    }
+}

@@ -1,0 +1,15 @@
+//! Storage adapters (wasm only): the Durable Object classes and KV access.
+//!
+//! * `PullRequestStore` — one object per pull request (`owner/repo#number`, lower-cased): reading
+//!   orders, diagrams, their history and reviewers' ticks, written by one writer so `base_version`
+//!   conflicts are decided atomically.
+//! * `PersonStore` — one object per person (GitHub user id): OAuth grants, hashed tokens, the
+//!   encrypted GitHub token and the rate-limit window, so a token check and the limit are one hop.
+//!
+//! See docs in ARCHITECTURE.md; the SQL schema of each object is created in its constructor.
+
+mod person;
+mod pull_request;
+
+pub use person::PersonStore;
+pub use pull_request::PullRequestStore;

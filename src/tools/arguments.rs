@@ -1,0 +1,191 @@
+//! Reading tool arguments: typed fields out of a JSON object, with messages that name the field,
+//! the value and what was expected, so an agent can fix its call in one go.
+
+use serde_json::{Map, Value};
+
+/// Collects every problem with a call's arguments, not just the first.
+#[derive(Debug, Default)]
+pub struct Problems(Vec<String>);
+
+impl Problems {
+    pub fn push(&mut self, problem: impl Into<String>) {
+        self.0.push(problem.into());
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// All problems in one sentence list, after `prefix`.
+    pub fn message(&self, prefix: &str) -> String {
+        format!("{prefix}: {}", self.0.join("; "))
+    }
+
+    pub fn into_vec(self) -> Vec<String> {
+        self.0
+    }
+}
+
+/// A short, safe rendering of a value the agent sent, for error messages.
+pub fn describe(value: &Value) -> String {
+    let text = value.to_string();
+    if text.chars().count() > 60 {
+        let cut: String = text.chars().take(57).collect();
+        format!("{cut}...")
+    } else {
+        text
+    }
+}
+
+/// A required owner or repository name: GitHub allows letters, digits, `-`, `_` and `.`.
+pub fn repo_part(args: &Map<String, Value>, key: &str, problems: &mut Problems) -> String {
+    match args.get(key) {
+        Some(Value::String(text))
+            if !text.is_empty()
+                && text.len() <= 100
+                && text
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c)) =>
+        {
+            text.clone()
+        }
+        Some(value) => {
+            problems.push(format!(
+                "{key} must be a GitHub owner or repository name (letters, digits, '-', '_', '.'), got {}",
+                describe(value)
+            ));
+            String::new()
+        }
+        None => {
+            problems.push(format!("{key} is required"));
+            String::new()
+        }
+    }
+}
+
+/// A required pull request number (a positive integer).
+pub fn pull_number(args: &Map<String, Value>, problems: &mut Problems) -> u64 {
+    match args.get("number") {
+        Some(value) => match value
+            .as_u64()
+            .filter(|n| *n > 0 && *n <= u64::from(u32::MAX))
+        {
+            Some(number) => number,
+            None => {
+                problems.push(format!(
+                    "number must be a positive integer, got {}",
+                    describe(value)
+                ));
+                0
+            }
+        },
+        None => {
+            problems.push("number is required");
+            0
+        }
+    }
+}
+
+/// An optional boolean, `default` when absent.
+pub fn flag(args: &Map<String, Value>, key: &str, default: bool, problems: &mut Problems) -> bool {
+    match args.get(key) {
+        None | Some(Value::Null) => default,
+        Some(Value::Bool(value)) => *value,
+        Some(value) => {
+            problems.push(format!(
+                "{key} must be true or false, got {}",
+                describe(value)
+            ));
+            default
+        }
+    }
+}
+
+/// A required version number (0 or more).
+pub fn version(args: &Map<String, Value>, key: &str, problems: &mut Problems) -> u64 {
+    match args.get(key) {
+        Some(value) => match value.as_u64() {
+            Some(version) => version,
+            None => {
+                problems.push(format!(
+                    "{key} must be a whole number (0 when nothing was saved yet), got {}",
+                    describe(value)
+                ));
+                0
+            }
+        },
+        None => {
+            problems.push(format!(
+                "{key} is required (use the version get_pull_request returned, 0 when nothing was saved yet)"
+            ));
+            0
+        }
+    }
+}
+
+/// Names of keys the tool does not take.
+pub fn unknown_keys(args: &Map<String, Value>, known: &[&str], problems: &mut Problems) {
+    for key in args.keys() {
+        if !known.contains(&key.as_str()) {
+            problems.push(format!(
+                "{} is not an argument of this tool (it takes {})",
+                describe(&Value::String(key.clone())),
+                known.join(", ")
+            ));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn args(value: Value) -> Map<String, Value> {
+        value.as_object().cloned().unwrap_or_default()
+    }
+
+    #[test]
+    fn names_and_numbers() {
+        let mut problems = Problems::default();
+        let a = args(json!({ "owner": "acme", "repo": "app.js", "number": 12 }));
+        assert_eq!(repo_part(&a, "owner", &mut problems), "acme");
+        assert_eq!(repo_part(&a, "repo", &mut problems), "app.js");
+        assert_eq!(pull_number(&a, &mut problems), 12);
+        assert!(problems.is_empty());
+
+        let a = args(json!({ "owner": "ac/me", "repo": "", "number": -1 }));
+        repo_part(&a, "owner", &mut problems);
+        repo_part(&a, "repo", &mut problems);
+        pull_number(&a, &mut problems);
+        let message = problems.message("The request is invalid");
+        assert!(message.contains("owner must be"), "{message}");
+        assert!(message.contains("repo must be"), "{message}");
+        assert!(
+            message.contains("number must be a positive integer, got -1"),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn missing_and_wrong_types() {
+        let mut problems = Problems::default();
+        let a = args(json!({ "include_patches": "yes", "extra": 1 }));
+        pull_number(&a, &mut problems);
+        flag(&a, "include_patches", false, &mut problems);
+        version(&a, "base_version", &mut problems);
+        unknown_keys(&a, &["include_patches"], &mut problems);
+        let all = problems.into_vec();
+        assert_eq!(all.len(), 4, "{all:?}");
+        assert!(all[0].contains("number is required"));
+        assert!(all[1].contains("include_patches must be true or false"));
+        assert!(all[2].contains("base_version is required"));
+        assert!(all[3].contains("\"extra\" is not an argument"));
+    }
+
+    #[test]
+    fn long_values_are_cut() {
+        let long = Value::String("x".repeat(500));
+        assert!(describe(&long).chars().count() <= 60);
+    }
+}

@@ -1,0 +1,13 @@
+//! The web pages LogiKFlow serves itself: the landing page, the ordering guide and the 404 page.
+//!
+//! Why: every page is a pure function from data to escaped HTML, so pages build and test natively
+//! and the entry point only picks a function and adds headers (`html::CSP` among them).
+//! `html` holds the shared document shell and escaping, `markdown` a small, safe renderer for our
+//! own docs and for agent-written notes, and `pages` the pages themselves.
+//!
+//! What not: no routing, no HTTP types, no `worker` imports, no scripts, no external assets.
+//! The review view for a pull request lives elsewhere and only borrows the shell and the renderers.
+
+pub mod html;
+pub mod markdown;
+pub mod pages;

