@@ -22,7 +22,7 @@ if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknow
   say "adding the wasm32-unknown-unknown target"
   rustup target add wasm32-unknown-unknown
 fi
-if [ "$(worker-build --version 2>/dev/null | awk '{print $2}')" != "$WORKER_BUILD_VERSION" ]; then
+if [ "$(worker-build --version 2>/dev/null | awk '{print $NF}')" != "$WORKER_BUILD_VERSION" ]; then
   say "installing worker-build $WORKER_BUILD_VERSION (a few minutes, once)"
   cargo install worker-build --version "$WORKER_BUILD_VERSION" --locked
 fi
@@ -41,7 +41,9 @@ fi
 stamp=node_modules/.logikflow-installed
 if [ ! -f "$stamp" ] || ! cmp -s package-lock.json "$stamp"; then
   say "installing npm packages"
-  if [ -f package-lock.json ]; then npm ci --no-audit --no-fund --loglevel=error; else npm install --no-audit --no-fund --loglevel=error; fi
+  # `npm install` rather than `npm ci`: it follows the lockfile too, and tolerates an optional
+  # dependency of vite that the registry no longer serves (npm ci refuses the whole install).
+  npm install --no-audit --no-fund --loglevel=error
   cp package-lock.json "$stamp"
 fi
 
