@@ -6,6 +6,7 @@
 //! entry point) that are the only code naming `worker` types. See ARCHITECTURE.md.
 
 pub mod config;
+pub mod errors;
 pub mod github;
 pub mod http;
 pub mod mcp;

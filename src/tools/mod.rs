@@ -6,4 +6,5 @@
 pub mod arguments;
 pub mod caller;
 pub mod conventions;
+pub mod get_pull_request;
 pub mod ordering_guide;

@@ -3,7 +3,11 @@
 
 use worker::{Env, Request, Result};
 
+mod pull_request;
+
 use crate::config::Config;
+use crate::errors;
+use crate::github::client::GitHub;
 use crate::http::{is_loopback_host, origin_of, Headers, HttpReply};
 use crate::mcp::catalog::ToolName;
 use crate::mcp::dispatch::{self, Outcome, ToolRequest, ToolResult};
@@ -11,6 +15,7 @@ use crate::mcp::transport::{self, RequestParts, MAX_BODY_BYTES};
 use crate::oauth::challenge::{self, Refusal};
 use crate::router::{route, Route};
 use crate::tools::caller::Caller;
+use crate::tools::get_pull_request as gpr;
 use crate::tools::ordering_guide::get_ordering_guide;
 use crate::web;
 
@@ -106,18 +111,54 @@ fn authenticate(
 
 async fn run_tool(
     request: &ToolRequest,
-    _caller: &Caller,
-    _env: &Env,
-    _config: &Config,
+    caller: &Caller,
+    env: &Env,
+    config: &Config,
     base_url: &str,
 ) -> ToolResult {
     match request.tool {
         ToolName::GetOrderingGuide => get_ordering_guide(base_url),
-        ToolName::GetPullRequest | ToolName::SaveReadingOrder | ToolName::SaveDiagram => {
-            ToolResult::Error(format!(
-                "{} is not available yet on this server",
-                request.tool.as_str()
-            ))
-        }
+        ToolName::GetPullRequest => get_pull_request(request, caller, env, config, base_url).await,
+        ToolName::SaveReadingOrder | ToolName::SaveDiagram => ToolResult::Error(format!(
+            "{} is not available yet on this server",
+            request.tool.as_str()
+        )),
     }
+}
+
+async fn get_pull_request(
+    request: &ToolRequest,
+    caller: &Caller,
+    env: &Env,
+    config: &Config,
+    base_url: &str,
+) -> ToolResult {
+    let args = match gpr::parse_args(&request.arguments) {
+        Ok(args) => args,
+        Err(message) => return ToolResult::Error(message),
+    };
+    let github = GitHub {
+        base_url: &config.github_api_url,
+        token: &caller.github_token,
+    };
+    let read = match pull_request::read_pull_with_files(
+        env,
+        &github,
+        &args.owner,
+        &args.repo,
+        args.number,
+    )
+    .await
+    {
+        Ok(read) => read,
+        Err(error) => return ToolResult::Error(errors::github_failure(&error, &args.label())),
+    };
+    ToolResult::Structured(gpr::shape_result(gpr::ResultInputs {
+        args: &args,
+        base_url,
+        repository: &read.repository,
+        pull: &read.pull,
+        snapshot: &read.snapshot,
+        saved: gpr::SavedState::default(),
+    }))
 }

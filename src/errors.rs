@@ -1,0 +1,102 @@
+//! Every message about GitHub failures that an agent sees, in one place.
+//!
+//! Each starts exactly as the spec's error table says, then tells the agent what to do next.
+//! Internal causes (status codes, decode errors) are named only where they help a person retry.
+
+use crate::github::api::GitHubError;
+
+/// The tool error for a failed GitHub request about `what` (`acme/app#12`).
+pub fn github_failure(error: &GitHubError, what: &str) -> String {
+    match error {
+        GitHubError::NotFound => format!(
+            "GitHub says this pull request doesn't exist or this account can't see it: {what}. Check the owner, repository and number, and that the signed-in GitHub account can open it."
+        ),
+        GitHubError::Unauthorized => "GitHub access for this connection has expired or was revoked. Reconnect LogiKFlow (sign in with GitHub again), then retry.".to_string(),
+        GitHubError::RateLimited { retry_after_seconds } => match retry_after_seconds {
+            Some(seconds) => format!(
+                "GitHub's rate limit was reached for this account. It resets in about {}; retry after that.",
+                describe_wait(*seconds)
+            ),
+            None => "GitHub's rate limit was reached for this account. Wait a minute, then retry.".to_string(),
+        },
+        GitHubError::Forbidden(message) if message.is_empty() => {
+            format!("GitHub refused access to {what}. Check that the signed-in account may read this repository.")
+        }
+        GitHubError::Forbidden(message) => {
+            format!("GitHub refused access to {what}: {message}")
+        }
+        GitHubError::Unavailable(status) => format!(
+            "GitHub is not answering properly right now (HTTP {status}, twice). Retry in a minute."
+        ),
+        GitHubError::Timeout => {
+            "GitHub did not answer in time (twice). Retry in a minute.".to_string()
+        }
+        GitHubError::Malformed(_) => {
+            "GitHub sent an answer LogiKFlow could not read. Retry in a minute.".to_string()
+        }
+        GitHubError::Network(_) => {
+            "LogiKFlow could not reach GitHub. Retry in a minute.".to_string()
+        }
+    }
+}
+
+/// "45 seconds", "3 minutes", "2 hours".
+fn describe_wait(seconds: u64) -> String {
+    match seconds {
+        0..=1 => "1 second".to_string(),
+        2..=89 => format!("{seconds} seconds"),
+        90..=5399 => format!("{} minutes", seconds.div_ceil(60)),
+        _ => format!("{} hours", seconds.div_ceil(3600)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(error: GitHubError, starts_with: &str) {
+        let message = github_failure(&error, "acme/app#1");
+        assert!(message.starts_with(starts_with), "{message}");
+    }
+
+    #[test]
+    fn messages_start_as_the_spec_says() {
+        check(
+            GitHubError::NotFound,
+            "GitHub says this pull request doesn't exist or this account can't see it",
+        );
+        check(
+            GitHubError::Unauthorized,
+            "GitHub access for this connection has expired",
+        );
+        check(
+            GitHubError::RateLimited {
+                retry_after_seconds: Some(30),
+            },
+            "GitHub's rate limit was reached",
+        );
+        check(
+            GitHubError::RateLimited {
+                retry_after_seconds: None,
+            },
+            "GitHub's rate limit was reached",
+        );
+        check(
+            GitHubError::Unavailable(502),
+            "GitHub is not answering properly right now (HTTP 502",
+        );
+        check(GitHubError::Timeout, "GitHub did not answer in time");
+        check(
+            GitHubError::Forbidden("SAML".into()),
+            "GitHub refused access to acme/app#1: SAML",
+        );
+    }
+
+    #[test]
+    fn waits() {
+        assert_eq!(describe_wait(0), "1 second");
+        assert_eq!(describe_wait(30), "30 seconds");
+        assert_eq!(describe_wait(600), "10 minutes");
+        assert_eq!(describe_wait(7200), "2 hours");
+    }
+}

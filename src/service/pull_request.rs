@@ -1,0 +1,125 @@
+//! Reading a pull request from GitHub (wasm only): repository and pull request first, then the
+//! snapshot of its files from KV, or from GitHub's file pages, `.gitattributes` and the
+//! conventions file when this base and head were not read before.
+//!
+//! GitHub requests per read: ceil(files/100) + 4 the first time, 2 when the snapshot is cached.
+
+use futures_util::future::{join, join_all};
+use worker::Env;
+
+use crate::github::api::{
+    file_pages, path, Contents, GitHubError, PullFile, PullRequest, Repository, FILES_PER_PAGE,
+    MAX_LISTED_FILES,
+};
+use crate::github::client::GitHub;
+use crate::tools::conventions;
+use crate::tools::get_pull_request::{build_snapshot, snapshot_key, Snapshot};
+
+/// How long a snapshot is kept: it never changes, this only bounds storage.
+const SNAPSHOT_TTL_SECONDS: u64 = 30 * 24 * 60 * 60;
+
+/// A pull request as GitHub shows it to the caller, with its file snapshot.
+pub struct PullRead {
+    pub repository: Repository,
+    pub pull: PullRequest,
+    pub snapshot: Snapshot,
+}
+
+/// Reads the repository and pull request (two requests in parallel).
+pub async fn read_pull(
+    github: &GitHub<'_>,
+    owner: &str,
+    repo: &str,
+    number: u64,
+) -> Result<(Repository, PullRequest), GitHubError> {
+    let repository_path = path::repository(owner, repo);
+    let pull_path = path::pull_request(owner, repo, number);
+    let (repository, pull) = join(
+        github.get::<Repository>(&repository_path),
+        github.get::<PullRequest>(&pull_path),
+    )
+    .await;
+    Ok((repository?, pull?))
+}
+
+/// Reads everything `get_pull_request` and the saves need.
+pub async fn read_pull_with_files(
+    env: &Env,
+    github: &GitHub<'_>,
+    owner: &str,
+    repo: &str,
+    number: u64,
+) -> Result<PullRead, GitHubError> {
+    let (repository, pull) = read_pull(github, owner, repo, number).await?;
+    let key = snapshot_key(owner, repo, &pull.base.sha, &pull.head.sha);
+    let cache = env.kv("CACHE").ok();
+    if let Some(cache) = &cache {
+        if let Ok(Some(text)) = cache.get(&key).text().await {
+            if let Ok(snapshot) = serde_json::from_str::<Snapshot>(&text) {
+                return Ok(PullRead {
+                    repository,
+                    pull,
+                    snapshot,
+                });
+            }
+        }
+    }
+    let snapshot = fetch_snapshot(github, owner, repo, &pull).await?;
+    if let (Some(cache), Ok(text)) = (&cache, serde_json::to_string(&snapshot)) {
+        // A failed cache write only costs the next read some requests.
+        if let Ok(put) = cache.put(&key, text) {
+            let _ = put.expiration_ttl(SNAPSHOT_TTL_SECONDS).execute().await;
+        }
+    }
+    Ok(PullRead {
+        repository,
+        pull,
+        snapshot,
+    })
+}
+
+async fn fetch_snapshot(
+    github: &GitHub<'_>,
+    owner: &str,
+    repo: &str,
+    pull: &PullRequest,
+) -> Result<Snapshot, GitHubError> {
+    let pages = file_pages(pull.changed_files);
+    let page_paths: Vec<String> = (1..=pages)
+        .map(|page| path::pull_files(owner, repo, pull.number, page))
+        .collect();
+    let attributes_path = path::contents(owner, repo, ".gitattributes", &pull.head.sha);
+    let conventions_path = path::contents(owner, repo, conventions::PATH, &pull.base.sha);
+    let page_requests = join_all(page_paths.iter().map(|p| github.get::<Vec<PullFile>>(p)));
+    let extras = join(
+        github.get_optional::<Contents>(&attributes_path),
+        github.get_optional::<Contents>(&conventions_path),
+    );
+    let (page_results, (attributes, conventions_file)) = join(page_requests, extras).await;
+    let mut files = Vec::new();
+    let mut last_page_full = false;
+    for result in page_results {
+        let page = result?;
+        last_page_full = page.len() as u32 >= FILES_PER_PAGE;
+        files.extend(page);
+    }
+    // The pull request's file count can lag a push: keep reading while pages come back full.
+    let mut page = pages;
+    while last_page_full && page * FILES_PER_PAGE < MAX_LISTED_FILES {
+        page += 1;
+        let more = github
+            .get::<Vec<PullFile>>(&path::pull_files(owner, repo, pull.number, page))
+            .await?;
+        last_page_full = more.len() as u32 >= FILES_PER_PAGE;
+        files.extend(more);
+    }
+    // Optional files that GitHub failed to send are treated as absent, never as a failure.
+    let attributes_text = attributes.ok().flatten().and_then(|c| c.text());
+    let conventions_text = conventions_file.ok().flatten().and_then(|c| c.text());
+    Ok(build_snapshot(
+        files,
+        pull.changed_files,
+        attributes_text.as_deref(),
+        conventions_text.as_deref(),
+    ))
+}

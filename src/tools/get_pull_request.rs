@@ -1,0 +1,358 @@
+//! `get_pull_request`: arguments, the computed file list (the "snapshot"), and the result's shape.
+//!
+//! The snapshot is everything derived from GitHub's file list at one base and head commit: files in
+//! GitHub's order, change ids, hints, patches and the repository's conventions. It is immutable for
+//! that pair of commits, so the adapter caches it in KV and a repeat read costs two GitHub requests
+//! (repository and pull request) instead of ceil(files/100) + 4.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Map, Value};
+
+use super::arguments::{flag, pull_number, repo_part, unknown_keys, Problems};
+use super::conventions::{self, DiagramPreference};
+use crate::github::api::{PullFile, PullRequest, Repository, MAX_LISTED_FILES};
+use crate::review::change_id::describe_changes;
+use crate::review::files::FileStatus;
+use crate::review::hints::{compute_hints, HintInput};
+use crate::review::patch::{parse_patch, Hunk};
+
+/// Per-file patch cap when `include_patches` is on.
+pub const MAX_PATCH_CHARS: usize = 20_000;
+/// Cap on the whole result when `include_patches` is on.
+pub const MAX_RESULT_CHARS: usize = 400_000;
+
+/// The tool's arguments.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Args {
+    pub owner: String,
+    pub repo: String,
+    pub number: u64,
+    pub include_patches: bool,
+}
+
+impl Args {
+    /// `owner/repo#number`, as messages name the pull request.
+    pub fn label(&self) -> String {
+        format!("{}/{}#{}", self.owner, self.repo, self.number)
+    }
+}
+
+pub fn parse_args(args: &Map<String, Value>) -> Result<Args, String> {
+    let mut problems = Problems::default();
+    let parsed = Args {
+        owner: repo_part(args, "owner", &mut problems),
+        repo: repo_part(args, "repo", &mut problems),
+        number: pull_number(args, &mut problems),
+        include_patches: flag(args, "include_patches", false, &mut problems),
+    };
+    unknown_keys(
+        args,
+        &["owner", "repo", "number", "include_patches"],
+        &mut problems,
+    );
+    if problems.is_empty() {
+        Ok(parsed)
+    } else {
+        Err(problems.message("The request is invalid"))
+    }
+}
+
+/// One change (diff hunk) of a file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SnapshotChange {
+    pub id: String,
+    pub header: String,
+    pub preview: String,
+    pub additions: usize,
+    pub deletions: usize,
+}
+
+/// One changed file with everything derived from its patch.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SnapshotFile {
+    pub path: String,
+    pub status: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub previous_path: Option<String>,
+    pub additions: u64,
+    pub deletions: u64,
+    /// Every hunk, in diff order (the result shows them only for files with two or more).
+    #[serde(default)]
+    pub changes: Vec<SnapshotChange>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub patch: Option<String>,
+    #[serde(default)]
+    pub depends_on: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub test_of: Option<String>,
+    #[serde(default)]
+    pub likely_generated: bool,
+}
+
+impl SnapshotFile {
+    /// GitHub gave a patch we could read: the file can be split by change.
+    pub fn has_diff(&self) -> bool {
+        self.patch.is_some() && !self.changes.is_empty()
+    }
+}
+
+/// The computed file list of a pull request at one base and head commit.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Snapshot {
+    pub files: Vec<SnapshotFile>,
+    pub files_truncated_by_github: bool,
+    pub changed_files: u64,
+    pub diagram_preference: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub conventions_problem: Option<String>,
+}
+
+/// The KV key of a snapshot: immutable for the repository and the two commits.
+pub fn snapshot_key(owner: &str, repo: &str, base_sha: &str, head_sha: &str) -> String {
+    format!(
+        "snapshot:v1:{}/{}:{base_sha}:{head_sha}",
+        owner.to_ascii_lowercase(),
+        repo.to_ascii_lowercase()
+    )
+}
+
+/// Builds the snapshot from GitHub's file pages, `.gitattributes` at head and the conventions
+/// file at base (either may be absent).
+pub fn build_snapshot(
+    files: Vec<PullFile>,
+    changed_files: u64,
+    gitattributes: Option<&str>,
+    conventions_text: Option<&str>,
+) -> Snapshot {
+    let parsed: Vec<Option<Vec<Hunk<'_>>>> = files
+        .iter()
+        .map(|file| {
+            file.patch
+                .as_deref()
+                .and_then(|patch| parse_patch(patch).ok())
+        })
+        .collect();
+    let inputs: Vec<HintInput<'_>> = files
+        .iter()
+        .zip(&parsed)
+        .map(|(file, hunks)| HintInput {
+            path: &file.filename,
+            status: FileStatus::from_github(&file.status).unwrap_or(FileStatus::Modified),
+            previous_path: file.previous_filename.as_deref(),
+            hunks: hunks.as_deref(),
+        })
+        .collect();
+    let hints = compute_hints(&inputs, gitattributes);
+    let conventions = conventions_text.map(conventions::parse).unwrap_or_default();
+    let listed = files.len() as u64;
+    let snapshot_files = files
+        .iter()
+        .zip(&parsed)
+        .zip(hints)
+        .map(|((file, hunks), hints)| {
+            let changes = hunks
+                .as_deref()
+                .map(describe_changes)
+                .unwrap_or_default()
+                .into_iter()
+                .map(|change| SnapshotChange {
+                    id: change.id,
+                    header: change.header,
+                    preview: change.preview,
+                    additions: change.additions,
+                    deletions: change.deletions,
+                })
+                .collect();
+            SnapshotFile {
+                path: file.filename.clone(),
+                status: file.status.clone(),
+                previous_path: file.previous_filename.clone(),
+                additions: file.additions,
+                deletions: file.deletions,
+                changes,
+                patch: file.patch.clone(),
+                depends_on: hints.depends_on,
+                test_of: hints.test_of,
+                likely_generated: hints.likely_generated,
+            }
+        })
+        .collect();
+    Snapshot {
+        files: snapshot_files,
+        files_truncated_by_github: changed_files > listed && listed >= u64::from(MAX_LISTED_FILES),
+        changed_files: changed_files.max(listed),
+        diagram_preference: conventions.diagrams.as_str().to_string(),
+        conventions_problem: conventions.problem,
+    }
+}
+
+/// What is saved for the pull request, as the store reports it (`null`/0 when nothing is).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SavedState {
+    pub current_order: Option<Value>,
+    pub base_version: u64,
+    pub current_diagram: Option<Value>,
+    pub diagram_base_version: u64,
+}
+
+/// Everything the result is built from.
+pub struct ResultInputs<'a> {
+    pub args: &'a Args,
+    pub base_url: &'a str,
+    pub repository: &'a Repository,
+    pub pull: &'a PullRequest,
+    pub snapshot: &'a Snapshot,
+    pub saved: SavedState,
+}
+
+/// The review link of a pull request.
+pub fn review_url(base_url: &str, owner: &str, repo: &str, number: u64) -> String {
+    format!("{base_url}/r/{owner}/{repo}/pull/{number}")
+}
+
+/// Shapes the tool's result (`structuredContent`), applying the patch caps.
+pub fn shape_result(inputs: ResultInputs<'_>) -> Value {
+    let ResultInputs {
+        args,
+        base_url,
+        repository,
+        pull,
+        snapshot,
+        saved,
+    } = inputs;
+    let state = if pull.merged {
+        "merged"
+    } else {
+        pull.state.as_str()
+    };
+    let mut files: Vec<Value> = snapshot.files.iter().map(file_json).collect();
+    let mut result = json!({
+        "reviewUrl": review_url(base_url, &args.owner, &args.repo, args.number),
+        "repository": repository.full_name,
+        "pullRequest": {
+            "number": pull.number,
+            "title": pull.title,
+            "state": state,
+            "author": pull.user.as_ref().map(|u| u.login.as_str()).unwrap_or("ghost"),
+            "base": pull.base.name,
+            "head": pull.head.name,
+            "headSha": pull.head.sha,
+            "url": pull.html_url,
+        },
+        "canArrange": repository.can_arrange(),
+        "filesTruncatedByGitHub": snapshot.files_truncated_by_github,
+        "changedFiles": snapshot.changed_files,
+        "files": [],
+        "currentOrder": saved.current_order,
+        "baseVersion": saved.base_version,
+        "currentDiagram": saved.current_diagram,
+        "diagramBaseVersion": saved.diagram_base_version,
+        "diagramPreference": DiagramPreference::parse(&snapshot.diagram_preference)
+            .unwrap_or(DiagramPreference::Ask)
+            .as_str(),
+    });
+    if let Some(problem) = &snapshot.conventions_problem {
+        result["conventionsProblem"] = json!(problem);
+    }
+    if args.include_patches {
+        let budget = MAX_RESULT_CHARS.saturating_sub(json_len(&result) + json_len(&json!(files)));
+        let truncated = attach_patches(&mut files, &snapshot.files, budget);
+        if truncated {
+            result["patchesTruncated"] = json!(true);
+        }
+    }
+    result["files"] = Value::Array(files);
+    result
+}
+
+fn json_len(value: &Value) -> usize {
+    value.to_string().len()
+}
+
+fn file_json(file: &SnapshotFile) -> Value {
+    let mut out = json!({
+        "path": file.path,
+        "status": file.status,
+        "additions": file.additions,
+        "deletions": file.deletions,
+    });
+    if let Some(previous) = &file.previous_path {
+        out["previousPath"] = json!(previous);
+    }
+    if !file.depends_on.is_empty() {
+        out["dependsOn"] = json!(file.depends_on);
+    }
+    if let Some(test_of) = &file.test_of {
+        out["testOf"] = json!(test_of);
+    }
+    if file.likely_generated {
+        out["likelyGenerated"] = json!(true);
+    }
+    if file.changes.len() >= 2 {
+        out["changes"] = json!(file
+            .changes
+            .iter()
+            .map(|c| json!({
+                "id": c.id,
+                "header": c.header,
+                "preview": c.preview,
+                "additions": c.additions,
+                "deletions": c.deletions,
+            }))
+            .collect::<Vec<_>>());
+    }
+    out
+}
+
+/// Room each file needs besides its patch text: `,"patch":` and `,"patchTruncated":true`.
+const PER_FILE_OVERHEAD: usize = 32;
+
+/// Adds each file's patch within the per-file cap and the remaining response budget (measured as
+/// the patch's JSON-escaped length). Returns true when any patch was cut or left out for the budget.
+fn attach_patches(files: &mut [Value], snapshot: &[SnapshotFile], budget: usize) -> bool {
+    // Reserve every file's field names and flags, and the top-level flag, before any text.
+    let mut budget = budget.saturating_sub(files.len() * PER_FILE_OVERHEAD + PER_FILE_OVERHEAD);
+    let mut truncated_for_budget = false;
+    for (out, file) in files.iter_mut().zip(snapshot) {
+        let Some(patch) = &file.patch else {
+            out["patchUnavailable"] = json!(true);
+            continue;
+        };
+        let (capped, cut) = cut_patch(patch, MAX_PATCH_CHARS);
+        let cost = json_len(&json!(capped));
+        if cost <= budget {
+            budget -= cost;
+            out["patch"] = json!(capped);
+            if cut {
+                out["patchTruncated"] = json!(true);
+            }
+            continue;
+        }
+        truncated_for_budget = true;
+        out["patchTruncated"] = json!(true);
+        // Escaping can double a character's length, so half the room in characters always fits.
+        let (partial, _) = cut_patch(capped, budget / 2);
+        let cost = json_len(&json!(partial));
+        if !partial.is_empty() && cost <= budget {
+            budget -= cost;
+            out["patch"] = json!(partial);
+        }
+    }
+    truncated_for_budget
+}
+
+/// The first `max_chars` characters of a patch, cut at the last whole line that fits when there
+/// is one. Returns whether anything was cut.
+fn cut_patch(patch: &str, max_chars: usize) -> (&str, bool) {
+    let Some((byte_end, _)) = patch.char_indices().nth(max_chars) else {
+        return (patch, false);
+    };
+    let head = &patch[..byte_end];
+    match head.rfind('\n') {
+        Some(newline) if newline > 0 => (&head[..newline], true),
+        _ => (head, true),
+    }
+}
+
+#[cfg(test)]
+mod tests;

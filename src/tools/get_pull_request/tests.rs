@@ -1,0 +1,252 @@
+//! Shaping `get_pull_request` results from GitHub data: ids, hints, caps and fields.
+
+use super::*;
+use crate::github::api::{Account, GitRef, Permissions};
+
+fn pull_file(path: &str, status: &str, patch: Option<&str>) -> PullFile {
+    PullFile {
+        filename: path.into(),
+        status: status.into(),
+        additions: 1,
+        deletions: 1,
+        patch: patch.map(str::to_string),
+        previous_filename: None,
+    }
+}
+
+fn repository(push: bool) -> Repository {
+    Repository {
+        full_name: "acme/app".into(),
+        private: false,
+        permissions: Some(Permissions {
+            admin: false,
+            maintain: false,
+            push,
+        }),
+    }
+}
+
+fn pull() -> PullRequest {
+    PullRequest {
+        number: 7,
+        title: "Add invites".into(),
+        state: "open".into(),
+        merged: false,
+        draft: false,
+        user: Some(Account {
+            login: "octo".into(),
+            id: 1,
+        }),
+        html_url: "https://github.com/acme/app/pull/7".into(),
+        base: GitRef {
+            name: "main".into(),
+            sha: "b".repeat(40),
+        },
+        head: GitRef {
+            name: "invites".into(),
+            sha: "h".repeat(40),
+        },
+        changed_files: 3,
+    }
+}
+
+fn args(include_patches: bool) -> Args {
+    Args {
+        owner: "acme".into(),
+        repo: "app".into(),
+        number: 7,
+        include_patches,
+    }
+}
+
+fn shape(snapshot: &Snapshot, include_patches: bool) -> Value {
+    shape_result(ResultInputs {
+        args: &args(include_patches),
+        base_url: "https://logikflow.dev",
+        repository: &repository(true),
+        pull: &pull(),
+        snapshot,
+        saved: SavedState::default(),
+    })
+}
+
+const TWO_HUNKS: &str = "@@ -1,2 +1,3 @@ import\n import a\n+import { b } from \"./b\";\n x\n@@ -10,2 +11,2 @@ fn\n-old\n+new\n y\n";
+
+#[test]
+fn arguments() {
+    let ok = serde_json::json!({ "owner": "acme", "repo": "app", "number": 3 });
+    assert_eq!(
+        parse_args(ok.as_object().unwrap_or(&Map::new())).map(|a| a.number),
+        Ok(3)
+    );
+    let bad = serde_json::json!({ "owner": "acme", "number": "3", "include_patches": 1 });
+    let message = parse_args(bad.as_object().unwrap_or(&Map::new())).unwrap_err();
+    assert!(message.starts_with("The request is invalid: "), "{message}");
+    assert!(message.contains("repo is required"), "{message}");
+    assert!(
+        message.contains("number must be a positive integer, got \"3\""),
+        "{message}"
+    );
+    assert!(
+        message.contains("include_patches must be true or false"),
+        "{message}"
+    );
+}
+
+#[test]
+fn files_keep_github_order_with_hints_and_changes() {
+    let files = vec![
+        pull_file("src/a.ts", "modified", Some(TWO_HUNKS)),
+        pull_file(
+            "src/b.ts",
+            "added",
+            Some("@@ -0,0 +1 @@\n+export const b = 1;\n"),
+        ),
+        pull_file(
+            "package-lock.json",
+            "modified",
+            Some("@@ -1 +1 @@\n-1\n+2\n"),
+        ),
+        pull_file("logo.png", "added", None),
+    ];
+    let snapshot = build_snapshot(files, 4, None, Some("diagrams: always\n"));
+    let result = shape(&snapshot, false);
+    let paths: Vec<&str> = result["files"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|f| f["path"].as_str())
+        .collect();
+    assert_eq!(
+        paths,
+        ["src/a.ts", "src/b.ts", "package-lock.json", "logo.png"]
+    );
+    let a = &result["files"][0];
+    assert_eq!(a["dependsOn"], serde_json::json!(["src/b.ts"]));
+    assert_eq!(a["changes"].as_array().map(Vec::len), Some(2));
+    assert_eq!(a["changes"][0]["preview"], "+ import { b } from \"./b\";");
+    assert!(
+        result["files"][1].get("changes").is_none(),
+        "one hunk: no changes list"
+    );
+    assert_eq!(result["files"][2]["likelyGenerated"], true);
+    assert_eq!(result["diagramPreference"], "always");
+    assert_eq!(
+        result["reviewUrl"],
+        "https://logikflow.dev/r/acme/app/pull/7"
+    );
+    assert_eq!(result["pullRequest"]["author"], "octo");
+    assert_eq!(result["canArrange"], true);
+    assert_eq!(result["currentOrder"], Value::Null);
+    assert_eq!(result["baseVersion"], 0);
+    assert!(
+        result["files"][0].get("patch").is_none(),
+        "no patches unless asked"
+    );
+}
+
+#[test]
+fn patches_flag_missing_and_cut() {
+    let big = format!("@@ -1,1 +1,3000 @@\n{}", "+0123456789\n".repeat(3000));
+    let files = vec![
+        pull_file("a.rs", "modified", Some(TWO_HUNKS)),
+        pull_file("big.rs", "modified", Some(&big)),
+        pull_file("img.png", "added", None),
+    ];
+    let snapshot = build_snapshot(files, 3, None, None);
+    let result = shape(&snapshot, true);
+    assert_eq!(
+        result["files"][0]["patch"],
+        TWO_HUNKS.trim_end_matches('\n').to_string() + "\n"
+    );
+    let cut = result["files"][1]["patch"].as_str().unwrap_or_default();
+    assert!(cut.chars().count() <= MAX_PATCH_CHARS);
+    assert!(cut.ends_with("0123456789"), "cut on a line boundary");
+    assert_eq!(result["files"][1]["patchTruncated"], true);
+    assert_eq!(result["files"][2]["patchUnavailable"], true);
+    assert!(result.get("patchesTruncated").is_none());
+}
+
+#[test]
+fn the_response_stays_under_its_cap() {
+    let patch = format!("@@ -1,1 +1,1500 @@\n{}", "+0123456789\n".repeat(1500));
+    let files: Vec<PullFile> = (0..60)
+        .map(|i| pull_file(&format!("f{i}.rs"), "modified", Some(&patch)))
+        .collect();
+    let snapshot = build_snapshot(files, 60, None, None);
+    let result = shape(&snapshot, true);
+    assert!(
+        result.to_string().len() <= MAX_RESULT_CHARS,
+        "{}",
+        result.to_string().len()
+    );
+    assert_eq!(result["patchesTruncated"], true);
+    assert_eq!(result["files"][59]["patchTruncated"], true);
+    assert!(result["files"][0].get("patchTruncated").is_none());
+}
+
+#[test]
+fn github_lists_at_most_3000_files() {
+    let files: Vec<PullFile> = (0..3000)
+        .map(|i| pull_file(&format!("f{i}.txt"), "added", None))
+        .collect();
+    let snapshot = build_snapshot(files, 3200, None, None);
+    assert!(snapshot.files_truncated_by_github);
+    assert_eq!(snapshot.changed_files, 3200);
+    let files: Vec<PullFile> = (0..30)
+        .map(|i| pull_file(&format!("f{i}.txt"), "added", None))
+        .collect();
+    assert!(!build_snapshot(files, 30, None, None).files_truncated_by_github);
+}
+
+#[test]
+fn gitattributes_mark_generated_files() {
+    let files = vec![pull_file(
+        "gen/api.ts",
+        "added",
+        Some("@@ -0,0 +1 @@\n+x\n"),
+    )];
+    let snapshot = build_snapshot(files, 1, Some("gen/** linguist-generated\n"), None);
+    assert!(snapshot.files[0].likely_generated);
+}
+
+#[test]
+fn unreadable_conventions_are_reported_not_fatal() {
+    let snapshot = build_snapshot(vec![], 0, None, Some("diagrams: sometimes\n"));
+    let result = shape(&snapshot, false);
+    assert_eq!(result["diagramPreference"], "ask");
+    assert!(result["conventionsProblem"]
+        .as_str()
+        .is_some_and(|p| p.contains("always, ask or never")));
+}
+
+#[test]
+fn snapshots_round_trip_through_json() {
+    let snapshot = build_snapshot(
+        vec![pull_file("a.rs", "modified", Some(TWO_HUNKS))],
+        1,
+        None,
+        None,
+    );
+    let text = serde_json::to_string(&snapshot).unwrap_or_default();
+    let back: Snapshot = serde_json::from_str(&text).expect("a snapshot reads back");
+    assert_eq!(back, snapshot);
+}
+
+#[test]
+fn merged_pull_requests_say_so() {
+    let mut merged = pull();
+    merged.merged = true;
+    merged.state = "closed".into();
+    let snapshot = build_snapshot(vec![], 0, None, None);
+    let result = shape_result(ResultInputs {
+        args: &args(false),
+        base_url: "https://h",
+        repository: &repository(false),
+        pull: &merged,
+        snapshot: &snapshot,
+        saved: SavedState::default(),
+    });
+    assert_eq!(result["pullRequest"]["state"], "merged");
+    assert_eq!(result["canArrange"], false);
+}
