@@ -10,13 +10,15 @@ use worker::{Delay, Fetch, Headers, Method, Request, RequestInit};
 
 use super::api::{classify_failure, GitHubError, API_VERSION};
 
-/// How long one GitHub request may take before we give up on it.
-const TIMEOUT_MS: u64 = 10_000;
+/// How long one GitHub request may take before we give up on it, unless configured.
+pub const DEFAULT_TIMEOUT_MS: u64 = 10_000;
 
 /// A GitHub API client for one person.
 pub struct GitHub<'a> {
     pub base_url: &'a str,
     pub token: &'a str,
+    /// Per-attempt time limit (`GITHUB_TIMEOUT_MS`, default [`DEFAULT_TIMEOUT_MS`]).
+    pub timeout_ms: u64,
 }
 
 impl GitHub<'_> {
@@ -61,23 +63,30 @@ impl GitHub<'_> {
         init.with_method(Method::Get).with_headers(headers);
         let request =
             Request::new_with_init(&url, &init).map_err(|e| GitHubError::Network(e.to_string()))?;
-        let fetch = Fetch::Request(request);
-        let sent = Box::pin(fetch.send());
-        let timer = Box::pin(Delay::from(std::time::Duration::from_millis(TIMEOUT_MS)));
-        let mut response = match select(sent, timer).await {
-            Either::Left((Ok(response), _)) => response,
-            Either::Left((Err(error), _)) => return Err(GitHubError::Network(error.to_string())),
+        // The time limit covers the whole exchange, body included: a server that sends headers
+        // and then stalls must not hold the request open.
+        let exchange = Box::pin(async move {
+            let mut response = Fetch::Request(request)
+                .send()
+                .await
+                .map_err(|e| GitHubError::Network(e.to_string()))?;
+            let status = response.status_code();
+            let body = response
+                .text()
+                .await
+                .map_err(|e| GitHubError::Malformed(e.to_string()))?;
+            Ok::<_, GitHubError>((status, response.headers().clone(), body))
+        });
+        let timer = Box::pin(Delay::from(std::time::Duration::from_millis(
+            self.timeout_ms,
+        )));
+        let (status, headers, body) = match select(exchange, timer).await {
+            Either::Left((outcome, _)) => outcome?,
             Either::Right(_) => return Err(GitHubError::Timeout),
         };
-        let status = response.status_code();
-        let body = response
-            .text()
-            .await
-            .map_err(|e| GitHubError::Malformed(e.to_string()))?;
         if (200..300).contains(&status) {
             return Ok(body);
         }
-        let headers = response.headers().clone();
         let header = move |name: &str| headers.get(name).ok().flatten();
         let now = worker::Date::now().as_millis() / 1000;
         Err(classify_failure(status, &header, &body, now))

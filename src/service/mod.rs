@@ -126,6 +126,20 @@ async fn run_tool(
     }
 }
 
+/// A GitHub client acting as the caller.
+fn github_for<'a>(env: &Env, config: &'a Config, caller: &'a Caller) -> GitHub<'a> {
+    let timeout_ms = env
+        .var("GITHUB_TIMEOUT_MS")
+        .ok()
+        .and_then(|v| v.to_string().parse().ok())
+        .unwrap_or(crate::github::client::DEFAULT_TIMEOUT_MS);
+    GitHub {
+        base_url: &config.github_api_url,
+        token: &caller.github_token,
+        timeout_ms,
+    }
+}
+
 async fn get_pull_request(
     request: &ToolRequest,
     caller: &Caller,
@@ -137,10 +151,7 @@ async fn get_pull_request(
         Ok(args) => args,
         Err(message) => return ToolResult::Error(message),
     };
-    let github = GitHub {
-        base_url: &config.github_api_url,
-        token: &caller.github_token,
-    };
+    let github = github_for(env, config, caller);
     let read = match pull_request::read_pull_with_files(
         env,
         &github,
