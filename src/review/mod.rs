@@ -3,6 +3,8 @@
 //! Everything here is synchronous, pure Rust with no platform imports, so it builds and tests natively.
 
 pub mod change_id;
+pub mod diagram;
 pub mod files;
 pub mod hints;
+pub mod order;
 pub mod patch;

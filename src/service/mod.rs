@@ -4,6 +4,8 @@
 use worker::{Env, Request, Result};
 
 mod pull_request;
+mod saved_store;
+mod saves;
 
 use crate::config::Config;
 use crate::errors;
@@ -119,10 +121,14 @@ async fn run_tool(
     match request.tool {
         ToolName::GetOrderingGuide => get_ordering_guide(base_url),
         ToolName::GetPullRequest => get_pull_request(request, caller, env, config, base_url).await,
-        ToolName::SaveReadingOrder | ToolName::SaveDiagram => ToolResult::Error(format!(
-            "{} is not available yet on this server",
-            request.tool.as_str()
-        )),
+        ToolName::SaveReadingOrder => {
+            let github = github_for(env, config, caller);
+            saves::save_reading_order(request, caller, env, &github, base_url).await
+        }
+        ToolName::SaveDiagram => {
+            let github = github_for(env, config, caller);
+            saves::save_diagram(request, caller, env, &github, base_url).await
+        }
     }
 }
 
@@ -164,12 +170,28 @@ async fn get_pull_request(
         Ok(read) => read,
         Err(error) => return ToolResult::Error(errors::github_failure(&error, &args.label())),
     };
+    let current = match saved_store::current(env, &args.owner, &args.repo, args.number).await {
+        Ok(current) => current,
+        Err(error) => {
+            worker::console_error!("reading the pull request store failed: {error}");
+            return ToolResult::Error(
+                "LogiKFlow could not read the saved order right now (storage unavailable). Retry in a minute.".into(),
+            );
+        }
+    };
+    let facts = crate::tools::save_reading_order::facts_from_snapshot(&read.snapshot);
+    let suggestions = |body: &serde_json::Value| {
+        serde_json::from_value::<crate::review::order::Order>(body.clone())
+            .map(|order| crate::review::order::suggest_for_current(&order, &facts))
+            .unwrap_or_default()
+    };
+    let saved = gpr::saved_state(&current, &read.pull.head.sha, &suggestions);
     ToolResult::Structured(gpr::shape_result(gpr::ResultInputs {
         args: &args,
         base_url,
         repository: &read.repository,
         pull: &read.pull,
         snapshot: &read.snapshot,
-        saved: gpr::SavedState::default(),
+        saved,
     }))
 }

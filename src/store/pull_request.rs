@@ -1,19 +1,199 @@
-//! The Durable Object that owns one pull request's saved orders and diagrams.
+//! The Durable Object that owns one pull request's saved orders and diagrams (SQLite storage).
+//!
+//! One object per pull request (`owner/repo#number`, lower-cased) is the single writer that makes
+//! `base_version` conflicts exact: a save reads the latest version and writes the next one with
+//! no `await` in between, so no other request can interleave. History is append-only.
+//!
+//! Internal API (JSON over `fetch`, reached only through the Worker's binding):
+//! `GET /state` → [`CurrentState`]; `POST /save` [`SaveRequest`] → [`SaveOutcome`];
+//! `GET /history?kind=order` → `[VersionSummary]`; `GET /version?kind=order&v=N` → [`SavedRecord`].
 
-use worker::{durable_object, DurableObject, Env, Request, Response, Result, State};
+use serde::Deserialize;
+use worker::{
+    durable_object, DurableObject, Env, Method, Request, Response, Result, SqlStorage, State,
+};
+
+use crate::tools::saved::{
+    decide_save, CurrentState, DocumentKind, SaveOutcome, SaveRequest, SavedRecord, VersionSummary,
+};
 
 #[durable_object]
 pub struct PullRequestStore {
-    #[allow(dead_code)]
-    state: State,
+    sql: SqlStorage,
+    /// Set when the schema could not be created; every request then answers 500 instead of
+    /// panicking in the constructor (which would hang the request).
+    schema_error: Option<String>,
+}
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS orders (
+  version INTEGER PRIMARY KEY,
+  body TEXT NOT NULL,
+  person TEXT NOT NULL,
+  client TEXT,
+  source TEXT NOT NULL,
+  head_sha TEXT NOT NULL,
+  saved_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS diagrams (
+  version INTEGER PRIMARY KEY,
+  body TEXT NOT NULL,
+  person TEXT NOT NULL,
+  client TEXT,
+  source TEXT NOT NULL,
+  head_sha TEXT NOT NULL,
+  saved_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS ticks (
+  person TEXT NOT NULL,
+  item TEXT NOT NULL,
+  done INTEGER NOT NULL,
+  updated_at TEXT NOT NULL,
+  PRIMARY KEY (person, item)
+);
+";
+
+/// A row as SQLite returns it.
+#[derive(Deserialize)]
+struct Row {
+    version: f64,
+    body: Option<String>,
+    person: String,
+    client: Option<String>,
+    source: String,
+    head_sha: String,
+    saved_at: String,
+}
+
+impl Row {
+    fn summary(&self) -> VersionSummary {
+        VersionSummary {
+            version: self.version as u64,
+            person: self.person.clone(),
+            client: self.client.clone(),
+            source: self.source.clone(),
+            head_sha: self.head_sha.clone(),
+            saved_at: self.saved_at.clone(),
+        }
+    }
+
+    fn record(self) -> SavedRecord {
+        let body = self
+            .body
+            .as_deref()
+            .and_then(|text| serde_json::from_str(text).ok())
+            .unwrap_or(serde_json::Value::Null);
+        SavedRecord {
+            version: self.version as u64,
+            body,
+            person: self.person,
+            client: self.client,
+            source: self.source,
+            head_sha: self.head_sha,
+            saved_at: self.saved_at,
+        }
+    }
 }
 
 impl DurableObject for PullRequestStore {
     fn new(state: State, _env: Env) -> Self {
-        PullRequestStore { state }
+        let sql = state.storage().sql();
+        let schema_error = sql.exec(SCHEMA, None).err().map(|e| e.to_string());
+        PullRequestStore { sql, schema_error }
     }
 
-    async fn fetch(&self, _req: Request) -> Result<Response> {
-        Response::error("no such operation", 404)
+    async fn fetch(&self, mut req: Request) -> Result<Response> {
+        if let Some(error) = &self.schema_error {
+            return Response::error(format!("storage unavailable: {error}"), 500);
+        }
+        let url = req.url()?;
+        let query = |key: &str| {
+            url.query_pairs()
+                .find(|(k, _)| k == key)
+                .map(|(_, v)| v.into_owned())
+        };
+        let kind = match query("kind").as_deref() {
+            Some("diagram") => DocumentKind::Diagram,
+            _ => DocumentKind::Order,
+        };
+        match (req.method(), url.path()) {
+            (Method::Get, "/state") => Response::from_json(&CurrentState {
+                order: self.latest(DocumentKind::Order, true)?.map(Row::record),
+                diagram: self.latest(DocumentKind::Diagram, true)?.map(Row::record),
+            }),
+            (Method::Post, "/save") => {
+                let request: SaveRequest = req.json().await?;
+                Response::from_json(&self.save(&request)?)
+            }
+            (Method::Get, "/history") => Response::from_json(&self.history(kind)?),
+            (Method::Get, "/version") => {
+                let version: i64 = query("v").and_then(|v| v.parse().ok()).unwrap_or(0);
+                match self.version(kind, version)? {
+                    Some(record) => Response::from_json(&record),
+                    None => Response::error("no such version", 404),
+                }
+            }
+            _ => Response::error("no such operation", 404),
+        }
+    }
+}
+
+impl PullRequestStore {
+    fn latest(&self, kind: DocumentKind, with_body: bool) -> Result<Option<Row>> {
+        let columns = if with_body { "body" } else { "NULL AS body" };
+        let query = format!(
+            "SELECT version, {columns}, person, client, source, head_sha, saved_at FROM {} ORDER BY version DESC LIMIT 1",
+            kind.table()
+        );
+        let rows: Vec<Row> = self.sql.exec(&query, None)?.to_array()?;
+        Ok(rows.into_iter().next())
+    }
+
+    /// Checks the base version and writes the next version, with no await in between.
+    fn save(&self, request: &SaveRequest) -> Result<SaveOutcome> {
+        let latest = self.latest(request.kind, false)?.map(|row| row.summary());
+        let version = match decide_save(latest.as_ref(), request.base_version) {
+            Ok(version) => version,
+            Err(latest) => return Ok(SaveOutcome::Conflict { latest: *latest }),
+        };
+        let query = format!(
+            "INSERT INTO {} (version, body, person, client, source, head_sha, saved_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            request.kind.table()
+        );
+        let client = match &request.client {
+            Some(client) => client.clone().into(),
+            None => worker::SqlStorageValue::Null,
+        };
+        self.sql.exec(
+            &query,
+            vec![
+                (version as i64).into(),
+                request.body.to_string().into(),
+                request.person.clone().into(),
+                client,
+                request.source.clone().into(),
+                request.head_sha.clone().into(),
+                request.saved_at.clone().into(),
+            ],
+        )?;
+        Ok(SaveOutcome::Saved { version })
+    }
+
+    fn history(&self, kind: DocumentKind) -> Result<Vec<VersionSummary>> {
+        let query = format!(
+            "SELECT version, NULL AS body, person, client, source, head_sha, saved_at FROM {} ORDER BY version DESC",
+            kind.table()
+        );
+        let rows: Vec<Row> = self.sql.exec(&query, None)?.to_array()?;
+        Ok(rows.iter().map(Row::summary).collect())
+    }
+
+    fn version(&self, kind: DocumentKind, version: i64) -> Result<Option<SavedRecord>> {
+        let query = format!(
+            "SELECT version, body, person, client, source, head_sha, saved_at FROM {} WHERE version = ?",
+            kind.table()
+        );
+        let rows: Vec<Row> = self.sql.exec(&query, vec![version.into()])?.to_array()?;
+        Ok(rows.into_iter().next().map(Row::record))
     }
 }

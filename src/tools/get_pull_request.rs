@@ -356,3 +356,43 @@ fn cut_patch(patch: &str, max_chars: usize) -> (&str, bool) {
 
 #[cfg(test)]
 mod tests;
+
+/// `currentOrder`/`currentDiagram` and their versions from what the store holds. `suggestions`
+/// re-checks the saved order against the pull request as it is now.
+pub fn saved_state(
+    current: &crate::tools::saved::CurrentState,
+    head_sha: &str,
+    suggestions: &dyn Fn(&Value) -> Vec<String>,
+) -> SavedState {
+    use crate::tools::saved::updated_by;
+    let current_order = current.order.as_ref().map(|record| {
+        let mut order = json!({
+            "version": record.version,
+            "updatedBy": updated_by(record),
+            "updatedAt": record.saved_at,
+            "source": record.source,
+            "savedBeforeLatestCommits": record.head_sha != head_sha,
+            "sections": record.body.get("sections").cloned().unwrap_or_else(|| json!([])),
+            "suggestions": suggestions(&record.body),
+        });
+        if let Some(overview) = record.body.get("overview").filter(|o| o.is_string()) {
+            order["overview"] = overview.clone();
+        }
+        order
+    });
+    let current_diagram = current.diagram.as_ref().map(|record| {
+        json!({
+            "version": record.version,
+            "updatedBy": updated_by(record),
+            "updatedAt": record.saved_at,
+            "savedBeforeLatestCommits": record.head_sha != head_sha,
+            "diagram": record.body,
+        })
+    });
+    SavedState {
+        base_version: current.order.as_ref().map_or(0, |r| r.version),
+        diagram_base_version: current.diagram.as_ref().map_or(0, |r| r.version),
+        current_order,
+        current_diagram,
+    }
+}

@@ -8,3 +8,5 @@ pub mod caller;
 pub mod conventions;
 pub mod get_pull_request;
 pub mod ordering_guide;
+pub mod save_reading_order;
+pub mod saved;

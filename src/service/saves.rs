@@ -1,0 +1,191 @@
+//! Runs the two save tools (wasm only): read the pull request as the caller (which also proves
+//! they can see it), check write access, validate against the pull request's files, then write
+//! through the pull request's Durable Object, which refuses stale base versions. Any failure
+//! returns before the write, so a failed save leaves nothing behind.
+
+use worker::Env;
+
+use super::{pull_request, saved_store};
+use crate::errors;
+use crate::github::client::GitHub;
+use crate::mcp::dispatch::{ToolRequest, ToolResult};
+use crate::review::diagram::{diagram_counts, validate_diagram};
+use crate::review::order::{next_step, order_counts, suggest, validate_order};
+use crate::tools::caller::Caller;
+use crate::tools::save_reading_order::{self as save, SaveTarget};
+use crate::tools::saved::{DocumentKind, SaveOutcome, SaveRequest};
+
+/// Who saved, for `updatedBy`: the person and their agent's name.
+fn client_name(request: &ToolRequest, caller: &Caller) -> Option<String> {
+    request
+        .client_name
+        .clone()
+        .or_else(|| caller.client_name.clone())
+}
+
+fn now() -> String {
+    crate::time::rfc3339(worker::Date::now().as_millis())
+}
+
+pub async fn save_reading_order(
+    request: &ToolRequest,
+    caller: &Caller,
+    env: &Env,
+    github: &GitHub<'_>,
+    base_url: &str,
+) -> ToolResult {
+    let target = match save::parse_target(&request.arguments, "The order is invalid") {
+        Ok(target) => target,
+        Err(message) => return ToolResult::Error(message),
+    };
+    let read = match pull_request::read_pull_with_files(
+        env,
+        github,
+        &target.owner,
+        &target.repo,
+        target.number,
+    )
+    .await
+    {
+        Ok(read) => read,
+        Err(error) => return ToolResult::Error(errors::github_failure(&error, &target.label())),
+    };
+    if !read.repository.can_arrange() {
+        return ToolResult::Error(save::no_write_access(
+            &caller.login,
+            &target.owner,
+            &target.repo,
+            "an order",
+        ));
+    }
+    let facts = save::facts_from_snapshot(&read.snapshot);
+    let order = match validate_order(&save::document_arguments(&request.arguments), &facts) {
+        Ok(order) => order,
+        Err(rejection) => return ToolResult::Error(rejection.message()),
+    };
+    let save_request = SaveRequest {
+        kind: DocumentKind::Order,
+        base_version: target.base_version,
+        body: save::stored_order(&order),
+        person: caller.login.clone(),
+        client: client_name(request, caller),
+        source: "agent".into(),
+        head_sha: read.pull.head.sha.clone(),
+        saved_at: now(),
+    };
+    let version = match store(env, &target, &save_request).await {
+        Ok(SaveOutcome::Saved { version }) => version,
+        Ok(SaveOutcome::Conflict { latest }) => {
+            return ToolResult::Error(save::conflict(
+                &latest,
+                target.base_version,
+                "",
+                "baseVersion",
+            ))
+        }
+        Err(message) => return ToolResult::Error(message),
+    };
+    let has_diagram = saved_store::current(env, &target.owner, &target.repo, target.number)
+        .await
+        .map(|state| state.diagram.is_some())
+        .unwrap_or(false);
+    let suggestions = suggest(&order, &facts);
+    let next = next_step(
+        &suggestions,
+        version,
+        &read.snapshot.diagram_preference,
+        read.snapshot.changed_files as usize,
+        has_diagram,
+    );
+    ToolResult::Structured(save::order_result(
+        &target,
+        base_url,
+        version,
+        order_counts(&order),
+        suggestions,
+        next,
+    ))
+}
+
+pub async fn save_diagram(
+    request: &ToolRequest,
+    caller: &Caller,
+    env: &Env,
+    github: &GitHub<'_>,
+    base_url: &str,
+) -> ToolResult {
+    let target = match save::parse_target(&request.arguments, "The diagram is invalid") {
+        Ok(target) => target,
+        Err(message) => return ToolResult::Error(message),
+    };
+    if let Some(message) = save::unknown_diagram_keys(&request.arguments) {
+        return ToolResult::Error(message);
+    }
+    let input = match save::diagram_argument(&request.arguments) {
+        Ok(input) => input,
+        Err(message) => return ToolResult::Error(message),
+    };
+    let read = match pull_request::read_pull_with_files(
+        env,
+        github,
+        &target.owner,
+        &target.repo,
+        target.number,
+    )
+    .await
+    {
+        Ok(read) => read,
+        Err(error) => return ToolResult::Error(errors::github_failure(&error, &target.label())),
+    };
+    if !read.repository.can_arrange() {
+        return ToolResult::Error(save::no_write_access(
+            &caller.login,
+            &target.owner,
+            &target.repo,
+            "a diagram",
+        ));
+    }
+    let facts = save::facts_from_snapshot(&read.snapshot);
+    let diagram = match validate_diagram(input, &facts) {
+        Ok(diagram) => diagram,
+        Err(rejection) => return ToolResult::Error(rejection.message()),
+    };
+    let save_request = SaveRequest {
+        kind: DocumentKind::Diagram,
+        base_version: target.base_version,
+        body: serde_json::to_value(&diagram).unwrap_or_default(),
+        person: caller.login.clone(),
+        client: client_name(request, caller),
+        source: "agent".into(),
+        head_sha: read.pull.head.sha.clone(),
+        saved_at: now(),
+    };
+    match store(env, &target, &save_request).await {
+        Ok(SaveOutcome::Saved { version }) => ToolResult::Structured(save::diagram_result(
+            &target,
+            base_url,
+            version,
+            diagram_counts(&diagram),
+        )),
+        Ok(SaveOutcome::Conflict { latest }) => ToolResult::Error(save::conflict(
+            &latest,
+            target.base_version,
+            "diagram ",
+            "diagramBaseVersion",
+        )),
+        Err(message) => ToolResult::Error(message),
+    }
+}
+
+async fn store(
+    env: &Env,
+    target: &SaveTarget,
+    request: &SaveRequest,
+) -> Result<SaveOutcome, String> {
+    saved_store::save(env, &target.owner, &target.repo, target.number, request)
+        .await
+        .map_err(|error| {
+            worker::console_error!("saving to the pull request store failed: {error}");
+            "LogiKFlow could not save right now (storage unavailable); nothing was saved. Retry in a minute.".to_string()
+        })
+}

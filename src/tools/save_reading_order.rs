@@ -1,0 +1,268 @@
+//! `save_reading_order` and `save_diagram`: the pure halves shared by both saves — the target
+//! pull request and base version, the pull request facts validation needs, the messages for write
+//! access and conflicts, and the result shapes.
+//!
+//! Validation itself lives in `review::order` and `review::diagram`; storing in the pull
+//! request's Durable Object (`store`), orchestrated by `service`.
+
+use serde_json::{json, Map, Value};
+
+use super::arguments::{pull_number, repo_part, version, Problems};
+use super::get_pull_request::{review_url, Snapshot};
+use super::saved::VersionSummary;
+use crate::review::files::FileStatus;
+use crate::review::hints::FileHints;
+use crate::review::order::{checklist_ids, Order, OrderCounts, PullFacts, PullFileFacts};
+
+/// Which pull request a save is for, and the version it builds on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SaveTarget {
+    pub owner: String,
+    pub repo: String,
+    pub number: u64,
+    pub base_version: u64,
+}
+
+impl SaveTarget {
+    pub fn label(&self) -> String {
+        format!("{}/{}#{}", self.owner, self.repo, self.number)
+    }
+}
+
+/// Reads `owner`, `repo`, `number` and `base_version`; problems start with `prefix`
+/// ("The order is invalid" or "The diagram is invalid").
+pub fn parse_target(args: &Map<String, Value>, prefix: &str) -> Result<SaveTarget, String> {
+    let mut problems = Problems::default();
+    let target = SaveTarget {
+        owner: repo_part(args, "owner", &mut problems),
+        repo: repo_part(args, "repo", &mut problems),
+        number: pull_number(args, &mut problems),
+        base_version: version(args, "base_version", &mut problems),
+    };
+    if problems.is_empty() {
+        Ok(target)
+    } else {
+        Err(problems.message(prefix))
+    }
+}
+
+/// The arguments without the target keys: what the order or diagram validator reads.
+pub fn document_arguments(args: &Map<String, Value>) -> Value {
+    let mut rest = args.clone();
+    for key in ["owner", "repo", "number", "base_version"] {
+        rest.remove(key);
+    }
+    Value::Object(rest)
+}
+
+/// The facts validation and suggestions need, from the pull request's snapshot.
+pub fn facts_from_snapshot(snapshot: &Snapshot) -> PullFacts {
+    PullFacts {
+        files: snapshot
+            .files
+            .iter()
+            .map(|file| PullFileFacts {
+                path: file.path.clone(),
+                status: FileStatus::from_github(&file.status).unwrap_or(FileStatus::Modified),
+                additions: file.additions,
+                deletions: file.deletions,
+                change_ids: file.changes.iter().map(|c| c.id.clone()).collect(),
+                has_diff: file.has_diff(),
+                hints: FileHints {
+                    depends_on: file.depends_on.clone(),
+                    test_of: file.test_of.clone(),
+                    likely_generated: file.likely_generated,
+                },
+            })
+            .collect(),
+    }
+}
+
+/// The stored form of an order: the order as given, plus its checklist identities so reviewers'
+/// ticks can follow an item across saves.
+pub fn stored_order(order: &Order) -> Value {
+    let mut body = serde_json::to_value(order).unwrap_or_else(|_| json!({}));
+    body["checklist"] = json!(checklist_ids(order)
+        .into_iter()
+        .map(|item| json!({ "id": item.id, "scope": item.scope, "text": item.text }))
+        .collect::<Vec<_>>());
+    body
+}
+
+/// The message when the person may read but not write the repository.
+pub fn no_write_access(login: &str, owner: &str, repo: &str, what: &str) -> String {
+    format!(
+        "{login} doesn't have write access to {owner}/{repo} on GitHub, so LogiKFlow can't save {what} for it. Ask someone with push access to the repository to arrange it."
+    )
+}
+
+/// The message when someone saved a newer version first. `document` is "" for orders and
+/// "diagram " for diagrams, as in the spec's "Conflict: … saved diagram version N".
+pub fn conflict(latest: &VersionSummary, sent: u64, document: &str, base_field: &str) -> String {
+    if latest.version == 0 {
+        return format!(
+            "Conflict: base_version is {sent}, but no {document}version has been saved yet (saved {document}version 0). Save with base_version 0."
+        );
+    }
+    let who = if latest.person.is_empty() {
+        "someone"
+    } else {
+        latest.person.as_str()
+    };
+    format!(
+        "Conflict: {who} saved {document}version {} at {}, after the version you started from ({sent}). Call get_pull_request again, merge your changes into the current {what}, and save with base_version {} ({base_field}).",
+        latest.version,
+        latest.saved_at,
+        latest.version,
+        what = if document.is_empty() { "order" } else { "diagram" },
+    )
+}
+
+/// The `save_reading_order` result.
+pub fn order_result(
+    target: &SaveTarget,
+    base_url: &str,
+    version: u64,
+    counts: OrderCounts,
+    suggestions: Vec<String>,
+    next_step: String,
+) -> Value {
+    json!({
+        "saved": true,
+        "version": version,
+        "reviewUrl": review_url(base_url, &target.owner, &target.repo, target.number),
+        "overview": counts.overview,
+        "sections": counts.sections,
+        "files": counts.files,
+        "checklistItems": counts.checklist_items,
+        "suggestions": suggestions,
+        "nextStep": next_step,
+    })
+}
+
+/// The `save_diagram` result.
+pub fn diagram_result(
+    target: &SaveTarget,
+    base_url: &str,
+    version: u64,
+    counts: crate::review::diagram::DiagramCounts,
+) -> Value {
+    json!({
+        "saved": true,
+        "version": version,
+        "diagramUrl": format!("{}#diagram", review_url(base_url, &target.owner, &target.repo, target.number)),
+        "nodes": counts.nodes,
+        "edges": counts.edges,
+        "groups": counts.groups,
+        "linkedFiles": counts.linked_files,
+    })
+}
+
+/// The `diagram` argument, or the message when it is missing or not an object.
+pub fn diagram_argument(args: &Map<String, Value>) -> Result<&Value, String> {
+    match args.get("diagram") {
+        Some(value @ Value::Object(_)) => Ok(value),
+        Some(other) => Err(format!(
+            "The diagram is invalid: diagram must be an object with nodes and edges, got {}",
+            super::arguments::describe(other)
+        )),
+        None => Err(
+            "The diagram is invalid: diagram is required (an object with nodes and edges)".into(),
+        ),
+    }
+}
+
+/// Keys `save_diagram` takes besides `diagram`.
+pub fn unknown_diagram_keys(args: &Map<String, Value>) -> Option<String> {
+    let mut problems = Problems::default();
+    super::arguments::unknown_keys(
+        args,
+        &["owner", "repo", "number", "base_version", "diagram"],
+        &mut problems,
+    );
+    (!problems.is_empty()).then(|| problems.message("The diagram is invalid"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(value: Value) -> Map<String, Value> {
+        value.as_object().cloned().unwrap_or_default()
+    }
+
+    #[test]
+    fn targets() {
+        let ok = parse_target(
+            &args(json!({ "owner": "a", "repo": "b", "number": 2, "base_version": 0 })),
+            "The order is invalid",
+        );
+        assert_eq!(ok.map(|t| t.label()), Ok("a/b#2".to_string()));
+        let bad = parse_target(
+            &args(json!({ "owner": "a", "repo": "b", "number": 2 })),
+            "The order is invalid",
+        )
+        .unwrap_err();
+        assert!(
+            bad.starts_with("The order is invalid: base_version is required"),
+            "{bad}"
+        );
+        let bad = parse_target(
+            &args(json!({ "owner": "a", "repo": "b", "number": 2, "base_version": -1 })),
+            "The diagram is invalid",
+        )
+        .unwrap_err();
+        assert!(
+            bad.starts_with("The diagram is invalid: base_version must be a whole number"),
+            "{bad}"
+        );
+    }
+
+    #[test]
+    fn document_arguments_drop_the_target() {
+        let rest = document_arguments(&args(
+            json!({ "owner": "a", "repo": "b", "number": 2, "base_version": 0, "sections": [] }),
+        ));
+        assert_eq!(rest, json!({ "sections": [] }));
+    }
+
+    fn summary(version: u64) -> VersionSummary {
+        VersionSummary {
+            version,
+            person: "mona".into(),
+            client: Some("claude-code".into()),
+            source: "agent".into(),
+            head_sha: "abc".into(),
+            saved_at: "2026-11-29T10:00:00Z".into(),
+        }
+    }
+
+    #[test]
+    fn conflicts_start_as_the_spec_says() {
+        let order = conflict(&summary(3), 2, "", "baseVersion");
+        assert!(
+            order.starts_with("Conflict: mona saved version 3"),
+            "{order}"
+        );
+        assert!(order.contains("base_version 3"), "{order}");
+        let diagram = conflict(&summary(2), 1, "diagram ", "diagramBaseVersion");
+        assert!(
+            diagram.starts_with("Conflict: mona saved diagram version 2"),
+            "{diagram}"
+        );
+        let none = conflict(&summary(0), 4, "", "baseVersion");
+        assert!(
+            none.starts_with("Conflict: ") && none.contains("saved version 0"),
+            "{none}"
+        );
+    }
+
+    #[test]
+    fn write_access_message() {
+        let message = no_write_access("reader", "acme", "app", "an order");
+        assert!(
+            message.starts_with("reader doesn't have write access"),
+            "{message}"
+        );
+    }
+}

@@ -1,0 +1,97 @@
+// save_diagram through the real Worker: versions, conflicts, references to the pull request's
+// files and changes, validation messages, and that the reading order is left alone.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { startStack } from './harness.mjs';
+import { validateToolInput, validateToolOutput } from './schemas.mjs';
+
+let stack;
+let client;
+const pr = { owner: 'logikflow', repo: 'demo', number: 3 };
+
+before(async () => {
+  stack = await startStack();
+  client = new Client({ name: 'diagram-e2e', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(stack.mcpUrl)));
+});
+after(async () => {
+  await client?.close();
+  await stack?.stop();
+});
+
+async function read() {
+  const result = await client.callTool({ name: 'get_pull_request', arguments: pr });
+  validateToolOutput('get_pull_request', result.structuredContent);
+  return result.structuredContent;
+}
+
+function diagramFor(files) {
+  const split = files.find((f) => f.changes);
+  const plain = files.find((f) => !f.changes && !f.likelyGenerated);
+  return {
+    title: 'How an order is saved',
+    groups: [{ id: 'server', title: 'Server' }],
+    nodes: [
+      { id: 'agent', title: 'Agent calls save', kind: 'trigger', lines: [{ label: 'example', text: 'save_reading_order' }] },
+      { id: 'check', title: 'Validate <order>', kind: 'decision', group: 'server', file: split.path, hunk: split.changes[0].id },
+      { id: 'store', title: 'Store version', kind: 'data', group: 'server', file: plain.path },
+    ],
+    edges: [
+      { from: 'agent', to: 'check', label: 'order' },
+      { from: 'check', to: 'store', label: 'if valid', dashed: true },
+    ],
+  };
+}
+
+async function save(args) {
+  validateToolInput('save_diagram', args);
+  const result = await client.callTool({ name: 'save_diagram', arguments: args });
+  if (!result.isError) validateToolOutput('save_diagram', result.structuredContent);
+  return result;
+}
+
+test('save a diagram, read it back, conflict on a stale base', async () => {
+  const current = await read();
+  assert.equal(current.diagramBaseVersion, 0);
+  assert.equal(current.currentDiagram, null);
+  const first = await save({ ...pr, base_version: 0, diagram: diagramFor(current.files) });
+  assert.equal(first.isError, false, first.content[0].text);
+  assert.deepEqual(first.structuredContent, {
+    saved: true, version: 1, diagramUrl: `${stack.baseUrl}/r/logikflow/demo/pull/3#diagram`,
+    nodes: 3, edges: 2, groups: 1, linkedFiles: 2,
+  });
+  const after = await read();
+  assert.equal(after.diagramBaseVersion, 1);
+  assert.equal(after.currentDiagram.version, 1);
+  assert.equal(after.currentDiagram.updatedBy.person, 'octo');
+  assert.equal(after.currentDiagram.diagram.nodes[1].title, 'Validate <order>');
+  assert.equal(after.baseVersion, current.baseVersion, 'the reading order is untouched');
+
+  const stale = await client.callTool({ name: 'save_diagram', arguments: { ...pr, base_version: 0, diagram: diagramFor(current.files) } });
+  assert.equal(stale.isError, true);
+  assert.match(stale.content[0].text, /^Conflict: octo saved diagram version 1/);
+  assert.equal((await read()).diagramBaseVersion, 1);
+});
+
+const refusals = [
+  ['an edge to an unknown node', (d) => { d.edges.push({ from: 'agent', to: 'ghost' }); }, /^The diagram is invalid: .*ghost/],
+  ['one node only', (d) => { d.nodes = d.nodes.slice(0, 1); d.edges = []; }, /^The diagram is invalid: /],
+  ['a duplicate id across groups and nodes', (d) => { d.nodes[0].id = 'server'; d.edges[0].from = 'server'; }, /^The diagram is invalid: /],
+  ['a bad kind', (d) => { d.nodes[0].kind = 'rocket'; }, /^The diagram is invalid: .*kind/],
+  ['a long edge label', (d) => { d.edges[0].label = 'x'.repeat(41); }, /^The diagram is invalid: .*label/],
+  ['a file not in the pull request', (d) => { d.nodes[2].file = 'src/not-changed.rs'; }, /^The diagram points at files or changes that aren't in the pull request/],
+  ['a change of another file', (d) => { d.nodes[2].hunk = 'hzzzzzz'; }, /^The diagram points at files or changes that aren't in the pull request/],
+];
+for (const [name, mutate, message] of refusals) {
+  test(`refused: ${name}, nothing saved`, async () => {
+    const current = await read();
+    const diagram = diagramFor(current.files);
+    mutate(diagram);
+    const result = await client.callTool({ name: 'save_diagram', arguments: { ...pr, base_version: current.diagramBaseVersion, diagram } });
+    assert.equal(result.isError, true);
+    assert.match(result.content[0].text, message);
+    assert.equal((await read()).diagramBaseVersion, current.diagramBaseVersion);
+  });
+}
