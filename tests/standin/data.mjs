@@ -15,6 +15,8 @@ import {
   syntheticFiles,
   demoPr3Files,
   privatePr1Files,
+  invitesPr123Files,
+  invitesPr124Files,
   parsePatch,
   rebuildPatch,
   commentFor,
@@ -392,6 +394,44 @@ function buildPrivate() {
   return repo;
 }
 
+/** logikflow/invites: the MCP reference's own examples (PR 123: the example order; PR 124: the
+ * example files and diagram). No conventions file, so the diagram preference is `ask`. */
+function buildInvites() {
+  const repo = newRepo({
+    id: 700004,
+    name: 'invites',
+    isPrivate: false,
+    description: 'Team invites, as in the MCP reference examples',
+    language: 'TypeScript',
+    access: { octo: 'push', maint: 'maintain', reader: 'pull' },
+    createdAt: '2023-05-01T07:00:00Z',
+  });
+  const [root] = addSyntheticCommits(repo, 'invites:main', null, ['Initial app'], '2025-04-01T08:00:00Z');
+  repo.overlays.set(root, overlay(null, { 'README.md': '# app\n' }));
+  repo.branches.set('main', root);
+  for (const [number, files, title] of [
+    [123, invitesPr123Files(), 'Add team invites'],
+    [124, invitesPr124Files(), 'Add team invites with routes and tests'],
+  ]) {
+    const shas = addSyntheticCommits(repo, `logikflow/invites#${number}`, root, [title], '2025-04-02T09:00:00Z');
+    repo.overlays.set(shas[0], overlay(root));
+    addPull(repo, {
+      number,
+      title,
+      body: 'Adds team invites behind the `invitesEnabled` flag.',
+      author: 'octo',
+      base: { ref: 'main', sha: root },
+      headRef: 'team-invites',
+      headSha: shas[0],
+      files,
+      commitShas: shas,
+      createdAt: repo.commits.get(shas[0]).date,
+      updatedAt: repo.commits.get(shas[0]).date,
+    });
+  }
+  return repo;
+}
+
 /**
  * Builds every repository. Returns `{ repos: Map<fullName, repo>, byId: Map<id, repo>, warnings,
  * buildMs }`. `repoDir` is where real git history is read from (any directory inside a work tree).
@@ -399,7 +439,7 @@ function buildPrivate() {
 export function buildWorld({ repoDir }) {
   const started = Date.now();
   const warnings = [];
-  const list = [buildDemo(repoDir, warnings), buildBig(), buildPrivate()];
+  const list = [buildDemo(repoDir, warnings), buildBig(), buildPrivate(), buildInvites()];
   const repos = new Map(list.map((r) => [r.fullName.toLowerCase(), r]));
   const byId = new Map(list.map((r) => [r.id, r]));
   return { repos, byId, warnings, buildMs: Date.now() - started };

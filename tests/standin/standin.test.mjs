@@ -187,7 +187,7 @@ describe('start-up', () => {
       ['maint', 1003, 'gho_standin_maint'],
     ]);
     const names = json.repos.map((r) => r.full_name);
-    assert.deepEqual(names, ['logikflow/demo', 'logikflow/big', 'logikflow/private']);
+    assert.deepEqual(names, ['logikflow/demo', 'logikflow/big', 'logikflow/private', 'logikflow/invites']);
     const big = json.repos.find((r) => r.full_name === 'logikflow/big');
     assert.deepEqual(big.pulls.map((p) => [p.number, p.changed_files, p.listed_files]), [
       [1, 320, 320],

@@ -757,3 +757,92 @@ export function privatePr1Files() {
     },
   ]);
 }
+
+// ---------------------------------------------------------------------------------------------
+// The MCP reference's own examples (team invites), so tests can save them exactly as shown
+// ---------------------------------------------------------------------------------------------
+
+const INVITE_MODEL = {
+  filename: 'models/invite.ts',
+  status: 'added',
+  hunks: [{ oldStart: 0, lines: [
+    '+export interface Invite {', '+  id: string;', '+  teamId: string;', '+  email: string;',
+    '+  token: string;', '+  expiresAt: Date;', '+  acceptedAt?: Date;', '+}',
+  ] }],
+};
+
+const INVITE_SERVICE = {
+  filename: 'services/invite-service.ts',
+  status: 'added',
+  hunks: [{ oldStart: 0, lines: [
+    "+import { Invite } from '../models/invite';", "+import { flags } from '../lib/flags';", '+',
+    '+export class InviteService {', '+  private open = new Map<string, Invite>();', '+',
+    '+  invite(teamId: string, email: string): Invite {',
+    "+    if (!flags.invitesEnabled) throw new Error('invites are off');",
+    '+    // Re-inviting the same email replaces the open invite.',
+    '+    const invite = { id: crypto.randomUUID(), teamId, email, token: crypto.randomUUID(), expiresAt: new Date(Date.now() + 7 * 864e5) };',
+    '+    this.open.set(`${teamId}:${email}`, invite);', '+    return invite;', '+  }', '+',
+    '+  accept(token: string, now = new Date()): Invite {',
+    '+    const invite = [...this.open.values()].find((i) => i.token === token);',
+    "+    if (!invite) throw new Error('unknown invite');",
+    "+    if (invite.expiresAt < now) throw new Error('invite expired');",
+    '+    invite.acceptedAt = now;', '+    this.open.delete(`${invite.teamId}:${invite.email}`);', '+    return invite;', '+  }', '+}',
+  ] }],
+};
+
+/** The four files of the reference's example order (`save_reading_order`). */
+export function invitesPr123Files() {
+  return handFiles('logikflow/invites#123', [
+    {
+      filename: 'lib/flags.ts',
+      status: 'modified',
+      hunks: [{ oldStart: 1, context: 'export const flags = {', lines: [
+        ' export const flags = {', '   newBilling: false,', '+  invitesEnabled: false,', ' };',
+      ] }],
+    },
+    {
+      filename: 'db/migrations/0003_invites.sql',
+      status: 'added',
+      hunks: [{ oldStart: 0, lines: [
+        '+CREATE TABLE invites (', '+  id TEXT PRIMARY KEY,', '+  team_id TEXT NOT NULL REFERENCES teams(id),',
+        '+  email TEXT NOT NULL,', '+  token TEXT NOT NULL UNIQUE,', '+  expires_at TIMESTAMP NOT NULL,',
+        '+  accepted_at TIMESTAMP', '+);',
+      ] }],
+    },
+    INVITE_MODEL,
+    INVITE_SERVICE,
+  ]);
+}
+
+/** The five files of the reference's `get_pull_request` example, used by its diagram example. */
+export function invitesPr124Files() {
+  return handFiles('logikflow/invites#124', [
+    INVITE_MODEL,
+    INVITE_SERVICE,
+    {
+      filename: 'services/invite-service.test.ts',
+      status: 'added',
+      hunks: [{ oldStart: 0, lines: [
+        "+import { InviteService } from './invite-service';", '+',
+        "+test('re-inviting replaces the open invite', () => {", '+  const service = new InviteService();',
+        "+  const first = service.invite('t1', 'a@example.com');", "+  const second = service.invite('t1', 'a@example.com');",
+        '+  expect(() => service.accept(first.token)).toThrow();', '+  expect(service.accept(second.token).email).toBe(\'a@example.com\');', '+});',
+      ] }],
+    },
+    {
+      filename: 'package-lock.json',
+      status: 'modified',
+      hunks: [{ oldStart: 3, context: '"version": "1.4.0",', lines: [
+        '   "lockfileVersion": 3,', '-  "requires": true,', '+  "requires": false,', '   "packages": {',
+      ] }],
+    },
+    {
+      filename: 'app/router.ts',
+      status: 'modified',
+      hunks: [
+        { oldStart: 12, context: 'import', lines: [" import { home } from './home';", "+import { invites } from './invites';", " import { members } from './members';"] },
+        { oldStart: 40, context: 'export const routes', lines: ["   { path: '/members', view: members },", "-  { path: '/team', view: members },", "+  { path: '/invites', view: invites },", '+  // Invites are behind invitesEnabled.', '   { path: \'/\', view: home },'] },
+      ],
+    },
+  ]);
+}
