@@ -13,13 +13,66 @@ pub enum Route {
     GuidePage,
     /// The ordering guide as Markdown.
     GuideMarkdown,
+    /// The review page of a pull request (`GET /r/{owner}/{repo}/pull/{n}`).
+    Review(PullPath),
+    /// A reviewer ticking a checklist item or file (`POST …/ticks`).
+    Tick(PullPath),
+    /// Arranging the order on the web (`GET` shows the form, `POST` saves it).
+    Arrange(PullPath),
+    /// The review page's script.
+    ReviewScript,
     /// Anything else.
     NotFound,
     /// A known path with a method it does not serve.
     MethodNotAllowed,
 }
 
+/// The pull request a `/r/…` path names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PullPath {
+    pub owner: String,
+    pub repo: String,
+    pub number: u64,
+}
+
+/// Reads `/r/{owner}/{repo}/pull/{n}` and what follows it.
+fn pull_path(path: &str) -> Option<(PullPath, &str)> {
+    let rest = path.strip_prefix("/r/")?;
+    let mut parts = rest.splitn(5, '/');
+    let owner = parts.next()?;
+    let repo = parts.next()?;
+    if parts.next()? != "pull" {
+        return None;
+    }
+    let number: u64 = parts.next()?.parse().ok().filter(|n| *n > 0)?;
+    let tail = parts.next().unwrap_or("");
+    let valid = |s: &str| {
+        !s.is_empty()
+            && s.len() <= 100
+            && s.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+    };
+    (valid(owner) && valid(repo)).then(|| {
+        (
+            PullPath {
+                owner: owner.to_string(),
+                repo: repo.to_string(),
+                number,
+            },
+            tail,
+        )
+    })
+}
+
 pub fn route(method: &str, path: &str) -> Route {
+    if let Some((pull, tail)) = pull_path(path) {
+        return match (method, tail) {
+            ("GET" | "HEAD", "") => Route::Review(pull),
+            ("POST", "ticks") => Route::Tick(pull),
+            ("GET" | "HEAD" | "POST", "arrange") => Route::Arrange(pull),
+            (_, "" | "ticks" | "arrange") => Route::MethodNotAllowed,
+            _ => Route::NotFound,
+        };
+    }
     let read = matches!(method, "GET" | "HEAD");
     let page = |route: Route| if read { route } else { Route::MethodNotAllowed };
     match path {
@@ -30,6 +83,7 @@ pub fn route(method: &str, path: &str) -> Route {
         "/" => page(Route::Home),
         "/docs/ordering-guide" | "/docs/ordering-guide/" => page(Route::GuidePage),
         "/docs/ordering-guide.md" => page(Route::GuideMarkdown),
+        "/assets/review.js" => page(Route::ReviewScript),
         _ => Route::NotFound,
     }
 }
@@ -63,5 +117,16 @@ mod tests {
         check("GET", "/docs/ordering-guide.md", Route::GuideMarkdown);
         check("GET", "/nope", Route::NotFound);
         check("GET", "/mcpx", Route::NotFound);
+        let pull = || PullPath { owner: "acme".into(), repo: "app.js".into(), number: 12 };
+        check("GET", "/r/acme/app.js/pull/12", Route::Review(pull()));
+        check("POST", "/r/acme/app.js/pull/12/ticks", Route::Tick(pull()));
+        check("GET", "/r/acme/app.js/pull/12/arrange", Route::Arrange(pull()));
+        check("POST", "/r/acme/app.js/pull/12/arrange", Route::Arrange(pull()));
+        check("POST", "/r/acme/app.js/pull/12", Route::MethodNotAllowed);
+        check("GET", "/r/acme/app.js/pull/0", Route::NotFound);
+        check("GET", "/r/acme/app.js/issues/12", Route::NotFound);
+        check("GET", "/r/ac%20me/app/pull/1", Route::NotFound);
+        check("GET", "/r/acme/app/pull/1/other", Route::NotFound);
+        check("GET", "/assets/review.js", Route::ReviewScript);
     }
 }

@@ -67,7 +67,9 @@ pub async fn handle(mut req: Request, env: &Env, config: &Config) -> Result<Http
             "text/markdown; charset=utf-8",
             crate::mcp::catalog::ORDERING_GUIDE,
         ),
-        Route::NotFound => html(404, web::pages::not_found(&base_url)),
+        Route::Review(_) | Route::Tick(_) | Route::Arrange(_) | Route::ReviewScript | Route::NotFound => {
+            html(404, web::pages::not_found(&base_url))
+        }
         Route::MethodNotAllowed => {
             HttpReply::new(405, "text/plain; charset=utf-8", "Method not allowed")
                 .with_header("allow", "GET, HEAD")

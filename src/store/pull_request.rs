@@ -6,7 +6,8 @@
 //!
 //! Internal API (JSON over `fetch`, reached only through the Worker's binding):
 //! `GET /state` → [`CurrentState`]; `POST /save` [`SaveRequest`] → [`SaveOutcome`];
-//! `GET /history?kind=order` → `[VersionSummary]`; `GET /version?kind=order&v=N` → [`SavedRecord`].
+//! `GET /history?kind=order` → `[VersionSummary]`; `GET /version?kind=order&v=N` → [`SavedRecord`];
+//! `GET /ticks?person=login` → ticked item ids; `POST /tick` `{person, item, done, at}` → the same.
 
 use serde::Deserialize;
 use worker::{
@@ -52,6 +53,20 @@ CREATE TABLE IF NOT EXISTS ticks (
   PRIMARY KEY (person, item)
 );
 ";
+
+/// A reviewer ticking (or unticking) one checklist item or file entry.
+#[derive(Deserialize)]
+struct Tick {
+    person: String,
+    item: String,
+    done: bool,
+    at: String,
+}
+
+#[derive(Deserialize)]
+struct TickRow {
+    item: String,
+}
 
 /// A row as SQLite returns it.
 #[derive(Deserialize)]
@@ -126,6 +141,15 @@ impl DurableObject for PullRequestStore {
                 Response::from_json(&self.save(&request)?)
             }
             (Method::Get, "/history") => Response::from_json(&self.history(kind)?),
+            (Method::Get, "/ticks") => {
+                let person = query("person").unwrap_or_default();
+                Response::from_json(&self.ticks(&person)?)
+            }
+            (Method::Post, "/tick") => {
+                let tick: Tick = req.json().await?;
+                self.tick(&tick)?;
+                Response::from_json(&self.ticks(&tick.person)?)
+            }
             (Method::Get, "/version") => {
                 let version: i64 = query("v").and_then(|v| v.parse().ok()).unwrap_or(0);
                 match self.version(kind, version)? {
@@ -177,6 +201,33 @@ impl PullRequestStore {
             ],
         )?;
         Ok(SaveOutcome::Saved { version })
+    }
+
+    /// The items a person has ticked. Ticks are keyed by checklist identity, not position, so
+    /// they survive a re-arrange.
+    fn ticks(&self, person: &str) -> Result<Vec<String>> {
+        let rows: Vec<TickRow> = self
+            .sql
+            .exec(
+                "SELECT item FROM ticks WHERE person = ? AND done = 1 ORDER BY item",
+                vec![person.to_string().into()],
+            )?
+            .to_array()?;
+        Ok(rows.into_iter().map(|row| row.item).collect())
+    }
+
+    fn tick(&self, tick: &Tick) -> Result<()> {
+        self.sql.exec(
+            "INSERT INTO ticks (person, item, done, updated_at) VALUES (?, ?, ?, ?) \
+             ON CONFLICT (person, item) DO UPDATE SET done = excluded.done, updated_at = excluded.updated_at",
+            vec![
+                tick.person.clone().into(),
+                tick.item.clone().into(),
+                i64::from(tick.done).into(),
+                tick.at.clone().into(),
+            ],
+        )?;
+        Ok(())
     }
 
     fn history(&self, kind: DocumentKind) -> Result<Vec<VersionSummary>> {
