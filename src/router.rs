@@ -49,7 +49,8 @@ fn pull_path(path: &str) -> Option<(PullPath, &str)> {
     let valid = |s: &str| {
         !s.is_empty()
             && s.len() <= 100
-            && s.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+            && s.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
     };
     (valid(owner) && valid(repo)).then(|| {
         (
@@ -117,11 +118,23 @@ mod tests {
         check("GET", "/docs/ordering-guide.md", Route::GuideMarkdown);
         check("GET", "/nope", Route::NotFound);
         check("GET", "/mcpx", Route::NotFound);
-        let pull = || PullPath { owner: "acme".into(), repo: "app.js".into(), number: 12 };
+        let pull = || PullPath {
+            owner: "acme".into(),
+            repo: "app.js".into(),
+            number: 12,
+        };
         check("GET", "/r/acme/app.js/pull/12", Route::Review(pull()));
         check("POST", "/r/acme/app.js/pull/12/ticks", Route::Tick(pull()));
-        check("GET", "/r/acme/app.js/pull/12/arrange", Route::Arrange(pull()));
-        check("POST", "/r/acme/app.js/pull/12/arrange", Route::Arrange(pull()));
+        check(
+            "GET",
+            "/r/acme/app.js/pull/12/arrange",
+            Route::Arrange(pull()),
+        );
+        check(
+            "POST",
+            "/r/acme/app.js/pull/12/arrange",
+            Route::Arrange(pull()),
+        );
         check("POST", "/r/acme/app.js/pull/12", Route::MethodNotAllowed);
         check("GET", "/r/acme/app.js/pull/0", Route::NotFound);
         check("GET", "/r/acme/app.js/issues/12", Route::NotFound);

@@ -6,5 +6,6 @@ pub mod change_id;
 pub mod diagram;
 pub mod files;
 pub mod hints;
+pub mod layout;
 pub mod order;
 pub mod patch;

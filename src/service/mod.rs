@@ -4,6 +4,7 @@
 use worker::{Env, Request, Result};
 
 mod pull_request;
+mod review;
 mod saved_store;
 mod saves;
 
@@ -67,14 +68,52 @@ pub async fn handle(mut req: Request, env: &Env, config: &Config) -> Result<Http
             "text/markdown; charset=utf-8",
             crate::mcp::catalog::ORDERING_GUIDE,
         ),
-        Route::Review(_) | Route::Tick(_) | Route::Arrange(_) | Route::ReviewScript | Route::NotFound => {
-            html(404, web::pages::not_found(&base_url))
-        }
+        Route::Review(pull) => match viewer(&req, config)? {
+            review::Viewer::Known(caller) => {
+                review::review(&req, env, config, &caller, &pull, &base_url).await?
+            }
+            review::Viewer::SignIn(reply) => reply,
+        },
+        Route::Tick(pull) => match viewer(&req, config)? {
+            review::Viewer::Known(caller) => {
+                review::tick(&mut req, env, &caller, &pull, &base_url).await?
+            }
+            review::Viewer::SignIn(reply) => reply,
+        },
+        Route::Arrange(pull) => match viewer(&req, config)? {
+            review::Viewer::Known(caller) => {
+                review::arrange(&mut req, env, config, &caller, &pull, &base_url).await?
+            }
+            review::Viewer::SignIn(reply) => reply,
+        },
+        Route::ReviewScript => HttpReply::new(
+            200,
+            "text/javascript; charset=utf-8",
+            web::review_page::REVIEW_JS,
+        )
+        .with_header("cache-control", "public, max-age=300"),
+        Route::NotFound => html(404, web::pages::not_found(&base_url)),
         Route::MethodNotAllowed => {
             HttpReply::new(405, "text/plain; charset=utf-8", "Method not allowed")
                 .with_header("allow", "GET, HEAD")
         }
     })
+}
+
+/// Who is viewing a review page: the local user in local development, else the signed-in person.
+fn viewer(req: &Request, config: &Config) -> Result<review::Viewer> {
+    let url = req.url()?;
+    let headers = Headers::new(req.headers().entries());
+    match local_caller(&headers, url.host_str().unwrap_or_default(), config) {
+        Some(caller) => Ok(review::Viewer::Known(caller)),
+        None => {
+            let body = "<h1>Sign in to review</h1><p>Review pages are for people who can see the pull request on GitHub. Signing in on the web is not available on this server yet; connect an agent instead.</p>";
+            Ok(review::Viewer::SignIn(html(
+                401,
+                web::html::page("Sign in", body, &origin_of(&url)),
+            )))
+        }
+    }
 }
 
 fn html(status: u16, page: String) -> HttpReply {
@@ -95,22 +134,26 @@ fn authenticate(
         // Tokens are issued by the OAuth endpoints; none is valid until a grant exists.
         return Err(Refusal::InvalidToken);
     }
-    if config.local_dev && is_loopback_host(host) {
-        if let Some(token) = &config.local_github_token {
-            let login = config
-                .local_github_login
-                .clone()
-                .unwrap_or_else(|| "local".into());
-            return Ok(Caller {
-                person: format!("local:{login}"),
-                login,
-                github_token: token.clone(),
-                may_write: true,
-                client_name: None,
-            });
-        }
+    local_caller(headers, host, config).ok_or(Refusal::MissingToken)
+}
+
+/// In local development, a loopback request without credentials acts as the configured user.
+fn local_caller(headers: &Headers, host: &str, config: &Config) -> Option<Caller> {
+    if !config.local_dev || !is_loopback_host(host) || headers.get("authorization").is_some() {
+        return None;
     }
-    Err(Refusal::MissingToken)
+    let token = config.local_github_token.as_ref()?;
+    let login = config
+        .local_github_login
+        .clone()
+        .unwrap_or_else(|| "local".into());
+    Some(Caller {
+        person: format!("local:{login}"),
+        login,
+        github_token: token.clone(),
+        may_write: true,
+        client_name: None,
+    })
 }
 
 async fn run_tool(

@@ -10,9 +10,12 @@
 
 /// The Content-Security-Policy sent with every page built on `page`.
 ///
-/// Nothing may load except inline style and same-origin or `data:` images; the page can't be framed
-/// (CSP Level 3, `frame-ancestors`), can't change its base URL and can only post forms to itself.
+/// Nothing may load except inline style, same-origin or `data:` images and same-origin scripts
+/// (the review page's one script file; no inline script ever runs, so injected markup can't run
+/// code); scripts may only call this site; the page can't be framed (CSP Level 3,
+/// `frame-ancestors`), can't change its base URL and can only post forms to itself.
 pub const CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; \
+                       script-src 'self'; connect-src 'self'; \
                        base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 /// The product name shown in the top bar and in every title.
@@ -193,7 +196,8 @@ mod tests {
         ] {
             assert!(CSP.contains(directive), "{directive}");
         }
-        assert!(!CSP.contains("script-src"));
+        assert!(CSP.contains("script-src 'self';"), "no inline script");
+        assert!(!CSP.contains("unsafe-inline'; script") && !CSP.contains("script-src 'unsafe"));
         assert!(!CSP.contains("  "), "{CSP}");
     }
 }

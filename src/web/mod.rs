@@ -8,6 +8,10 @@
 //! What not: no routing, no HTTP types, no `worker` imports, no scripts, no external assets.
 //! The review view for a pull request lives elsewhere and only borrows the shell and the renderers.
 
+pub mod arrange_page;
+pub mod csrf;
+pub mod diagram_svg;
 pub mod html;
 pub mod markdown;
 pub mod pages;
+pub mod review_page;

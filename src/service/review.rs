@@ -1,0 +1,368 @@
+//! The review pages (wasm only): the reading order for reviewers, ticks, and arranging on the web.
+//!
+//! Every page reads the pull request from GitHub with the viewer's own token, so a reviewer sees
+//! exactly what GitHub lets them see; ticks and web saves go to the pull request's object.
+
+use worker::{Env, Request};
+
+use super::{pull_request, saved_store};
+use crate::config::Config;
+use crate::errors;
+use crate::github::api::{path, Comparison};
+use crate::github::client::GitHub;
+use crate::http::{Headers, HttpReply};
+use crate::review::order::{checklist_ids, validate_order, Order};
+use crate::router::PullPath;
+use crate::tools::caller::Caller;
+use crate::tools::save_reading_order::{self as save, SaveTarget};
+use crate::tools::saved::{DocumentKind, SaveOutcome, SaveRequest, SavedRecord};
+use crate::web::{arrange_page, csrf, review_page};
+
+/// Who is looking at a page.
+pub enum Viewer {
+    Known(Caller),
+    /// Not signed in: where to send the browser.
+    SignIn(HttpReply),
+}
+
+/// A fresh CSRF token and whether cookies must be `Secure`.
+struct CsrfContext {
+    token: String,
+    secure: bool,
+}
+
+fn csrf_context(req: &Request) -> worker::Result<CsrfContext> {
+    let secure = req.url()?.scheme() == "https";
+    let existing = req
+        .headers()
+        .get("cookie")?
+        .and_then(|header| csrf::cookie(&header, csrf::cookie_name(secure)).map(str::to_string))
+        .filter(|token| token.len() == 43);
+    let token = match existing {
+        Some(token) => token,
+        None => {
+            let mut random = [0u8; 32];
+            getrandom::fill(&mut random).map_err(|e| worker::Error::RustError(e.to_string()))?;
+            csrf::token_from(&random)
+        }
+    };
+    Ok(CsrfContext { token, secure })
+}
+
+fn page_reply(status: u16, html: String, csrf: &CsrfContext) -> HttpReply {
+    super::html(status, html).with_header("set-cookie", csrf::set_cookie(&csrf.token, csrf.secure))
+}
+
+fn message_page(status: u16, title: &str, message: &str, base_url: &str) -> HttpReply {
+    let body = format!(
+        "<h1>{}</h1><p>{}</p>",
+        crate::web::html::escape(title),
+        crate::web::html::escape(message)
+    );
+    super::html(status, crate::web::html::page(title, &body, base_url))
+}
+
+/// `GET /r/{owner}/{repo}/pull/{n}[?version=N]`.
+pub async fn review(
+    req: &Request,
+    env: &Env,
+    config: &Config,
+    caller: &Caller,
+    pull: &PullPath,
+    base_url: &str,
+) -> worker::Result<HttpReply> {
+    let github = super::github_for(env, config, caller);
+    let read = match pull_request::read_pull_with_files(
+        env,
+        &github,
+        &pull.owner,
+        &pull.repo,
+        pull.number,
+    )
+    .await
+    {
+        Ok(read) => read,
+        Err(error) => {
+            let label = format!("{}/{}#{}", pull.owner, pull.repo, pull.number);
+            return Ok(message_page(
+                404,
+                "Can't open this pull request",
+                &errors::github_failure(&error, &label),
+                base_url,
+            ));
+        }
+    };
+    let current = saved_store::current(env, &pull.owner, &pull.repo, pull.number).await?;
+    let history = saved_store::history(
+        env,
+        &pull.owner,
+        &pull.repo,
+        pull.number,
+        DocumentKind::Order,
+    )
+    .await?;
+    let latest_version = current.order.as_ref().map_or(0, |r| r.version);
+    let wanted: Option<u64> = req
+        .url()?
+        .query_pairs()
+        .find(|(k, _)| k == "version")
+        .and_then(|(_, v)| v.parse().ok());
+    let record: Option<SavedRecord> = match wanted {
+        Some(version) if version != latest_version => {
+            saved_store::order_version(env, &pull.owner, &pull.repo, pull.number, version).await?
+        }
+        _ => current.order.clone(),
+    };
+    let order: Option<Order> = record
+        .as_ref()
+        .and_then(|r| serde_json::from_value(r.body.clone()).ok());
+    let checklist = order.as_ref().map(checklist_ids).unwrap_or_default();
+    let commits_since = match &record {
+        Some(record) if record.head_sha != read.pull.head.sha => {
+            commits_between(&github, pull, &record.head_sha, &read.pull.head.sha).await
+        }
+        _ => None,
+    };
+    let ticks =
+        saved_store::ticks(env, &pull.owner, &pull.repo, pull.number, &caller.login).await?;
+    let versions: Vec<review_page::VersionInfo> = history.iter().map(Into::into).collect();
+    let csrf = csrf_context(req)?;
+    let state = if read.pull.merged {
+        "merged"
+    } else {
+        read.pull.state.as_str()
+    };
+    let page = review_page::ReviewPage {
+        base_url,
+        owner: &pull.owner,
+        repo: &pull.repo,
+        number: pull.number,
+        title: &read.pull.title,
+        state,
+        author: read
+            .pull
+            .user
+            .as_ref()
+            .map(|u| u.login.as_str())
+            .unwrap_or("ghost"),
+        github_url: &read.pull.html_url,
+        viewer: &caller.login,
+        can_arrange: read.repository.can_arrange(),
+        order: order.as_ref(),
+        checklist: &checklist,
+        order_version: record.as_ref().map_or(0, |r| r.version),
+        latest_version,
+        versions: &versions,
+        updated_by: record.as_ref().map_or("", |r| r.person.as_str()),
+        source: record.as_ref().map_or("", |r| r.source.as_str()),
+        saved_at: record.as_ref().map_or("", |r| r.saved_at.as_str()),
+        commits_since,
+        files: &read.snapshot.files,
+        ticks: &ticks,
+        diagram: current.diagram.as_ref().map(|r| &r.body),
+        csrf: &csrf.token,
+    };
+    Ok(page_reply(200, review_page::render(&page), &csrf))
+}
+
+/// Commits on the pull request's branch since `from`, or `None` when GitHub can't say.
+async fn commits_between(
+    github: &GitHub<'_>,
+    pull: &PullPath,
+    from: &str,
+    to: &str,
+) -> Option<u64> {
+    github
+        .get::<Comparison>(&path::compare(&pull.owner, &pull.repo, from, to))
+        .await
+        .ok()
+        .map(|c| c.ahead_by.max(c.total_commits))
+}
+
+/// Reads a form POST and checks its CSRF token and origin.
+async fn checked_form(
+    req: &mut Request,
+    base_url: &str,
+) -> worker::Result<Option<Vec<(String, String)>>> {
+    let secure = req.url()?.scheme() == "https";
+    let headers = Headers::new(req.headers().entries());
+    let body = req.bytes().await?;
+    if body.len() > 256 * 1024 {
+        return Ok(None);
+    }
+    let form = csrf::form_pairs(&body);
+    let cookie_token = headers
+        .get("cookie")
+        .and_then(|header| csrf::cookie(header, csrf::cookie_name(secure)));
+    let ok = csrf::verify(
+        cookie_token,
+        csrf::form_value(&form, "csrf"),
+        headers.get("origin"),
+        base_url,
+    );
+    Ok(ok.then_some(form))
+}
+
+/// `POST …/ticks`: ticks or unticks one item for the viewer.
+pub async fn tick(
+    req: &mut Request,
+    env: &Env,
+    caller: &Caller,
+    pull: &PullPath,
+    base_url: &str,
+) -> worker::Result<HttpReply> {
+    let wants_json = req
+        .headers()
+        .get("accept")?
+        .is_some_and(|accept| accept.contains("application/json"));
+    let Some(form) = checked_form(req, base_url).await? else {
+        return Ok(HttpReply::json(
+            403,
+            &serde_json::json!({ "error": "The form expired; reload the page and try again." }),
+        ));
+    };
+    let item = csrf::form_value(&form, "item").unwrap_or_default();
+    if item.is_empty() || item.len() > 2000 {
+        return Ok(HttpReply::json(
+            400,
+            &serde_json::json!({ "error": "item is required" }),
+        ));
+    }
+    let done = csrf::form_value(&form, "done") == Some("1");
+    let ticks = saved_store::tick(
+        env,
+        &pull.owner,
+        &pull.repo,
+        pull.number,
+        &caller.login,
+        item,
+        done,
+    )
+    .await?;
+    if wants_json {
+        return Ok(HttpReply::json(200, &serde_json::json!({ "ticks": ticks })));
+    }
+    Ok(HttpReply::empty(303).with_header(
+        "location",
+        review_page::pull_path(&pull.owner, &pull.repo, pull.number),
+    ))
+}
+
+/// `GET`/`POST …/arrange`: the arrange form, and saving it with source `web`.
+pub async fn arrange(
+    req: &mut Request,
+    env: &Env,
+    config: &Config,
+    caller: &Caller,
+    pull: &PullPath,
+    base_url: &str,
+) -> worker::Result<HttpReply> {
+    let github = super::github_for(env, config, caller);
+    let read = match pull_request::read_pull_with_files(
+        env,
+        &github,
+        &pull.owner,
+        &pull.repo,
+        pull.number,
+    )
+    .await
+    {
+        Ok(read) => read,
+        Err(error) => {
+            let label = format!("{}/{}#{}", pull.owner, pull.repo, pull.number);
+            return Ok(message_page(
+                404,
+                "Can't open this pull request",
+                &errors::github_failure(&error, &label),
+                base_url,
+            ));
+        }
+    };
+    if !read.repository.can_arrange() {
+        let message = save::no_write_access(&caller.login, &pull.owner, &pull.repo, "an order");
+        return Ok(message_page(403, "Read-only", &message, base_url));
+    }
+    let current = saved_store::current(env, &pull.owner, &pull.repo, pull.number).await?;
+    let Some(record) = current.order else {
+        return Ok(message_page(404, "No order yet", "Ask an agent to arrange this pull request first (save_reading_order); then you can adjust it here.", base_url));
+    };
+    let Ok(order) = serde_json::from_value::<Order>(record.body.clone()) else {
+        return Ok(message_page(
+            500,
+            "Unreadable order",
+            "The saved order could not be read.",
+            base_url,
+        ));
+    };
+    let csrf = csrf_context(req)?;
+    let render = |error: Option<&str>| {
+        arrange_page::render(&arrange_page::ArrangePage {
+            base_url,
+            owner: &pull.owner,
+            repo: &pull.repo,
+            number: pull.number,
+            title: &read.pull.title,
+            order: &order,
+            base_version: record.version,
+            files: &read.snapshot.files,
+            csrf: &csrf.token,
+            error,
+        })
+    };
+    if req.method() != worker::Method::Post {
+        return Ok(page_reply(200, render(None), &csrf));
+    }
+    let Some(form) = checked_form(req, base_url).await? else {
+        return Ok(page_reply(
+            403,
+            render(Some("The form expired; reload the page and try again.")),
+            &csrf,
+        ));
+    };
+    let base_version = match arrange_page::form_base_version(&form) {
+        Ok(version) => version,
+        Err(message) => return Ok(page_reply(400, render(Some(&message)), &csrf)),
+    };
+    if base_version != record.version {
+        let message = format!(
+            "Conflict: {} saved version {} after you opened this page. Reload to arrange the latest version.",
+            record.person, record.version
+        );
+        return Ok(page_reply(409, render(Some(&message)), &csrf));
+    }
+    let input = match arrange_page::apply_form(&order, &form) {
+        Ok(input) => input,
+        Err(message) => return Ok(page_reply(400, render(Some(&message)), &csrf)),
+    };
+    let facts = save::facts_from_snapshot(&read.snapshot);
+    let new_order = match validate_order(&input, &facts) {
+        Ok(order) => order,
+        Err(rejection) => return Ok(page_reply(400, render(Some(&rejection.message())), &csrf)),
+    };
+    let target = SaveTarget {
+        owner: pull.owner.clone(),
+        repo: pull.repo.clone(),
+        number: pull.number,
+        base_version,
+    };
+    let request = SaveRequest {
+        kind: DocumentKind::Order,
+        base_version,
+        body: save::stored_order(&new_order),
+        person: caller.login.clone(),
+        client: None,
+        source: "web".into(),
+        head_sha: read.pull.head.sha.clone(),
+        saved_at: crate::time::rfc3339(worker::Date::now().as_millis()),
+    };
+    match saved_store::save(env, &target.owner, &target.repo, target.number, &request).await? {
+        SaveOutcome::Saved { .. } => Ok(HttpReply::empty(303).with_header(
+            "location",
+            review_page::pull_path(&pull.owner, &pull.repo, pull.number),
+        )),
+        SaveOutcome::Conflict { latest } => {
+            let message = save::conflict(&latest, base_version, "", "baseVersion");
+            Ok(page_reply(409, render(Some(&message)), &csrf))
+        }
+    }
+}

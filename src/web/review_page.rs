@@ -1,0 +1,1252 @@
+//! The review page at `/r/{owner}/{repo}/pull/{n}`: a pull request read in its saved reading order,
+//! with per-reviewer ticks, progress, the order's versions and the **Diagram** tab (issue 6; MCP
+//! reference: `save_reading_order`, "Splitting a file into parts" and `save_diagram`).
+//!
+//! Why: the order is only worth saving if reviewers are glad to read it. The page shows the
+//! overview, then each section with its note and checklist, then each file entry with exactly the
+//! diff of its part: the changes its `hunks` name, or, for the appearance without `hunks`, every
+//! change no other appearance names (new commits land there). Files the order does not place yet,
+//! and new changes of a file whose every part names its hunks, are listed at the end, so the page
+//! hides nothing even after new commits.
+//!
+//! Everything agents and GitHub wrote (titles, notes, checks, paths, patches, logins, times) is
+//! untrusted: it goes through `html::escape` or `markdown::render_code_spans`, nothing else.
+//! The page works without JavaScript: tabs are anchors switched with CSS `:target`, skim and
+//! generated diffs fold with `<details>`, and each tick is a small form with its own submit button.
+//! [`REVIEW_JS`], served by the Worker at [`REVIEW_JS_PATH`], only upgrades those forms to
+//! background `fetch` posts with the same fields and keeps the "X of Y done" counter current.
+//! The page then needs `script-src 'self'; connect-src 'self'` in its CSP (`html::CSP` has neither).
+//!
+//! Anchors: each file entry has `id="file-<slug>"`; later appearances of a split file add
+//! `-part-N` (N counts appearances from 1 in reading order, so the first one has no suffix). The
+//! slug keeps ASCII letters, digits, `.`, `_`, `-` and `/` and writes every other byte as `~XX`, so
+//! different paths never share an anchor. [`file_anchor`] finds the entry of a file and change, for
+//! the diagram's links.
+//!
+//! What not: no fetching, sessions, permission checks or CSRF token minting (the Worker passes
+//! `can_arrange`, `viewer` and `csrf`), no storage of ticks, no routing, no `worker` types.
+
+#![deny(
+    clippy::indexing_slicing,
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic
+)]
+
+use std::collections::{HashMap, HashSet};
+use std::fmt::Write as _;
+
+use serde_json::Value;
+
+use crate::review::change_id::describe_changes;
+use crate::review::order::{checklist_ids, ChecklistItem, FileEntry, Focus, Order};
+use crate::review::patch::{parse_patch, LineKind};
+use crate::tools::get_pull_request::SnapshotFile;
+use crate::tools::saved::VersionSummary;
+use crate::web::html::{self, escape, escape_into};
+use crate::web::markdown::render_code_spans;
+
+/// Where the Worker serves [`REVIEW_JS`], with `content-type: text/javascript; charset=utf-8`.
+pub const REVIEW_JS_PATH: &str = "/assets/review.js";
+
+/// Progressive enhancement for the tick forms: a checkbox change or a submit posts the form's own
+/// fields (`csrf`, `item`, `done`) with `fetch` and `Accept: application/json`, updates the form and
+/// the progress counter in place, and undoes both if the post fails. Without it, every form posts
+/// normally. Nothing here changes layout: checkboxes are enabled and texts swapped, no more.
+pub const REVIEW_JS: &str = r#""use strict";
+(function () {
+  var doneText = document.getElementById("progress-done");
+  var bar = document.getElementById("progress-bar");
+  var status = document.getElementById("tick-status");
+
+  function field(form, name) {
+    return form.querySelector('input[type="hidden"][name="' + name + '"]');
+  }
+
+  function isDone(form) {
+    var done = field(form, "done");
+    return !!done && done.value === "0";
+  }
+
+  function show(form, done) {
+    var box = form.querySelector(".tick-box");
+    var button = form.querySelector(".tick-save");
+    var next = field(form, "done");
+    if (box) { box.checked = done; }
+    if (next) { next.value = done ? "0" : "1"; }
+    if (button) { button.textContent = done ? "Undo" : "Mark done"; }
+    form.classList.toggle("is-done", done);
+  }
+
+  function count(delta) {
+    if (!doneText) { return; }
+    var total = parseInt(doneText.getAttribute("data-total"), 10) || 0;
+    var value = (parseInt(doneText.textContent, 10) || 0) + delta;
+    value = Math.max(0, Math.min(total, value));
+    doneText.textContent = String(value);
+    if (bar) { bar.value = value; }
+  }
+
+  function say(text) {
+    if (status) { status.textContent = text; }
+  }
+
+  function send(form, done) {
+    var was = isDone(form);
+    if (form.getAttribute("aria-busy") === "true" || was === done) {
+      show(form, was);
+      return;
+    }
+    var csrf = field(form, "csrf");
+    var item = field(form, "item");
+    if (!csrf || !item) { return; }
+    var body = new URLSearchParams();
+    body.append("csrf", csrf.value);
+    body.append("item", item.value);
+    body.append("done", done ? "1" : "0");
+    form.setAttribute("aria-busy", "true");
+    show(form, done);
+    count(done ? 1 : -1);
+    fetch(form.getAttribute("action"), {
+      method: "POST",
+      body: body,
+      credentials: "same-origin",
+      headers: { "Accept": "application/json" }
+    }).then(function (response) {
+      if (!response.ok) { throw new Error("status " + response.status); }
+      say(done ? "Marked done." : "Marked not done.");
+    }).catch(function () {
+      show(form, was);
+      count(done ? -1 : 1);
+      say("That tick wasn't saved. Check your connection and try again.");
+    }).then(function () {
+      form.removeAttribute("aria-busy");
+    });
+  }
+
+  var forms = document.querySelectorAll("form.tick");
+  Array.prototype.forEach.call(forms, function (form) {
+    var box = form.querySelector(".tick-box");
+    if (box) {
+      box.disabled = false;
+      box.addEventListener("change", function () { send(form, box.checked); });
+    }
+    form.addEventListener("submit", function (event) {
+      event.preventDefault();
+      send(form, !isDone(form));
+    });
+  });
+})();
+"#;
+
+/// One saved version of the order, for the version picker.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VersionInfo {
+    pub version: u64,
+    /// GitHub login of the person who saved it.
+    pub person: String,
+    /// `agent` or `web`.
+    pub source: String,
+    /// RFC 3339 time of the save.
+    pub saved_at: String,
+}
+
+impl From<&VersionSummary> for VersionInfo {
+    fn from(summary: &VersionSummary) -> Self {
+        VersionInfo {
+            version: summary.version,
+            person: summary.person.clone(),
+            source: summary.source.clone(),
+            saved_at: summary.saved_at.clone(),
+        }
+    }
+}
+
+/// Everything the review page shows. All text is untrusted and escaped by [`render`].
+pub struct ReviewPage<'a> {
+    pub base_url: &'a str,
+    pub owner: &'a str,
+    pub repo: &'a str,
+    pub number: u64,
+    /// The pull request's title.
+    pub title: &'a str,
+    /// `open`, `closed` or `merged`.
+    pub state: &'a str,
+    pub author: &'a str,
+    /// The pull request on GitHub; linked only when it is an `https://` URL.
+    pub github_url: &'a str,
+    /// The signed-in reviewer's login.
+    pub viewer: &'a str,
+    /// The viewer has write access: show "Arrange on the web".
+    pub can_arrange: bool,
+    /// The order of `order_version`, or `None` when nothing was saved yet.
+    pub order: Option<&'a Order>,
+    /// The order's checklist items with their ids; computed from `order` when empty.
+    pub checklist: &'a [ChecklistItem],
+    /// The version shown.
+    pub order_version: u64,
+    /// The newest version; `order_version < latest_version` shows an older one, read-only.
+    pub latest_version: u64,
+    /// Every saved version, in the order to list them (newest first, usually).
+    pub versions: &'a [VersionInfo],
+    /// Who saved the version shown.
+    pub updated_by: &'a str,
+    /// How the version shown was saved: `agent` or `web`.
+    pub source: &'a str,
+    /// When the version shown was saved (RFC 3339).
+    pub saved_at: &'a str,
+    /// Commits pushed after the version shown was saved; a banner when above 0.
+    pub commits_since: Option<u64>,
+    /// The pull request's files now, with patches.
+    pub files: &'a [SnapshotFile],
+    /// Item ids the viewer ticked: checklist ids and file ids from [`file_item_id`].
+    pub ticks: &'a [String],
+    /// The saved diagram (the `diagram` object of `save_diagram`), if any.
+    pub diagram: Option<&'a Value>,
+    /// The token every tick form posts back as `csrf`.
+    pub csrf: &'a str,
+}
+
+/// The path of the review page, `/r/{owner}/{repo}/pull/{n}` (not escaped).
+pub fn pull_path(owner: &str, repo: &str, number: u64) -> String {
+    format!("/r/{owner}/{repo}/pull/{number}")
+}
+
+/// The tick id of a file entry: `file:<path>`, or for a part naming `hunks`,
+/// `file:<path>#<ids>` with the ids sorted, deduplicated and comma-joined (the scope that
+/// `checklist_ids` gives the part's checks).
+pub fn file_item_id(path: &str, hunks: Option<&[String]>) -> String {
+    match hunks {
+        None => format!("file:{path}"),
+        Some(hunks) => {
+            let mut ids: Vec<&str> = hunks.iter().map(String::as_str).collect();
+            ids.sort_unstable();
+            ids.dedup();
+            format!("file:{path}#{}", ids.join(","))
+        }
+    }
+}
+
+/// The `id` (without `#`) of the file entry that shows `path` and, when given, the change `hunk`:
+/// the part naming that change, else the part without `hunks` (it takes every change no other
+/// part names), else the file's first appearance. A path the order does not list gets the anchor
+/// it has under "Not in the order yet".
+pub fn file_anchor(path: &str, hunk: Option<&str>, order: &Order) -> String {
+    let mut anchors = Anchors::default();
+    let mut candidates = Vec::new();
+    for section in &order.sections {
+        for entry in &section.files {
+            let anchor = anchors.next(&entry.path);
+            candidates.push(Candidate {
+                path: &entry.path,
+                hunks: entry.hunks.as_deref(),
+                anchor,
+            });
+        }
+    }
+    match pick_anchor(&candidates, path, hunk) {
+        Some(anchor) => anchor.to_string(),
+        None => anchors.next(path),
+    }
+}
+
+/// Renders the review page as a full document.
+pub fn render(page: &ReviewPage<'_>) -> String {
+    let computed;
+    let items: &[ChecklistItem] = match page.order {
+        Some(order) if page.checklist.is_empty() => {
+            computed = checklist_ids(order);
+            &computed
+        }
+        _ => page.checklist,
+    };
+    let plan = Plan::new(page.order, page.files, items);
+    let read_only = page.order.is_some() && page.order_version < page.latest_version;
+    let ticks: HashSet<&str> = page.ticks.iter().map(String::as_str).collect();
+    let mut ctx = Ctx {
+        ticks,
+        action: escape(&format!(
+            "{}/ticks",
+            pull_path(page.owner, page.repo, page.number)
+        )),
+        csrf: escape(page.csrf),
+        writable: !read_only,
+        next_id: 0,
+        named: &plan.named,
+    };
+
+    let (done, total) = plan.progress(&ctx.ticks);
+    let mut out = String::with_capacity(STYLE.len() + 16 * 1024);
+    out.push_str("<style>");
+    out.push_str(STYLE);
+    out.push_str("</style>\n");
+    header(
+        &mut out,
+        page,
+        read_only,
+        done,
+        total,
+        !plan.leftovers.is_empty(),
+    );
+    diagram_panel(&mut out, page, &plan);
+    order_panel(&mut out, page, &plan, &mut ctx);
+    if ctx.writable {
+        out.push_str("<p id=\"tick-status\" class=\"tick-status\" role=\"status\" aria-live=\"polite\"></p>\n");
+        let _ = writeln!(out, "<script src=\"{REVIEW_JS_PATH}\" defer></script>");
+    }
+    let title = format!(
+        "{} · {}/{}#{}",
+        page.title, page.owner, page.repo, page.number
+    );
+    html::page(&title, &out, page.base_url)
+}
+
+/// One file entry of the order (or of "Not in the order yet") for an anchor search.
+struct Candidate<'b> {
+    path: &'b str,
+    hunks: Option<&'b [String]>,
+    anchor: String,
+}
+
+fn pick_anchor<'c>(
+    candidates: &'c [Candidate<'_>],
+    path: &str,
+    hunk: Option<&str>,
+) -> Option<&'c str> {
+    let mut first = None;
+    let mut rest = None;
+    for candidate in candidates.iter().filter(|c| c.path == path) {
+        first.get_or_insert(candidate.anchor.as_str());
+        match (candidate.hunks, hunk) {
+            (Some(hunks), Some(wanted)) if hunks.iter().any(|id| id == wanted) => {
+                return Some(&candidate.anchor);
+            }
+            (None, _) => {
+                rest.get_or_insert(candidate.anchor.as_str());
+            }
+            _ => {}
+        }
+    }
+    if hunk.is_some() {
+        rest.or(first)
+    } else {
+        first
+    }
+}
+
+/// Hands out unique entry anchors in reading order; see the module docs.
+#[derive(Default)]
+struct Anchors {
+    seen: HashMap<String, usize>,
+    used: HashSet<String>,
+}
+
+impl Anchors {
+    fn next(&mut self, path: &str) -> String {
+        let count = self.seen.entry(path.to_string()).or_insert(0);
+        *count += 1;
+        let mut anchor = if *count == 1 {
+            format!("file-{}", slug(path))
+        } else {
+            format!("file-{}-part-{count}", slug(path))
+        };
+        // Only a path that itself ends in `-part-N` can collide; a trailing `~` is never made
+        // by `slug`, so appending it gives a fresh id.
+        while self.used.contains(&anchor) {
+            anchor.push('~');
+        }
+        self.used.insert(anchor.clone());
+        anchor
+    }
+}
+
+/// A path as an id fragment: ASCII letters, digits, `.`, `_`, `-` and `/` kept, other bytes `~XX`.
+fn slug(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for byte in path.bytes() {
+        if byte.is_ascii_alphanumeric() || matches!(byte, b'.' | b'_' | b'-' | b'/') {
+            out.push(char::from(byte));
+        } else {
+            let _ = write!(out, "~{byte:02X}");
+        }
+    }
+    out
+}
+
+/// Which changes of a file an entry shows.
+enum Select<'b> {
+    /// The changes with these ids.
+    Only(&'b [String]),
+    /// Every change that no appearance of the file names.
+    Rest,
+}
+
+/// One file entry as the page shows it.
+struct EntryPlan<'b> {
+    path: &'b str,
+    /// The order's entry; `None` under "Not in the order yet".
+    entry: Option<&'b FileEntry>,
+    file: Option<&'b SnapshotFile>,
+    select: Select<'b>,
+    /// `(n, of)` for a file listed more than once.
+    part: Option<(usize, usize)>,
+    anchor: String,
+    tick_id: String,
+    checks: Vec<&'b ChecklistItem>,
+    /// Under "Not in the order yet": changes of a file whose every part names its hunks.
+    new_changes: bool,
+}
+
+/// The page's entries, computed once: anchors, parts, checks and what is not in the order yet.
+struct Plan<'b> {
+    sections: Vec<Vec<EntryPlan<'b>>>,
+    section_checks: Vec<Vec<&'b ChecklistItem>>,
+    leftovers: Vec<EntryPlan<'b>>,
+    /// Per path, the change ids that some appearance names in `hunks`.
+    named: HashMap<&'b str, HashSet<&'b str>>,
+}
+
+impl<'b> Plan<'b> {
+    fn new(
+        order: Option<&'b Order>,
+        files: &'b [SnapshotFile],
+        items: &'b [ChecklistItem],
+    ) -> Self {
+        let mut by_place: HashMap<(usize, Option<usize>), Vec<&'b ChecklistItem>> = HashMap::new();
+        for item in items {
+            by_place
+                .entry((item.section, item.entry))
+                .or_default()
+                .push(item);
+        }
+        let mut files_by_path: HashMap<&'b str, &'b SnapshotFile> = HashMap::new();
+        for file in files {
+            files_by_path.entry(file.path.as_str()).or_insert(file);
+        }
+        let mut named: HashMap<&'b str, HashSet<&'b str>> = HashMap::new();
+        let mut appearances: HashMap<&'b str, usize> = HashMap::new();
+        let mut has_rest: HashSet<&'b str> = HashSet::new();
+        let sections_in: &'b [crate::review::order::Section] =
+            order.map_or(&[], |order| order.sections.as_slice());
+        for entry in sections_in.iter().flat_map(|section| &section.files) {
+            *appearances.entry(entry.path.as_str()).or_insert(0) += 1;
+            match &entry.hunks {
+                Some(hunks) => named
+                    .entry(entry.path.as_str())
+                    .or_default()
+                    .extend(hunks.iter().map(String::as_str)),
+                None => {
+                    has_rest.insert(entry.path.as_str());
+                }
+            }
+        }
+
+        let mut anchors = Anchors::default();
+        let mut seen: HashMap<&'b str, usize> = HashMap::new();
+        let mut sections = Vec::with_capacity(sections_in.len());
+        let mut section_checks = Vec::with_capacity(sections_in.len());
+        for (s, section) in sections_in.iter().enumerate() {
+            section_checks.push(by_place.remove(&(s, None)).unwrap_or_default());
+            let mut entries = Vec::with_capacity(section.files.len());
+            for (e, entry) in section.files.iter().enumerate() {
+                let path = entry.path.as_str();
+                let total = appearances.get(path).copied().unwrap_or(1);
+                let nth = seen.entry(path).or_insert(0);
+                *nth += 1;
+                entries.push(EntryPlan {
+                    path,
+                    entry: Some(entry),
+                    file: files_by_path.get(path).copied(),
+                    select: match &entry.hunks {
+                        Some(hunks) => Select::Only(hunks),
+                        None => Select::Rest,
+                    },
+                    part: (total > 1).then_some((*nth, total)),
+                    anchor: anchors.next(path),
+                    tick_id: file_item_id(path, entry.hunks.as_deref()),
+                    checks: by_place.remove(&(s, Some(e))).unwrap_or_default(),
+                    new_changes: false,
+                });
+            }
+            sections.push(entries);
+        }
+
+        let mut leftovers = Vec::new();
+        let mut listed: HashSet<&str> = HashSet::new();
+        for file in files {
+            let path = file.path.as_str();
+            if !listed.insert(path) {
+                continue;
+            }
+            if !appearances.contains_key(path) {
+                leftovers.push(EntryPlan {
+                    path,
+                    entry: None,
+                    file: Some(file),
+                    select: Select::Rest,
+                    part: None,
+                    anchor: anchors.next(path),
+                    tick_id: file_item_id(path, None),
+                    checks: Vec::new(),
+                    new_changes: false,
+                });
+                continue;
+            }
+            if has_rest.contains(path) {
+                continue;
+            }
+            // Every part names its hunks: changes from later commits belong to no part.
+            let unnamed = unnamed_changes(file, named.get(path));
+            if !unnamed.is_empty() {
+                leftovers.push(EntryPlan {
+                    path,
+                    entry: None,
+                    file: Some(file),
+                    select: Select::Rest,
+                    part: None,
+                    anchor: anchors.next(path),
+                    tick_id: file_item_id(path, Some(&unnamed)),
+                    checks: Vec::new(),
+                    new_changes: true,
+                });
+            }
+        }
+        Plan {
+            sections,
+            section_checks,
+            leftovers,
+            named,
+        }
+    }
+
+    fn entries(&self) -> impl Iterator<Item = &EntryPlan<'b>> {
+        self.sections.iter().flatten().chain(&self.leftovers)
+    }
+
+    /// `(done, total)` over the checklist items and file entries the page shows.
+    fn progress(&self, ticks: &HashSet<&str>) -> (usize, usize) {
+        let checks = self
+            .section_checks
+            .iter()
+            .flatten()
+            .chain(self.entries().flat_map(|entry| &entry.checks))
+            .map(|item| item.id.as_str());
+        let files = self.entries().map(|entry| entry.tick_id.as_str());
+        checks.chain(files).fold((0, 0), |(done, total), id| {
+            (done + usize::from(ticks.contains(id)), total + 1)
+        })
+    }
+
+    fn link_for(&self, path: &str, hunk: Option<&str>) -> Option<String> {
+        let candidates: Vec<Candidate<'_>> = self
+            .entries()
+            .map(|entry| Candidate {
+                path: entry.path,
+                hunks: match &entry.select {
+                    Select::Only(hunks) => Some(hunks),
+                    Select::Rest => None,
+                },
+                anchor: entry.anchor.clone(),
+            })
+            .collect();
+        pick_anchor(&candidates, path, hunk).map(|anchor| format!("#{anchor}"))
+    }
+}
+
+/// Change ids of `file` that `named` does not hold, in diff order.
+fn unnamed_changes(file: &SnapshotFile, named: Option<&HashSet<&str>>) -> Vec<String> {
+    let Some(patch) = file.patch.as_deref() else {
+        return Vec::new();
+    };
+    let Ok(hunks) = parse_patch(patch) else {
+        return Vec::new();
+    };
+    describe_changes(&hunks)
+        .into_iter()
+        .map(|change| change.id)
+        .filter(|id| !named.is_some_and(|named| named.contains(id.as_str())))
+        .collect()
+}
+
+/// What rendering entries needs besides the plan.
+struct Ctx<'b> {
+    ticks: HashSet<&'b str>,
+    /// The tick form's `action`, escaped.
+    action: String,
+    /// The CSRF token, escaped.
+    csrf: String,
+    /// Ticks can be changed (not an older version).
+    writable: bool,
+    next_id: usize,
+    named: &'b HashMap<&'b str, HashSet<&'b str>>,
+}
+
+impl Ctx<'_> {
+    /// A tick: a form with `csrf`, `item` and `done` (the state a submit sets), a checkbox that
+    /// the script enables, a label and a submit button; or, when read-only, a disabled checkbox.
+    fn tick(&mut self, out: &mut String, item: &str, label_html: &str) {
+        self.next_id += 1;
+        let id = self.next_id;
+        let done = self.ticks.contains(item);
+        let checked = if done { " checked" } else { "" };
+        if !self.writable {
+            let _ = write!(
+                out,
+                "<div class=\"tick\"><input type=\"checkbox\" id=\"t{id}\" class=\"tick-box\"{checked} disabled>\
+                 <label for=\"t{id}\">{label_html}</label></div>"
+            );
+            return;
+        }
+        let class = if done { "tick is-done" } else { "tick" };
+        let _ = write!(
+            out,
+            "<form class=\"{class}\" method=\"post\" action=\"{action}\">\
+             <input type=\"hidden\" name=\"csrf\" value=\"{csrf}\">\
+             <input type=\"hidden\" name=\"item\" value=\"{item}\">\
+             <input type=\"hidden\" name=\"done\" value=\"{next}\">\
+             <input type=\"checkbox\" id=\"t{id}\" class=\"tick-box\"{checked} disabled>\
+             <label id=\"t{id}-l\" for=\"t{id}\">{label_html}</label>\
+             <button type=\"submit\" class=\"tick-save\" aria-describedby=\"t{id}-l\">{button}</button>\
+             </form>",
+            action = self.action,
+            csrf = self.csrf,
+            item = escape(item),
+            next = if done { "0" } else { "1" },
+            button = if done { "Undo" } else { "Mark done" },
+        );
+    }
+}
+
+fn header(
+    out: &mut String,
+    page: &ReviewPage<'_>,
+    read_only: bool,
+    done: usize,
+    total: usize,
+    leftovers: bool,
+) {
+    let github = safe_github(page.github_url);
+    let pull = pull_path(page.owner, page.repo, page.number);
+    out.push_str("<header class=\"pr\">\n<p class=\"pr-meta\">");
+    let (state_label, state_class) = match page.state.to_ascii_lowercase().as_str() {
+        "open" => ("Open".to_string(), "state-open"),
+        "closed" => ("Closed".to_string(), "state-closed"),
+        "merged" => ("Merged".to_string(), "state-merged"),
+        _ => (page.state.to_string(), "state-other"),
+    };
+    let _ = write!(
+        out,
+        "<span class=\"badge {state_class}\">{}</span> ",
+        escape(&state_label)
+    );
+    let label = format!("{}/{}#{}", page.owner, page.repo, page.number);
+    match github {
+        Some(url) => {
+            let _ = write!(out, "<a href=\"{}\">{}</a>", escape(url), escape(&label));
+        }
+        None => escape_into(out, &label),
+    }
+    let _ = write!(
+        out,
+        " <span>by <strong>{}</strong></span>",
+        escape(page.author)
+    );
+    if !page.viewer.is_empty() {
+        let _ = write!(
+            out,
+            " <span class=\"viewer\">Signed in as {}</span>",
+            escape(page.viewer)
+        );
+    }
+    out.push_str("</p>\n");
+    let _ = writeln!(out, "<h1 class=\"pr-title\">{}</h1>", escape(page.title));
+
+    if page.order.is_some() {
+        let source = if page.source.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", escape(page.source))
+        };
+        let _ = writeln!(
+            out,
+            "<p class=\"saved\">Saved by <strong>{}</strong>{source} at {}, version {}</p>",
+            escape(page.updated_by),
+            time_html(page.saved_at),
+            page.order_version
+        );
+        versions(out, page, &pull);
+    }
+
+    out.push_str("<p class=\"actions\">");
+    if let Some(url) = github {
+        let _ = write!(
+            out,
+            "<a class=\"button\" href=\"{}\">View on GitHub</a>",
+            escape(url)
+        );
+    }
+    if page.can_arrange && page.order.is_some() && !read_only {
+        let _ = write!(
+            out,
+            "<a class=\"button\" href=\"{}/arrange\">Arrange on the web</a>",
+            escape(&pull)
+        );
+    }
+    out.push_str("</p>\n");
+
+    if read_only {
+        let _ = writeln!(
+            out,
+            "<p class=\"notice\" role=\"note\">You are viewing version {}, an earlier version of this \
+             order. It is read-only: ticks can't be changed here. \
+             <a href=\"{}\">Go to the latest version ({})</a>.</p>",
+            page.order_version,
+            escape(&pull),
+            page.latest_version
+        );
+    }
+    if let (Some(_), Some(commits)) = (page.order, page.commits_since.filter(|n| *n > 0)) {
+        let plural = if commits == 1 { "commit" } else { "commits" };
+        let place = if leftovers {
+            "<a href=\"#not-in-order\">“Not in the order yet”</a>"
+        } else {
+            "“Not in the order yet”"
+        };
+        let _ = writeln!(
+            out,
+            "<p class=\"notice warn\" role=\"note\">This order was saved before the latest {commits} \
+             {plural}; new changes are listed under the part without hunks or in {place}.</p>"
+        );
+    }
+
+    let _ = writeln!(
+        out,
+        "<div class=\"progress\"><p><strong><span id=\"progress-done\" data-total=\"{total}\">{done}</span> \
+         of {total}</strong> done</p><progress id=\"progress-bar\" max=\"{max}\" value=\"{done}\" \
+         aria-label=\"Review progress\"></progress></div>",
+        max = total.max(1)
+    );
+    out.push_str("</header>\n");
+}
+
+/// The version picker: every version linked as `?version=N`, the one shown marked.
+fn versions(out: &mut String, page: &ReviewPage<'_>, pull: &str) {
+    if page.versions.len() < 2 {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "<details class=\"versions\"><summary>Version history ({} versions)</summary>\n<ol class=\"version-list\">",
+        page.versions.len()
+    );
+    for info in page.versions {
+        let current = info.version == page.order_version;
+        let _ = write!(
+            out,
+            "<li><a href=\"{}?version={}\"{}>Version {}</a> · {} ({}) · {}",
+            escape(pull),
+            info.version,
+            if current {
+                " aria-current=\"page\" class=\"current\""
+            } else {
+                ""
+            },
+            info.version,
+            escape(&info.person),
+            escape(&info.source),
+            time_html(&info.saved_at)
+        );
+        if info.version == page.latest_version {
+            out.push_str(" <span class=\"badge\">latest</span>");
+        }
+        if current {
+            out.push_str(" <span class=\"badge\">viewing</span>");
+        }
+        out.push_str("</li>\n");
+    }
+    out.push_str("</ol></details>\n");
+}
+
+fn tabs(out: &mut String, current: &str) {
+    let mark = |id: &str| {
+        if id == current {
+            " aria-current=\"true\""
+        } else {
+            ""
+        }
+    };
+    let _ = writeln!(
+        out,
+        "<nav class=\"tabs\" aria-label=\"Views\"><a href=\"#order\"{}>Reading order</a>\
+         <a href=\"#diagram\"{}>Diagram</a></nav>",
+        mark("order"),
+        mark("diagram")
+    );
+}
+
+fn diagram_panel(out: &mut String, page: &ReviewPage<'_>, plan: &Plan<'_>) {
+    out.push_str("<section id=\"diagram\" class=\"panel\" aria-labelledby=\"diagram-title\">\n");
+    tabs(out, "diagram");
+    out.push_str("<h2 id=\"diagram-title\" class=\"vh\">Diagram</h2>\n");
+    match page.diagram {
+        Some(diagram) => {
+            out.push_str("<div class=\"diagram-wrap\" role=\"region\" aria-label=\"Diagram\" tabindex=\"0\">\n");
+            out.push_str(&crate::web::diagram_svg::render_diagram(
+                diagram,
+                &|path: &str, hunk: Option<&str>| plan.link_for(path, hunk),
+            ));
+            out.push_str("</div>\n<p class=\"muted\">Steps tied to a file link to it in the reading order.</p>\n");
+        }
+        None => out.push_str(
+            "<p class=\"empty\">No diagram yet.</p>\n<p class=\"muted\">An agent can draw one with the \
+             <code>save_diagram</code> tool when a flow helps reviewers follow the change.</p>\n",
+        ),
+    }
+    out.push_str("</section>\n");
+}
+
+fn order_panel(out: &mut String, page: &ReviewPage<'_>, plan: &Plan<'_>, ctx: &mut Ctx<'_>) {
+    out.push_str("<section id=\"order\" class=\"panel\" aria-labelledby=\"order-title\">\n");
+    tabs(out, "order");
+    out.push_str("<h2 id=\"order-title\" class=\"vh\">Reading order</h2>\n");
+    let Some(order) = page.order else {
+        out.push_str(
+            "<p class=\"notice\" role=\"note\">No reading order has been saved for this pull request \
+             yet. Ask your agent to arrange it with LogiKFlow; until then the files are listed in \
+             GitHub's order.</p>\n",
+        );
+        if !plan.leftovers.is_empty() {
+            out.push_str("<section id=\"not-in-order\" class=\"order-section\" aria-labelledby=\"not-in-order-title\">\n\
+                          <h2 id=\"not-in-order-title\">Files</h2>\n");
+            for entry in &plan.leftovers {
+                file_entry(out, entry, ctx);
+            }
+            out.push_str("</section>\n");
+        }
+        out.push_str("</section>\n");
+        return;
+    };
+
+    if let Some(overview) = order
+        .overview
+        .as_deref()
+        .filter(|text| !text.trim().is_empty())
+    {
+        let _ = writeln!(
+            out,
+            "<div class=\"overview\" role=\"note\" aria-label=\"Overview\"><p>{}</p></div>",
+            render_code_spans(overview)
+        );
+    }
+
+    if order.sections.len() > 1 || !plan.leftovers.is_empty() {
+        out.push_str("<nav class=\"toc\" aria-labelledby=\"toc-title\"><h2 id=\"toc-title\">Sections</h2><ol>\n");
+        for (index, section) in order.sections.iter().enumerate() {
+            let _ = write!(out, "<li><a href=\"#section-{}\">", index + 1);
+            section_title(out, section.title.as_deref());
+            let count = section.files.len();
+            let _ = writeln!(
+                out,
+                "</a> <span class=\"muted\">· {count} {}</span></li>",
+                if count == 1 { "file" } else { "files" }
+            );
+        }
+        if !plan.leftovers.is_empty() {
+            out.push_str("<li><a href=\"#not-in-order\">Not in the order yet</a></li>\n");
+        }
+        out.push_str("</ol></nav>\n");
+    }
+
+    for (index, section) in order.sections.iter().enumerate() {
+        let number = index + 1;
+        let _ = write!(
+            out,
+            "<section class=\"order-section\" id=\"section-{number}\" aria-labelledby=\"section-{number}-title\">\n\
+             <h2 id=\"section-{number}-title\"><span class=\"num\">{number}.</span> "
+        );
+        section_title(out, section.title.as_deref());
+        if let Some(layer) = section.layer {
+            let _ = write!(
+                out,
+                " <span class=\"badge layer\"><span class=\"vh\">layer: </span>{}</span>",
+                layer.as_str()
+            );
+        }
+        out.push_str("</h2>\n");
+        if let Some(note) = section
+            .note
+            .as_deref()
+            .filter(|text| !text.trim().is_empty())
+        {
+            let _ = writeln!(out, "<p class=\"note\">{}</p>", render_code_spans(note));
+        }
+        checks(
+            out,
+            plan.section_checks.get(index).map_or(&[], Vec::as_slice),
+            ctx,
+        );
+        for entry in plan.sections.get(index).into_iter().flatten() {
+            file_entry(out, entry, ctx);
+        }
+        out.push_str("</section>\n");
+    }
+
+    if !plan.leftovers.is_empty() {
+        out.push_str(
+            "<section id=\"not-in-order\" class=\"order-section\" aria-labelledby=\"not-in-order-title\">\n\
+             <h2 id=\"not-in-order-title\">Not in the order yet</h2>\n\
+             <p class=\"muted\">These files, or these changes of files, came after the order was saved.</p>\n",
+        );
+        for entry in &plan.leftovers {
+            file_entry(out, entry, ctx);
+        }
+        out.push_str("</section>\n");
+    }
+    out.push_str("</section>\n");
+}
+
+fn section_title(out: &mut String, title: Option<&str>) {
+    match title.filter(|text| !text.trim().is_empty()) {
+        Some(title) => escape_into(out, title),
+        None => out.push_str("<span class=\"untitled\">Untitled</span>"),
+    }
+}
+
+fn checks(out: &mut String, items: &[&ChecklistItem], ctx: &mut Ctx<'_>) {
+    if items.is_empty() {
+        return;
+    }
+    out.push_str("<ul class=\"checks\" aria-label=\"Checklist\">\n");
+    for item in items {
+        out.push_str("<li>");
+        ctx.tick(out, &item.id, &render_code_spans(&item.text));
+        out.push_str("</li>\n");
+    }
+    out.push_str("</ul>\n");
+}
+
+/// The diff lines an entry shows, parsed from the file's patch.
+enum Shown<'p> {
+    /// The file is no longer part of the pull request.
+    Gone,
+    /// GitHub gave no patch (binary or too large).
+    NoPatch,
+    /// The patch could not be read.
+    Unreadable,
+    Hunks {
+        hunks: Vec<crate::review::patch::Hunk<'p>>,
+        additions: usize,
+        deletions: usize,
+        /// Ids the entry names that the file no longer has.
+        missing: usize,
+    },
+}
+
+fn shown<'p>(
+    entry: &EntryPlan<'_>,
+    file: Option<&'p SnapshotFile>,
+    named: &HashMap<&str, HashSet<&str>>,
+) -> Shown<'p> {
+    let Some(file) = file else {
+        return Shown::Gone;
+    };
+    let Some(patch) = file.patch.as_deref() else {
+        return Shown::NoPatch;
+    };
+    let Ok(hunks) = parse_patch(patch) else {
+        return Shown::Unreadable;
+    };
+    let ids: Vec<String> = describe_changes(&hunks)
+        .into_iter()
+        .map(|change| change.id)
+        .collect();
+    let keep = |id: &str| match &entry.select {
+        Select::Only(wanted) => wanted.iter().any(|w| w == id),
+        Select::Rest => !named.get(entry.path).is_some_and(|set| set.contains(id)),
+    };
+    let missing = match &entry.select {
+        Select::Only(wanted) => wanted.iter().filter(|w| !ids.contains(w)).count(),
+        Select::Rest => 0,
+    };
+    let kept: Vec<_> = hunks
+        .into_iter()
+        .zip(&ids)
+        .filter(|(_, id)| keep(id))
+        .map(|(hunk, _)| hunk)
+        .collect();
+    Shown::Hunks {
+        additions: kept.iter().map(|hunk| hunk.additions()).sum(),
+        deletions: kept.iter().map(|hunk| hunk.deletions()).sum(),
+        hunks: kept,
+        missing,
+    }
+}
+
+fn file_entry(out: &mut String, plan: &EntryPlan<'_>, ctx: &mut Ctx<'_>) {
+    let focus = plan.entry.and_then(|entry| entry.focus);
+    let shown = shown(plan, plan.file, ctx.named);
+    let class = match focus {
+        Some(Focus::Key) => "file focus-key",
+        Some(Focus::Skim) => "file focus-skim",
+        Some(Focus::Generated) => "file focus-generated",
+        None => "file",
+    };
+    let anchor = escape(&plan.anchor);
+    let _ = write!(
+        out,
+        "<article class=\"{class}\" id=\"{anchor}\" aria-labelledby=\"{anchor}-h\">\n<header class=\"file-head\">\
+         <h3 id=\"{anchor}-h\" class=\"path\"><code>{}</code></h3>",
+        escape(plan.path)
+    );
+    if let Some(previous) = plan.file.and_then(|file| file.previous_path.as_deref()) {
+        let _ = write!(
+            out,
+            "<p class=\"renamed\">Renamed from <code>{}</code></p>",
+            escape(previous)
+        );
+    }
+    out.push_str("<p class=\"meta\">");
+    if let Some(file) = plan.file {
+        let _ = write!(
+            out,
+            "<span class=\"badge status\">{}</span> ",
+            escape(&file.status)
+        );
+    }
+    let counts = match (&shown, plan.file) {
+        (
+            Shown::Hunks {
+                additions,
+                deletions,
+                ..
+            },
+            _,
+        ) if plan.part.is_some() || plan.entry.is_none() => {
+            Some((*additions as u64, *deletions as u64))
+        }
+        (_, Some(file)) => Some((file.additions, file.deletions)),
+        _ => None,
+    };
+    if let Some((additions, deletions)) = counts {
+        let _ = write!(
+            out,
+            "<span class=\"adds\">+{additions}<span class=\"vh\"> added lines</span></span> \
+             <span class=\"dels\">−{deletions}<span class=\"vh\"> removed lines</span></span>"
+        );
+    }
+    if let Some((nth, of)) = plan.part {
+        let _ = write!(out, " <span class=\"badge part\">Part {nth} of {of}</span>");
+    }
+    if plan.new_changes {
+        out.push_str(" <span class=\"badge part\">New changes</span>");
+    }
+    match focus {
+        Some(Focus::Key) => out.push_str(" <span class=\"badge focus key\">Key file</span>"),
+        Some(Focus::Skim) => out.push_str(" <span class=\"badge focus\">Skim</span>"),
+        Some(Focus::Generated) => out.push_str(" <span class=\"badge focus\">Generated</span>"),
+        None => {}
+    }
+    out.push_str("</p></header>\n<div class=\"file-body\">\n");
+    let label = format!("Reviewed<span class=\"vh\"> {}</span>", escape(plan.path));
+    ctx.tick(out, &plan.tick_id, &label);
+    out.push('\n');
+    if let Some(note) = plan
+        .entry
+        .and_then(|entry| entry.note.as_deref())
+        .filter(|text| !text.trim().is_empty())
+    {
+        let _ = writeln!(out, "<p class=\"note\">{}</p>", render_code_spans(note));
+    }
+    checks(out, &plan.checks, ctx);
+    let folded = match focus {
+        Some(Focus::Skim) => Some("skim"),
+        Some(Focus::Generated) => Some("generated file"),
+        _ => None,
+    };
+    if let Some(kind) = folded {
+        let _ = writeln!(
+            out,
+            "<details class=\"fold\"><summary>Show the diff <span class=\"muted\">({kind}, folded)</span></summary>"
+        );
+    }
+    diff(out, plan.path, &shown);
+    if folded.is_some() {
+        out.push_str("</details>\n");
+    }
+    out.push_str("</div>\n</article>\n");
+}
+
+fn diff(out: &mut String, path: &str, shown: &Shown<'_>) {
+    match shown {
+        Shown::Gone => out.push_str(
+            "<p class=\"muted\">This file is no longer changed in the pull request.</p>\n",
+        ),
+        Shown::NoPatch => out.push_str(
+            "<p class=\"muted\">GitHub shows no diff for this file (binary or too large).</p>\n",
+        ),
+        Shown::Unreadable => out.push_str(
+            "<p class=\"muted\">This file's diff couldn't be read; open it on GitHub.</p>\n",
+        ),
+        Shown::Hunks { hunks, missing, .. } => {
+            if *missing > 0 {
+                let _ = writeln!(
+                    out,
+                    "<p class=\"muted\">{missing} {} named in this part {} no longer in the pull request.</p>",
+                    if *missing == 1 { "change" } else { "changes" },
+                    if *missing == 1 { "is" } else { "are" }
+                );
+            }
+            if hunks.is_empty() {
+                out.push_str("<p class=\"muted\">No changes in this part.</p>\n");
+                return;
+            }
+            let _ = writeln!(
+                out,
+                "<div class=\"diff-wrap\" role=\"region\" aria-label=\"Diff of {}\" tabindex=\"0\">\
+                 <table class=\"diff\">",
+                escape(path)
+            );
+            for hunk in hunks {
+                let _ = writeln!(
+                    out,
+                    "<tbody><tr class=\"hunk-head\"><td colspan=\"3\">{}</td></tr>",
+                    escape(hunk.header)
+                );
+                let mut old = hunk.old_start;
+                let mut new = hunk.new_start;
+                for line in &hunk.lines {
+                    let (class, mark, old_no, new_no) = match line.kind {
+                        LineKind::Added => ("add", '+', None, Some(new)),
+                        LineKind::Removed => ("del", '-', Some(old), None),
+                        LineKind::Context => ("ctx", ' ', Some(old), Some(new)),
+                    };
+                    if old_no.is_some() {
+                        old = old.saturating_add(1);
+                    }
+                    if new_no.is_some() {
+                        new = new.saturating_add(1);
+                    }
+                    let number = |n: Option<u32>| n.map(|n| n.to_string()).unwrap_or_default();
+                    let _ = write!(
+                        out,
+                        "<tr class=\"{class}\"><td class=\"ln\">{}</td><td class=\"ln\">{}</td>\
+                         <td class=\"code\"><span class=\"mk\">{mark}</span>",
+                        number(old_no),
+                        number(new_no)
+                    );
+                    escape_into(out, line.text);
+                    if line.no_newline {
+                        out.push_str("<span class=\"eof\"> no newline at end of file</span>");
+                    }
+                    out.push_str("</td></tr>\n");
+                }
+                out.push_str("</tbody>\n");
+            }
+            out.push_str("</table></div>\n");
+        }
+    }
+}
+
+/// The GitHub link, only when it is an `https://` URL.
+fn safe_github(url: &str) -> Option<&str> {
+    url.starts_with("https://").then_some(url)
+}
+
+/// `2026-11-29T10:00:00Z` as `<time datetime="…">2026-11-29 10:00 UTC</time>`; other text as is.
+fn time_html(value: &str) -> String {
+    let pretty = match (value.get(..10), value.get(10..11), value.get(11..16)) {
+        (Some(date), Some("T"), Some(clock)) if value.ends_with('Z') => {
+            format!("{date} {clock} UTC")
+        }
+        _ => value.to_string(),
+    };
+    format!(
+        "<time datetime=\"{}\">{}</time>",
+        escape(value),
+        escape(&pretty)
+    )
+}
+
+/// The page's own style, after the shared one: a wider measure for diffs, badges, tabs, ticks,
+/// file cards and diff tables, with dark variants. Diff tables scroll inside their box, so the
+/// page never scrolls sideways on a phone.
+const STYLE: &str = r#"
+main,.top nav,.foot{max-width:64rem}
+:root{--add:#e6f4ea;--add-fg:#1a7f37;--del:#fdecee;--del-fg:#c62e3a;--hunk:#eef2fb;--key:#b7791f;--warn-soft:#fff6e0;--warn-line:#d4a72c}
+@media (prefers-color-scheme:dark){:root{--add:#12301d;--add-fg:#56d364;--del:#3a1619;--del-fg:#ff7b72;--hunk:#1c2536;--key:#e3b341;--warn-soft:#2b2413;--warn-line:#9e6a03}}
+.vh{position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0 0 0 0);clip-path:inset(50%);white-space:nowrap;border:0}
+.muted{color:var(--muted)}
+.pr-meta{display:flex;flex-wrap:wrap;gap:.25rem .75rem;align-items:center;margin:0;color:var(--muted)}
+.pr-title{margin:.4rem 0 .5rem;font-size:1.75rem;overflow-wrap:anywhere}
+.saved{color:var(--muted);margin:0 0 .5rem}
+.badge{display:inline-block;font-size:.75rem;font-weight:600;line-height:1.5;padding:0 .5rem;border-radius:999px;border:1px solid var(--line);background:var(--soft);color:var(--fg);vertical-align:middle;white-space:nowrap}
+.state-open{background:#1f883d;border-color:#1f883d;color:#fff}
+.state-merged{background:#8250df;border-color:#8250df;color:#fff}
+.state-closed{background:#cf222e;border-color:#cf222e;color:#fff}
+.badge.layer{background:var(--accent-soft);border-color:transparent;color:var(--accent);font-weight:600}
+.badge.key{background:var(--key);border-color:var(--key);color:#1d1f23}
+.versions{margin:0 0 .75rem}
+.versions summary{cursor:pointer;color:var(--accent);width:max-content;max-width:100%}
+.version-list{margin:.5rem 0 0;font-size:.9rem}
+.version-list .current{font-weight:700}
+.actions{display:flex;flex-wrap:wrap;gap:.5rem;margin:0 0 1rem}
+.button{display:inline-block;padding:.3rem .8rem;border:1px solid var(--line);border-radius:6px;background:var(--soft);color:var(--fg);text-decoration:none;font:inherit;line-height:1.5;cursor:pointer}
+.button:hover{border-color:var(--accent)}
+.notice{border:1px solid var(--line);border-left:4px solid var(--accent);background:var(--accent-soft);padding:.6rem .9rem;border-radius:6px}
+.notice.warn{border-left-color:var(--warn-line);background:var(--warn-soft)}
+.progress{margin:0 0 .5rem}
+.progress p{margin:0 0 .25rem}
+progress{display:block;width:100%;height:.6rem;accent-color:var(--accent)}
+.tabs{display:flex;flex-wrap:wrap;gap:.25rem;border-bottom:1px solid var(--line);margin:1.25rem 0 1rem}
+.tabs a{padding:.45rem .9rem;margin-bottom:-1px;text-decoration:none;color:var(--muted);border:1px solid transparent;border-bottom:0;border-radius:6px 6px 0 0}
+.tabs a:hover{color:var(--fg)}
+.tabs a[aria-current]{color:var(--fg);background:var(--bg);border-color:var(--line);font-weight:600}
+#diagram{display:none}
+#diagram:target{display:block}
+#diagram:target~#order{display:none}
+.diagram-wrap{overflow:auto;max-width:100%;border:1px solid var(--line);border-radius:8px;padding:.5rem}
+.empty{font-size:1.1rem;margin-top:1.5rem}
+.overview{font-size:1.05rem;margin:0 0 1.5rem}
+.order-section{margin:0 0 2.5rem;scroll-margin-top:1rem}
+.order-section>h2 .num{color:var(--muted);font-weight:500}
+.untitled{font-style:italic;color:var(--muted)}
+.note{margin:0 0 1rem}
+.checks{list-style:none;padding:0;margin:0 0 1rem}
+.checks li+li{margin-top:.35rem}
+.tick{display:flex;flex-wrap:wrap;align-items:center;gap:.25rem .6rem;margin:0 0 .5rem}
+.tick .tick-box{width:1.15rem;height:1.15rem;margin:0;flex:none;accent-color:var(--accent)}
+.tick label{flex:1 1 12rem;min-width:0}
+.tick-save{font:inherit;font-size:.8rem;line-height:1.5;min-width:6.5em;padding:0 .55rem;border:1px solid var(--line);border-radius:6px;background:var(--soft);color:var(--fg);cursor:pointer}
+.tick-save:hover{border-color:var(--accent)}
+.tick-status{position:fixed;left:50%;bottom:1rem;transform:translateX(-50%);margin:0;max-width:calc(100% - 2rem);padding:.4rem .9rem;border-radius:6px;background:var(--fg);color:var(--bg)}
+.tick-status:empty{display:none}
+.file{border:1px solid var(--line);border-radius:8px;margin:0 0 1.25rem;min-width:0;scroll-margin-top:1rem}
+.file:target{outline:3px solid var(--accent);outline-offset:2px}
+.file.focus-key{border-color:var(--key);box-shadow:inset 4px 0 0 var(--key)}
+.file-head{padding:.55rem .9rem;background:var(--soft);border-bottom:1px solid var(--line);border-radius:8px 8px 0 0}
+.file-head h3{margin:0;font-size:1rem;overflow-wrap:anywhere}
+.file-head h3 code{background:none;padding:0}
+.file-head p{margin:.15rem 0 0;font-size:.875rem}
+.renamed{color:var(--muted);overflow-wrap:anywhere}
+.meta{display:flex;flex-wrap:wrap;gap:.25rem .5rem;align-items:center}
+.adds{color:var(--add-fg);font-weight:600}
+.dels{color:var(--del-fg);font-weight:600}
+.file-body{padding:.6rem .9rem .9rem;min-width:0}
+.fold>summary{cursor:pointer;color:var(--accent);width:max-content;max-width:100%}
+.fold[open]>summary{margin-bottom:.5rem}
+.diff-wrap{overflow-x:auto;max-width:100%;border:1px solid var(--line);border-radius:6px;margin:.5rem 0 0}
+table.diff{width:100%;margin:0;border-collapse:collapse;font:.8rem/1.5 ui-monospace,SFMono-Regular,"SF Mono",Menlo,Consolas,"Liberation Mono",monospace}
+table.diff td{border:0;padding:0 .5rem;vertical-align:top}
+table.diff .ln{width:1%;min-width:3.5ch;text-align:right;color:var(--muted);white-space:nowrap;-webkit-user-select:none;user-select:none}
+table.diff .code{white-space:pre;tab-size:4;width:98%}
+table.diff .mk{display:inline-block;width:1.5ch;-webkit-user-select:none;user-select:none}
+table.diff tr.add{background:var(--add)}
+table.diff tr.del{background:var(--del)}
+table.diff tr.hunk-head td{background:var(--hunk);color:var(--muted);padding:.15rem .5rem;white-space:pre}
+.eof{color:var(--muted);font-style:italic}
+@media (max-width:40rem){.pr-title{font-size:1.4rem}.file-head,.file-body{padding-left:.6rem;padding-right:.6rem}}
+"#;
+
+#[cfg(test)]
+#[allow(clippy::indexing_slicing, clippy::panic)]
+mod tests;
