@@ -48,6 +48,12 @@ if [ ! -f "$stamp" ] || ! cmp -s package-lock.json "$stamp"; then
 fi
 
 if [ "$want_test" = 1 ]; then
+  # Debian's Chromium for the browser tests (playwright-core drives it; it never downloads one).
+  if ! command -v chromium >/dev/null 2>&1; then
+    say "installing chromium"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  fi
   # The Python MCP client, in a project-local virtualenv.
   if ! .tools/venv/bin/python -c 'import mcp' 2>/dev/null; then
     say "installing the Python mcp client"
