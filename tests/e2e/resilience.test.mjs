@@ -1,0 +1,121 @@
+// Resilience through the real Worker (issue #7): GitHub faults during every tool leave nothing
+// saved and give the spec's messages; 200 concurrent reads and saves give no 5xx and conflicts only
+// where versions really collided; a Worker killed mid-run keeps every acknowledged save.
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, test } from 'node:test';
+import { modernRequest, postMcp, standinControl, startStack } from './harness.mjs';
+
+let stack;
+const pr = { owner: 'logikflow', repo: 'demo', number: 3 };
+
+before(async () => { stack = await startStack({ vars: { GITHUB_TIMEOUT_MS: '1500' } }); });
+after(async () => { await stack?.stop(); });
+beforeEach(async () => { await standinControl(stack, 'POST', 'reset'); });
+
+let nextId = 1;
+/** Calls a tool over raw HTTP (2026-07-28) and returns { status, result }. */
+async function call(name, args) {
+  const { message, headers } = modernRequest(nextId++, 'tools/call', { name, arguments: args }, name);
+  const response = await postMcp(stack, message, headers);
+  return { status: response.status, result: response.body?.result, body: response.body };
+}
+
+async function read() {
+  const { result } = await call('get_pull_request', pr);
+  assert.equal(result.isError, false, result.content?.[0]?.text);
+  return result.structuredContent;
+}
+
+function orderFor(files, note = 'v') {
+  return { sections: [{ title: 'Everything', note, files: files.map((f) => ({ path: f.path, ...(f.likelyGenerated ? { focus: 'generated' } : {}) })) }] };
+}
+
+function diagramFor(files) {
+  return { nodes: [{ id: 'a', title: 'Start', kind: 'trigger' }, { id: 'b', title: 'End', file: files[1].path }], edges: [{ from: 'a', to: 'b' }] };
+}
+
+describe('GitHub faults during every tool', () => {
+  const faults = [
+    ['500', { kind: 'status', status: 500 }, /HTTP 500, twice/],
+    ['502', { kind: 'status', status: 502 }, /HTTP 502, twice/],
+    ['503', { kind: 'status', status: 503 }, /HTTP 503, twice/],
+    ['a timeout', { kind: 'slow', delayMs: 4000 }, /did not answer in time/],
+    ['401', { kind: 'unauthorized' }, /^GitHub access for this connection has expired/],
+    ['403 rate limit', { kind: 'rate_limit' }, /^GitHub's rate limit was reached/],
+    ['secondary rate limit', { kind: 'secondary_rate_limit' }, /^GitHub's rate limit was reached.*30 seconds/],
+    ['truncated JSON', { kind: 'truncated' }, /could not read/],
+  ];
+  for (const [name, fault, message] of faults) {
+    test(`${name}: every tool gives the message and nothing is saved`, async () => {
+      const current = await read();
+      await standinControl(stack, 'POST', 'faults', { path: '/pulls/3', times: 0, ...fault });
+      for (const [tool, args] of [
+        ['get_pull_request', pr],
+        ['save_reading_order', { ...pr, base_version: current.baseVersion, ...orderFor(current.files) }],
+        ['save_diagram', { ...pr, base_version: current.diagramBaseVersion, diagram: diagramFor(current.files) }],
+      ]) {
+        const { status, result } = await call(tool, args);
+        assert.equal(status, 200, tool);
+        assert.equal(result.isError, true, tool);
+        assert.match(result.content[0].text, message, tool);
+      }
+      await standinControl(stack, 'DELETE', 'faults');
+      const after = await read();
+      assert.equal(after.baseVersion, current.baseVersion);
+      assert.equal(after.diagramBaseVersion, current.diagramBaseVersion);
+    });
+  }
+});
+
+describe('load', () => {
+  test('200 concurrent reads and saves: no 5xx, conflicts only where versions collided', async () => {
+    const start = await read();
+    const calls = [];
+    for (let i = 0; i < 200; i++) {
+      if (i % 2 === 0) {
+        calls.push(call('get_pull_request', pr));
+      } else {
+        // Half the saves build on the version read at the start, so most of them collide.
+        calls.push(call('save_reading_order', { ...pr, base_version: start.baseVersion, ...orderFor(start.files, `save ${i}`) }));
+      }
+    }
+    const outcomes = await Promise.all(calls);
+    for (const { status, body } of outcomes) assert.ok(status < 500, `HTTP ${status}: ${JSON.stringify(body).slice(0, 200)}`);
+    const saves = outcomes.map((o, i) => ({ ...o, note: `save ${i}` })).filter((_, i) => i % 2 === 1);
+    const won = saves.filter((o) => !o.result.isError);
+    const conflicts = saves.filter((o) => o.result.isError && /^Conflict: /.test(o.result.content[0].text));
+    assert.equal(won.length, 1, 'exactly one save on the shared base wins');
+    assert.equal(conflicts.length, saves.length - 1, 'every other save is a conflict');
+    const reads = outcomes.filter((_, i) => i % 2 === 0);
+    for (const r of reads) assert.equal(r.result.isError, false);
+    const end = await read();
+    assert.equal(end.baseVersion, start.baseVersion + 1);
+    assert.equal(end.currentOrder.sections[0].note, won[0].note, 'the saved order is the one that won');
+  });
+});
+
+describe('restart', () => {
+  test('a Worker killed mid-run keeps every acknowledged save', async () => {
+    let current = await read();
+    let acknowledged = current.baseVersion;
+    let lastNote = null;
+    const stopAt = 6;
+    for (let i = 0; i < 10; i++) {
+      if (i === stopAt) await stack.kill();
+      let outcome;
+      try {
+        outcome = await call('save_reading_order', { ...pr, base_version: acknowledged, ...orderFor(current.files, `restart ${i}`) });
+      } catch {
+        break; // the Worker is gone
+      }
+      if (outcome.status === 200 && !outcome.result.isError) {
+        acknowledged = outcome.result.structuredContent.version;
+        lastNote = `restart ${i}`;
+      }
+    }
+    await stack.start();
+    const after = await read();
+    assert.ok(after.baseVersion === acknowledged, `latest ${after.baseVersion}, acknowledged ${acknowledged}`);
+    assert.equal(after.currentOrder.sections[0].note, lastNote);
+  });
+});
