@@ -17,6 +17,23 @@ pub struct Config {
     pub local_github_login: Option<String>,
     /// Browser origins allowed to call `/mcp` besides the server's own.
     pub allowed_origins: Vec<String>,
+    /// The GitHub OAuth App's or GitHub App's client id (`GITHUB_CLIENT_ID`, var or secret).
+    pub github_client_id: Option<String>,
+    /// Its client secret (secret `GITHUB_CLIENT_SECRET`).
+    pub github_client_secret: Option<String>,
+    /// The key GitHub tokens are encrypted with at rest (secret `TOKEN_ENCRYPTION_KEY`,
+    /// 32 or more random bytes, e.g. `openssl rand -base64 32`).
+    pub token_encryption_key: Option<String>,
+    /// MCP requests per person per minute (`RATE_LIMIT_PER_MINUTE`, default 120).
+    pub rate_limit_per_minute: u32,
+    /// Requests per address per minute to `/authorize`, `/oauth/token` and `/oauth/register`
+    /// (`ADDRESS_RATE_LIMIT_PER_MINUTE`, default 60).
+    pub address_rate_limit_per_minute: u32,
+    /// Access token lifetime in seconds (`ACCESS_TOKEN_TTL_SECONDS`, default 3600; tests lower it).
+    pub access_token_ttl_seconds: u64,
+    /// Accept `http://127.0.0.1:PORT/…` Client ID Metadata Document URLs
+    /// (`ALLOW_LOOPBACK_CLIENT_METADATA=1`; end-to-end tests only).
+    pub allow_loopback_client_metadata: bool,
 }
 
 impl std::fmt::Debug for Config {
@@ -30,6 +47,25 @@ impl std::fmt::Debug for Config {
                 &self.local_github_token.as_ref().map(|_| "[redacted]"),
             )
             .field("allowed_origins", &self.allowed_origins)
+            .field("github_client_id", &self.github_client_id)
+            .field(
+                "github_client_secret",
+                &self.github_client_secret.as_ref().map(|_| "[redacted]"),
+            )
+            .field(
+                "token_encryption_key",
+                &self.token_encryption_key.as_ref().map(|_| "[redacted]"),
+            )
+            .field("rate_limit_per_minute", &self.rate_limit_per_minute)
+            .field(
+                "address_rate_limit_per_minute",
+                &self.address_rate_limit_per_minute,
+            )
+            .field("access_token_ttl_seconds", &self.access_token_ttl_seconds)
+            .field(
+                "allow_loopback_client_metadata",
+                &self.allow_loopback_client_metadata,
+            )
             .finish()
     }
 }
@@ -68,6 +104,23 @@ impl Config {
             allowed_origins: text("ALLOWED_ORIGINS")
                 .map(|v| split_list(&v))
                 .unwrap_or_default(),
+            github_client_id: text("GITHUB_CLIENT_ID"),
+            github_client_secret: text("GITHUB_CLIENT_SECRET"),
+            token_encryption_key: text("TOKEN_ENCRYPTION_KEY"),
+            rate_limit_per_minute: crate::oauth::rate_limit::parse_limit(
+                text("RATE_LIMIT_PER_MINUTE").as_deref(),
+                crate::oauth::rate_limit::DEFAULT_PER_PERSON,
+            ),
+            address_rate_limit_per_minute: crate::oauth::rate_limit::parse_limit(
+                text("ADDRESS_RATE_LIMIT_PER_MINUTE").as_deref(),
+                crate::oauth::rate_limit::DEFAULT_PER_ADDRESS,
+            ),
+            access_token_ttl_seconds: text("ACCESS_TOKEN_TTL_SECONDS")
+                .and_then(|v| v.trim().parse::<u64>().ok())
+                .filter(|&seconds| seconds > 0)
+                .unwrap_or(crate::oauth::grants::ACCESS_TTL_SECONDS),
+            allow_loopback_client_metadata: text("ALLOW_LOOPBACK_CLIENT_METADATA")
+                .is_some_and(|v| v == "1" || v == "true"),
         }
     }
 }
@@ -89,8 +142,13 @@ mod tests {
     fn debug_redacts_the_token() {
         let config = Config {
             local_github_token: Some("gho_x".into()),
+            github_client_secret: Some("client-secret".into()),
+            token_encryption_key: Some("the-key".into()),
             ..Config::default()
         };
-        assert!(!format!("{config:?}").contains("gho_x"));
+        let text = format!("{config:?}");
+        assert!(!text.contains("gho_x"));
+        assert!(!text.contains("client-secret"));
+        assert!(!text.contains("the-key"));
     }
 }

@@ -1,4 +1,65 @@
-//! OAuth 2.1 for the MCP endpoint: protected-resource metadata (RFC 9728) and the bearer
-//! challenge (RFC 6750) that points clients at it. Pure.
+//! OAuth 2.1 for the MCP endpoint (MCP authorization, 2025-06-18 through 2026-07-28): this Worker
+//! is both the protected resource and its own authorization server, with GitHub as the identity
+//! provider underneath.
+//!
+//! The pure modules decide, with time, randomness and stored records passed in:
+//! `challenge` (401/403/429 replies and RFC 9728 metadata), `metadata` (RFC 8414), `pkce`,
+//! `redirect_uri`, `clients` (RFC 7591 registration and Client ID Metadata Documents),
+//! `authorize` (the authorization request and the consent form), `grants` (codes, grants,
+//! refresh rotation), `tokens` (token formats and hashes), `rate_limit`, `github_flow` (the
+//! GitHub web flow's requests and responses), `person_api` (messages to the person's object),
+//! `form` and `error` (RFC 6749 error codes and their one rendering).
+//! The wasm-only adapters carry the decisions out: `endpoints` (HTTP, KV, GitHub) and `seal`
+//! (AES-GCM for GitHub tokens at rest); `store::PersonStore` holds each person's state.
+//!
+//! # Each MUST and the test that holds it
+//!
+//! End-to-end tests are in `tests/e2e/oauth.test.mjs`; each is named by the start of its title.
+//!
+//! | Rule (issue #5, DESIGN.md §5) | Native test | End-to-end test |
+//! |---|---|---|
+//! | AS metadata: `issuer` equals its URL, S256 only, CIMD and `iss` flags | `metadata::tests::metadata` | `authorization server metadata`, `the conformance suite` |
+//! | 401 + `WWW-Authenticate` with `resource_metadata` and `scope` | `challenge::tests::missing_token_points_at_metadata` | `an unauthenticated /mcp request` |
+//! | expired or revoked token → 401 `invalid_token` | `grants::tests::access_tokens` | `expired access tokens are refused`, `revocation ends the grant` |
+//! | token without write on a save → 403 `insufficient_scope` | `challenge::tests::insufficient_scope_names_the_scope` | `an unticked write box` |
+//! | registration: https, loopback http any port, app schemes; no `javascript:`, `data:`, fragments | `redirect_uri::tests::registration_rules`, `clients::tests::registration_requests` | `dynamic registration` |
+//! | CIMD: https URL with a path, `client_id` equal, required fields, ≤ 5 KB, exact redirects | `clients::tests::metadata_document_urls`, `clients::tests::metadata_documents` | `a client ID metadata document client` |
+//! | redirect URI exact match (loopback: any port) | `redirect_uri::tests::matching` | `authorize errors`, `a code is bound to` |
+//! | client and redirect URI first, shown on a page; later errors go back with `state` and `iss` | `authorize::tests::request_rules_in_order` | `authorize errors` |
+//! | PKCE S256 only: plain and missing refused | `pkce::tests::only_s256_is_accepted` | `authorize errors` |
+//! | PKCE verifier checked at the token endpoint | `pkce::tests::verifiers`, `grants::tests::code_exchanges` | `a wrong PKCE verifier` |
+//! | `resource` must be our `/mcp` (authorize and token) | `authorize::tests::request_rules_in_order`, `grants::tests::code_exchanges` | `authorize errors`, `a code is bound to` |
+//! | codes single use, 10 minutes; a second use revokes the grant | `grants::tests::code_exchanges` | `a reused code revokes the grant` |
+//! | access 1 h; refresh rotates, 30 days from use, 180 days at most | `grants::tests::refreshes`, `grants::tests::refresh_lifetimes` | `refresh rotates`, `the SDK refreshes by itself` |
+//! | a replayed refresh token revokes the grant | `grants::tests::refreshes` | `refresh rotates; a replayed refresh token` |
+//! | authorization response carries `code`, `state`, `iss` | `authorize::tests::validated_request`, `error::tests::redirect_reply_carries_state_and_iss` | `full flow`, `deny sends access_denied` |
+//! | consent: CSRF token + `__Host-` cookie, same origin, single use | `authorize::tests::consent_forms` | `a consent POST without the CSRF cookie` |
+//! | consent never framed, client text escaped, Verified/Unverified, redirect host shown | `web::consent::tests` | `full flow`, `a client ID metadata document client` |
+//! | consent remembered per (person, client, redirect URI) | `redirect_uri::tests::consent_keys` | `consent is remembered` |
+//! | GitHub round trip: PKCE, single-use `state` bound to the browser | `github_flow::tests::authorize_url_has_pkce_and_state` | `the GitHub callback only completes in the browser that started it` |
+//! | token responses `Cache-Control: no-store` | `error::tests::json_reply_is_not_cached` | `full flow`, `the conformance suite` |
+//! | 120 requests/min/person → 429 + `Retry-After` + JSON-RPC error | `rate_limit::tests::the_121st_request_in_a_minute_is_refused`, `challenge::tests::rate_limited_says_when_to_retry` | `rate limit per person` |
+//! | per-address limit on register, token, authorize | `rate_limit::tests::windows` | `rate limit per address` |
+//! | GitHub tokens never leave the server; redacted `Debug` | `github_flow::tests::refresh_timing`, `person_api::tests::replies_round_trip` | `full flow` (no `gho_` in responses), `the GitHub token works for tools` |
+//! | the official SDK's OAuth client provider works end to end | — | `the official SDK client connects`, `the SDK refreshes by itself` |
 
+pub mod authorize;
 pub mod challenge;
+pub mod clients;
+pub mod error;
+pub mod form;
+pub mod github_flow;
+pub mod grants;
+pub mod metadata;
+pub mod person_api;
+pub mod pkce;
+pub mod rate_limit;
+pub mod redirect_uri;
+pub mod tokens;
+
+#[cfg(target_arch = "wasm32")]
+pub mod endpoints;
+#[cfg(target_arch = "wasm32")]
+pub mod seal;
+
+pub use metadata::is_oauth_path;

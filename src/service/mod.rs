@@ -26,6 +26,9 @@ use crate::web;
 pub async fn handle(mut req: Request, env: &Env, config: &Config) -> Result<HttpReply> {
     let url = req.url()?;
     let base_url = origin_of(&url);
+    if crate::oauth::is_oauth_path(url.path()) {
+        return crate::oauth::endpoints::handle(req, env, config, &base_url).await;
+    }
     let method = req.method().to_string();
     Ok(match route(&method, url.path()) {
         Route::Mcp => {
@@ -39,9 +42,10 @@ pub async fn handle(mut req: Request, env: &Env, config: &Config) -> Result<Http
             if let Err(reply) = transport::check_request(&parts) {
                 return Ok(reply);
             }
-            let caller = match authenticate(&headers, url.host_str().unwrap_or_default(), config) {
+            let host = url.host_str().unwrap_or_default();
+            let caller = match authenticate(&headers, host, env, config, &base_url).await {
                 Ok(caller) => caller,
-                Err(refusal) => return Ok(challenge::unauthorized(&base_url, refusal)),
+                Err(reply) => return Ok(reply),
             };
             let body = req.bytes().await?;
             if body.len() > MAX_BODY_BYTES {
@@ -50,6 +54,9 @@ pub async fn handle(mut req: Request, env: &Env, config: &Config) -> Result<Http
             match dispatch::dispatch(&headers, &body) {
                 Outcome::Reply(reply) => reply,
                 Outcome::Tool(request) => {
+                    if request.tool.writes() && !caller.may_write {
+                        return Ok(challenge::insufficient_scope_reply(&base_url, &request.id));
+                    }
                     let result = run_tool(&request, &caller, env, config, &base_url).await;
                     dispatch::tool_reply(&request, result)
                 }
@@ -123,18 +130,34 @@ fn html(status: u16, page: String) -> HttpReply {
         .with_header("referrer-policy", "no-referrer")
 }
 
-/// Resolves who is calling. Bearer tokens are checked against the person's grant; in local
-/// development a loopback request without one acts as the configured local user.
-fn authenticate(
+/// Resolves who is calling: a bearer token is checked against its person's grant and counted
+/// against their rate limit in one hop to the person's object; in local development a loopback
+/// request without one acts as the configured local user. A refusal is the reply to send.
+async fn authenticate(
     headers: &Headers,
     host: &str,
+    env: &Env,
     config: &Config,
-) -> std::result::Result<Caller, Refusal> {
-    if headers.get("authorization").is_some() {
-        // Tokens are issued by the OAuth endpoints; none is valid until a grant exists.
-        return Err(Refusal::InvalidToken);
+    base_url: &str,
+) -> std::result::Result<Caller, HttpReply> {
+    use crate::oauth::endpoints::{authenticate_bearer, BearerRefusal};
+    let Some(authorization) = headers.get("authorization") else {
+        return local_caller(headers, host, config)
+            .ok_or_else(|| challenge::unauthorized(base_url, Refusal::MissingToken));
+    };
+    let Some(token) = challenge::bearer_token(authorization) else {
+        return Err(challenge::unauthorized(base_url, Refusal::InvalidToken));
+    };
+    match authenticate_bearer(env, config, token).await {
+        Ok(caller) => Ok(caller),
+        Err(BearerRefusal::Invalid) => {
+            Err(challenge::unauthorized(base_url, Refusal::InvalidToken))
+        }
+        Err(BearerRefusal::RateLimited {
+            retry_after_seconds,
+        }) => Err(challenge::rate_limited_reply(retry_after_seconds)),
+        Err(BearerRefusal::Unavailable) => Err(challenge::unavailable_reply()),
     }
-    local_caller(headers, host, config).ok_or(Refusal::MissingToken)
 }
 
 /// In local development, a loopback request without credentials acts as the configured user.

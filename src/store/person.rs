@@ -1,19 +1,799 @@
-//! The Durable Object that owns one person's grants, tokens and rate-limit window.
+//! The Durable Object that owns one person's OAuth state (SQLite storage), named `gh:<GitHub id>`.
+//!
+//! Why one object per person: refresh rotation, replay detection and revocation must be atomic
+//! and take effect on the very next request, and the per-person rate limit must be counted in
+//! the same hop as the token check (DESIGN.md §3). Every decision comes from `oauth::grants`
+//! and `oauth::rate_limit`; this file loads rows, asks, and writes the answer back with no
+//! `await` in between, so no other request can interleave.
+//!
+//! Tables (created on the first OAuth operation, not in the constructor, so objects used only as
+//! per-address rate-limit windows, named `ip:<address>`, store nothing):
+//! * `github` — one row: the GitHub login and the GitHub token(s), sealed with AES-GCM
+//!   (`oauth::seal`, key from `TOKEN_ENCRYPTION_KEY`, the object name as additional data).
+//! * `grants` — one row per connected app: client, redirect URI, resource, write access, times.
+//! * `tokens` — SHA-256 hashes of access and refresh tokens with their grant, expiry, and for
+//!   refresh tokens whether they were already rotated (kept until expiry to detect replays).
+//! * `codes` — SHA-256 hashes of authorization codes with their bindings (JSON) and, once
+//!   exchanged, the grant they created (to revoke it on a second use).
+//! * `consents` — remembered consent per (client, redirect URI without loopback port).
+//! * `pending` — consent forms awaiting an answer: hash of the id, hash of the CSRF token, the
+//!   authorization request, expiry.
+//!
+//! The rate-limit window is kept in memory: an object is evicted only after it has been idle for
+//! longer than a window, so eviction loses nothing that matters, and no request pays for a
+//! storage write just to be counted.
+//!
+//! Internal API: JSON POSTs defined in `oauth::person_api`.
 
-use worker::{durable_object, DurableObject, Env, Request, Response, Result, State};
+use std::cell::{Cell, RefCell};
+
+use futures_util::future::{select, Either};
+use wasm_bindgen::JsValue;
+use worker::{
+    durable_object, Delay, DurableObject, Env, Fetch, Headers, Method, Request, RequestInit,
+    Response, Result, SqlStorage, SqlStorageValue, State,
+};
+
+use crate::config::Config;
+use crate::oauth::authorize::AuthorizationRequest;
+use crate::oauth::error::GrantError;
+use crate::oauth::github_flow::{self, GitHubTokens};
+use crate::oauth::grants::{
+    self, CodeDecision, CodeExchange, CodeRecord, GrantRecord, RefreshDecision, RefreshState,
+};
+use crate::oauth::person_api as api;
+use crate::oauth::pkce::constant_time_eq;
+use crate::oauth::rate_limit::{self, Admission, Window};
+use crate::oauth::redirect_uri::consent_key;
+use crate::oauth::seal;
+use crate::oauth::tokens::{self, PersonId, TokenKind, RANDOM_BYTES};
+
+/// How long a GitHub refresh counts as in flight.
+const REFRESH_IN_FLIGHT_SECONDS: u64 = 30;
+/// How long a GitHub refresh may take.
+const GITHUB_TIMEOUT_MS: u64 = 10_000;
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS github (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  login TEXT NOT NULL,
+  sealed TEXT NOT NULL,
+  updated_at INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS grants (
+  id TEXT PRIMARY KEY,
+  client_id TEXT NOT NULL,
+  client_name TEXT NOT NULL,
+  redirect_uri TEXT NOT NULL,
+  resource TEXT NOT NULL,
+  may_write INTEGER NOT NULL,
+  created_at INTEGER NOT NULL,
+  last_used_at INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS tokens (
+  hash TEXT PRIMARY KEY,
+  kind TEXT NOT NULL,
+  grant_id TEXT NOT NULL,
+  expires_at INTEGER NOT NULL,
+  spent INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS tokens_by_grant ON tokens (grant_id);
+CREATE TABLE IF NOT EXISTS codes (
+  hash TEXT PRIMARY KEY,
+  record TEXT NOT NULL,
+  expires_at INTEGER NOT NULL,
+  grant_id TEXT
+);
+CREATE TABLE IF NOT EXISTS consents (
+  client_id TEXT NOT NULL,
+  redirect_key TEXT NOT NULL,
+  may_write INTEGER NOT NULL,
+  created_at INTEGER NOT NULL,
+  PRIMARY KEY (client_id, redirect_key)
+);
+CREATE TABLE IF NOT EXISTS pending (
+  hash TEXT PRIMARY KEY,
+  csrf_hash TEXT NOT NULL,
+  login TEXT NOT NULL,
+  request TEXT NOT NULL,
+  expires_at INTEGER NOT NULL
+);
+";
 
 #[durable_object]
 pub struct PersonStore {
-    #[allow(dead_code)]
-    state: State,
+    sql: SqlStorage,
+    env: Env,
+    schema_ready: Cell<bool>,
+    /// The rate-limit window (per person, or per address for `ip:` objects).
+    window: Cell<Window>,
+    /// The imported AES-GCM key, once.
+    key: RefCell<Option<JsValue>>,
+    /// The last opened GitHub token, keyed by its sealed text, so `/check` decrypts once.
+    opened: RefCell<Option<(String, GitHubTokens)>>,
+    /// When a GitHub token refresh started (epoch seconds, 0 when none is in flight); other
+    /// requests use the current token meanwhile. A timestamp, not a flag, so a refresh that never
+    /// finishes cannot block the next one for longer than [`REFRESH_IN_FLIGHT_SECONDS`].
+    refreshing_since: Cell<u64>,
+}
+
+/// One result row, read by column position: serde-free, which keeps the wasm small.
+struct Row(Vec<SqlStorageValue>);
+
+impl Row {
+    fn text(&self, column: usize) -> String {
+        self.opt_text(column).unwrap_or_default()
+    }
+
+    fn opt_text(&self, column: usize) -> Option<String> {
+        match self.0.get(column) {
+            Some(SqlStorageValue::String(text)) => Some(text.clone()),
+            _ => None,
+        }
+    }
+
+    fn int(&self, column: usize) -> u64 {
+        match self.0.get(column) {
+            Some(SqlStorageValue::Integer(n)) => u64::try_from(*n).unwrap_or_default(),
+            Some(SqlStorageValue::Float(f)) if *f >= 0.0 => *f as u64,
+            Some(SqlStorageValue::Boolean(b)) => u64::from(*b),
+            _ => 0,
+        }
+    }
+}
+
+/// `SELECT grant_id, expires_at, spent FROM tokens`.
+struct TokenRow {
+    grant_id: String,
+    expires_at: u64,
+    spent: bool,
+}
+
+impl TokenRow {
+    fn from_row(row: &Row) -> TokenRow {
+        TokenRow {
+            grant_id: row.text(0),
+            expires_at: row.int(1),
+            spent: row.int(2) != 0,
+        }
+    }
+}
+
+const GRANT_COLUMNS: &str =
+    "id, client_id, client_name, redirect_uri, resource, may_write, created_at, last_used_at";
+
+fn grant_from_row(row: &Row) -> GrantRecord {
+    GrantRecord {
+        id: row.text(0),
+        client_id: row.text(1),
+        client_name: row.text(2),
+        redirect_uri: row.text(3),
+        resource: row.text(4),
+        may_write: row.int(5) != 0,
+        created_at: row.int(6),
+        last_used_at: row.int(7),
+    }
 }
 
 impl DurableObject for PersonStore {
-    fn new(state: State, _env: Env) -> Self {
-        PersonStore { state }
+    fn new(state: State, env: Env) -> Self {
+        PersonStore {
+            sql: state.storage().sql(),
+            env,
+            schema_ready: Cell::new(false),
+            window: Cell::new(Window::default()),
+            key: RefCell::new(None),
+            opened: RefCell::new(None),
+            refreshing_since: Cell::new(0),
+        }
     }
 
-    async fn fetch(&self, _req: Request) -> Result<Response> {
-        Response::error("no such operation", 404)
+    async fn fetch(&self, mut req: Request) -> Result<Response> {
+        if req.method() != Method::Post {
+            return Response::error("no such operation", 404);
+        }
+        let path = req.url()?.path().to_string();
+        match path.as_str() {
+            api::ADDRESS => {
+                let request: api::AddressRequest = body(&mut req).await?;
+                Response::from_json(&self.address(&request))
+            }
+            api::CHECK => {
+                let request: api::CheckRequest = body(&mut req).await?;
+                Response::from_json(&self.check(&request).await?)
+            }
+            api::BEGIN => {
+                let request: api::BeginRequest = body(&mut req).await?;
+                Response::from_json(&self.begin(&request).await?)
+            }
+            api::CONSENT => {
+                let request: api::ConsentRequest = body(&mut req).await?;
+                Response::from_json(&self.consent(&request)?)
+            }
+            api::TOKEN => {
+                let request: api::CodeTokenRequest = body(&mut req).await?;
+                Response::from_json(&self.exchange(&request)?)
+            }
+            api::REFRESH => {
+                let request: api::RefreshTokenRequest = body(&mut req).await?;
+                Response::from_json(&self.refresh(&request)?)
+            }
+            api::REVOKE => {
+                let request: api::RevokeRequest = body(&mut req).await?;
+                self.revoke(&request)?;
+                Response::from_json(&serde_json::json!({}))
+            }
+            _ => Response::error("no such operation", 404),
+        }
+    }
+}
+
+/// Reads a JSON body with serde_json (not `Request::json`, whose serde-wasm-bindgen path would
+/// compile every message type a second time).
+async fn body<T: serde::de::DeserializeOwned>(req: &mut Request) -> Result<T> {
+    Ok(serde_json::from_str(&req.text().await?)?)
+}
+
+fn now_ms() -> u64 {
+    worker::Date::now().as_millis()
+}
+
+fn random() -> Result<[u8; RANDOM_BYTES]> {
+    seal::random::<RANDOM_BYTES>().map_err(|e| worker::Error::RustError(e.to_string()))
+}
+
+fn int(value: u64) -> SqlStorageValue {
+    SqlStorageValue::Integer(value as i64)
+}
+
+fn text(value: &str) -> SqlStorageValue {
+    SqlStorageValue::String(value.to_string())
+}
+
+impl PersonStore {
+    fn ensure_schema(&self) -> Result<()> {
+        if !self.schema_ready.get() {
+            self.sql.exec(SCHEMA, None)?;
+            self.schema_ready.set(true);
+        }
+        Ok(())
+    }
+
+    /// The first row of a query, if any.
+    fn first(&self, query: &str, bindings: Vec<SqlStorageValue>) -> Result<Option<Row>> {
+        match self.sql.exec(query, bindings)?.raw().next() {
+            Some(values) => Ok(Some(Row(values?))),
+            None => Ok(None),
+        }
+    }
+
+    fn run(&self, query: &str, bindings: Vec<SqlStorageValue>) -> Result<()> {
+        self.sql.exec(query, bindings)?;
+        Ok(())
+    }
+
+    fn grant(&self, id: &str) -> Result<Option<GrantRecord>> {
+        let query = format!("SELECT {GRANT_COLUMNS} FROM grants WHERE id = ?");
+        Ok(self
+            .first(&query, vec![text(id)])?
+            .map(|row| grant_from_row(&row)))
+    }
+
+    fn token_row(&self, token: &str, kind: &str) -> Result<Option<TokenRow>> {
+        Ok(self
+            .first(
+                "SELECT grant_id, expires_at, spent FROM tokens WHERE hash = ? AND kind = ?",
+                vec![text(&tokens::hash(token)), text(kind)],
+            )?
+            .map(|row| TokenRow::from_row(&row)))
+    }
+
+    /// Ends a grant: its tokens stop working on the very next request.
+    fn revoke_grant(&self, grant_id: &str) -> Result<()> {
+        self.run(
+            "DELETE FROM tokens WHERE grant_id = ?",
+            vec![text(grant_id)],
+        )?;
+        self.run("DELETE FROM grants WHERE id = ?", vec![text(grant_id)])
+    }
+
+    /// Drops what can no longer be used.
+    fn sweep(&self, now: u64) -> Result<()> {
+        self.run("DELETE FROM tokens WHERE expires_at <= ?", vec![int(now)])?;
+        self.run("DELETE FROM codes WHERE expires_at <= ?", vec![int(now)])?;
+        self.run("DELETE FROM pending WHERE expires_at <= ?", vec![int(now)])?;
+        self.run(
+            "DELETE FROM grants WHERE id NOT IN (SELECT grant_id FROM tokens)",
+            vec![],
+        )
+    }
+
+    /// Mints an access and a refresh token for a grant and stores their hashes.
+    fn issue_pair(
+        &self,
+        person: &PersonId,
+        grant_id: &str,
+        refresh_expires_at: u64,
+        access_ttl: u64,
+        now: u64,
+    ) -> Result<api::TokenReply> {
+        let access = tokens::mint(TokenKind::Access, person, &random()?);
+        let refresh = tokens::mint(TokenKind::Refresh, person, &random()?);
+        let insert =
+            "INSERT INTO tokens (hash, kind, grant_id, expires_at, spent) VALUES (?, ?, ?, ?, 0)";
+        self.run(
+            insert,
+            vec![
+                text(&tokens::hash(&access)),
+                text("access"),
+                text(grant_id),
+                int(now + access_ttl),
+            ],
+        )?;
+        self.run(
+            insert,
+            vec![
+                text(&tokens::hash(&refresh)),
+                text("refresh"),
+                text(grant_id),
+                int(refresh_expires_at),
+            ],
+        )?;
+        Ok(api::TokenReply::Issued {
+            access_token: access,
+            refresh_token: refresh,
+            expires_in: access_ttl,
+        })
+    }
+
+    /// Issues an authorization code for an approved request.
+    fn issue_code(
+        &self,
+        person: &PersonId,
+        request: &AuthorizationRequest,
+        may_write: bool,
+        now: u64,
+    ) -> Result<String> {
+        let code = tokens::mint(TokenKind::Code, person, &random()?);
+        let record = CodeRecord {
+            client_id: request.client_id.clone(),
+            client_name: request.client_name.clone(),
+            redirect_uri: request.redirect_uri.clone(),
+            redirect_uri_sent: request.redirect_uri_sent,
+            code_challenge: request.code_challenge.clone(),
+            resource: request.resource.clone(),
+            may_write,
+            expires_at: now + grants::CODE_TTL_SECONDS,
+            grant_id: None,
+        };
+        self.run(
+            "INSERT INTO codes (hash, record, expires_at, grant_id) VALUES (?, ?, ?, NULL)",
+            vec![
+                text(&tokens::hash(&code)),
+                text(&serde_json::to_string(&record)?),
+                int(record.expires_at),
+            ],
+        )?;
+        Ok(code)
+    }
+
+    // ---- per-address window ------------------------------------------------------------
+
+    fn address(&self, request: &api::AddressRequest) -> api::AddressReply {
+        let (window, admission) =
+            rate_limit::admit(self.window.get(), now_ms(), request.limit_per_minute);
+        self.window.set(window);
+        match admission {
+            Admission::Allowed => api::AddressReply::Allowed,
+            Admission::Limited {
+                retry_after_seconds,
+            } => api::AddressReply::Limited {
+                retry_after_seconds,
+            },
+        }
+    }
+
+    // ---- /mcp bearer check ---------------------------------------------------------------
+
+    async fn check(&self, request: &api::CheckRequest) -> Result<api::CheckReply> {
+        self.ensure_schema()?;
+        let Some((TokenKind::Access, person)) = tokens::parse(&request.token) else {
+            return Ok(api::CheckReply::Invalid);
+        };
+        let now_ms = now_ms();
+        let now = now_ms / 1000;
+        // Token check and rate limit: synchronous, so atomic.
+        let row = self.token_row(&request.token, "access")?;
+        let grant = match &row {
+            Some(row) => self.grant(&row.grant_id)?,
+            None => None,
+        };
+        if !grants::access_is_valid(row.as_ref().map(|r| r.expires_at), grant.as_ref(), now) {
+            return Ok(api::CheckReply::Invalid);
+        }
+        let Some(grant) = grant else {
+            return Ok(api::CheckReply::Invalid);
+        };
+        let (window, admission) =
+            rate_limit::admit(self.window.get(), now_ms, request.limit_per_minute);
+        self.window.set(window);
+        if let Admission::Limited {
+            retry_after_seconds,
+        } = admission
+        {
+            return Ok(api::CheckReply::Limited {
+                retry_after_seconds,
+            });
+        }
+        // Last use, for the settings page; written at most once a minute.
+        self.run(
+            "UPDATE grants SET last_used_at = ? WHERE id = ? AND last_used_at < ?",
+            vec![int(now), text(&grant.id), int(now.saturating_sub(60))],
+        )?;
+        let Some((login, github)) = self.github_token(&person, now).await? else {
+            return Ok(api::CheckReply::Invalid);
+        };
+        Ok(api::CheckReply::Allowed {
+            person: person.object_name(),
+            login,
+            github_token: github.access_token,
+            may_write: grant.may_write,
+            client_name: grant.client_name,
+        })
+    }
+
+    async fn key(&self) -> Result<JsValue> {
+        if let Some(key) = self.key.borrow().as_ref() {
+            return Ok(key.clone());
+        }
+        let secret = Config::from_env(&self.env)
+            .token_encryption_key
+            .ok_or_else(|| worker::Error::RustError("TOKEN_ENCRYPTION_KEY is not set".into()))?;
+        let key = seal::import_key(&secret)
+            .await
+            .map_err(|e| worker::Error::RustError(format!("importing the key: {e}")))?;
+        *self.key.borrow_mut() = Some(key.clone());
+        Ok(key)
+    }
+
+    async fn store_github(
+        &self,
+        person: &PersonId,
+        login: &str,
+        github: &GitHubTokens,
+        now: u64,
+    ) -> Result<()> {
+        let key = self.key().await?;
+        let plain = serde_json::to_string(github)?;
+        let sealed = seal::seal(&key, &person.object_name(), &plain)
+            .await
+            .map_err(|e| worker::Error::RustError(format!("sealing: {e}")))?;
+        self.run(
+            "INSERT INTO github (id, login, sealed, updated_at) VALUES (1, ?, ?, ?) \
+             ON CONFLICT (id) DO UPDATE SET login = excluded.login, sealed = excluded.sealed, updated_at = excluded.updated_at",
+            vec![text(login), text(&sealed), int(now)],
+        )?;
+        *self.opened.borrow_mut() = Some((sealed, github.clone()));
+        Ok(())
+    }
+
+    /// The person's login and GitHub token, refreshed first when it is about to expire.
+    async fn github_token(
+        &self,
+        person: &PersonId,
+        now: u64,
+    ) -> Result<Option<(String, GitHubTokens)>> {
+        let Some(row) = self.first("SELECT login, sealed FROM github WHERE id = 1", vec![])? else {
+            return Ok(None);
+        };
+        let (login, sealed) = (row.text(0), row.text(1));
+        let cached = self
+            .opened
+            .borrow()
+            .as_ref()
+            .filter(|(cached, _)| *cached == sealed)
+            .map(|(_, tokens)| tokens.clone());
+        let github = match cached {
+            Some(github) => github,
+            None => {
+                let key = self.key().await?;
+                let plain = match seal::open(&key, &person.object_name(), &sealed).await {
+                    Ok(plain) => plain,
+                    Err(error) => {
+                        // A rotated key or a damaged row: every grant ends, so each app's refresh
+                        // fails too and it starts a new sign-in, which stores a readable token.
+                        worker::console_error!("opening the GitHub token failed: {error}");
+                        self.run("DELETE FROM tokens", vec![])?;
+                        self.run("DELETE FROM grants", vec![])?;
+                        return Ok(None);
+                    }
+                };
+                let github: GitHubTokens = serde_json::from_str(&plain)?;
+                *self.opened.borrow_mut() = Some((sealed.clone(), github.clone()));
+                github
+            }
+        };
+        let in_flight = now < self.refreshing_since.get() + REFRESH_IN_FLIGHT_SECONDS;
+        if !github.needs_refresh(now) || in_flight {
+            return Ok(Some((login, github)));
+        }
+        self.refreshing_since.set(now);
+        let refreshed = self.refresh_github(&github, now).await;
+        self.refreshing_since.set(0);
+        match refreshed {
+            Ok(fresh) => {
+                self.store_github(person, &login, &fresh, now).await?;
+                Ok(Some((login, fresh)))
+            }
+            Err(error) => {
+                // Keep using the current token; a tool call will say if GitHub refuses it.
+                worker::console_error!("refreshing the GitHub token failed: {error}");
+                Ok(Some((login, github)))
+            }
+        }
+    }
+
+    async fn refresh_github(&self, github: &GitHubTokens, now: u64) -> Result<GitHubTokens> {
+        let config = Config::from_env(&self.env);
+        let (Some(client_id), Some(secret), Some(refresh_token)) = (
+            config.github_client_id.as_deref(),
+            config.github_client_secret.as_deref(),
+            github.refresh_token.as_deref(),
+        ) else {
+            return Err(worker::Error::RustError(
+                "GitHub client is not configured".into(),
+            ));
+        };
+        let headers = Headers::new();
+        headers.set("accept", "application/json")?;
+        headers.set("content-type", "application/x-www-form-urlencoded")?;
+        headers.set("user-agent", "logikflow")?;
+        let mut init = RequestInit::new();
+        init.with_method(Method::Post)
+            .with_headers(headers)
+            .with_body(Some(
+                github_flow::refresh_body(client_id, secret, refresh_token).into(),
+            ));
+        let url = format!("{}/login/oauth/access_token", config.github_oauth_url);
+        let send = async {
+            let mut response = Fetch::Request(Request::new_with_init(&url, &init)?)
+                .send()
+                .await?;
+            response.text().await
+        };
+        let timer = Delay::from(std::time::Duration::from_millis(GITHUB_TIMEOUT_MS));
+        let body = match select(Box::pin(send), Box::pin(timer)).await {
+            Either::Left((body, _)) => body?,
+            Either::Right(_) => {
+                return Err(worker::Error::RustError(
+                    "GitHub did not answer in time".into(),
+                ))
+            }
+        };
+        github_flow::parse_token_response(&body, now)
+            .map_err(|e| worker::Error::RustError(format!("GitHub refused the refresh: {e:?}")))
+    }
+
+    // ---- authorization -------------------------------------------------------------------
+
+    async fn begin(&self, request: &api::BeginRequest) -> Result<api::BeginReply> {
+        self.ensure_schema()?;
+        let now = now_ms() / 1000;
+        self.store_github(&request.person, &request.login, &request.github, now)
+            .await?;
+        self.sweep(now)?;
+        let auth = &request.request;
+        let remembered = self.first(
+            "SELECT may_write FROM consents WHERE client_id = ? AND redirect_key = ?",
+            vec![
+                text(&auth.client_id),
+                text(&consent_key(&auth.redirect_uri)),
+            ],
+        )?;
+        // Remembered consent skips the page only when it already covers everything the app can
+        // get; a read-only consent is asked again, so the app can ask for more.
+        if remembered.is_some_and(|row| row.int(0) != 0) {
+            let code = self.issue_code(&request.person, auth, true, now)?;
+            return Ok(api::BeginReply::Code { code });
+        }
+        let consent_id = tokens::mint(TokenKind::Consent, &request.person, &random()?);
+        self.run(
+            "INSERT INTO pending (hash, csrf_hash, login, request, expires_at) VALUES (?, ?, ?, ?, ?)",
+            vec![
+                text(&tokens::hash(&consent_id)),
+                text(&request.csrf_hash),
+                text(&request.login),
+                text(&serde_json::to_string(auth)?),
+                int(now + grants::CONSENT_TTL_SECONDS),
+            ],
+        )?;
+        Ok(api::BeginReply::Consent { consent_id })
+    }
+
+    fn consent(&self, request: &api::ConsentRequest) -> Result<api::ConsentReply> {
+        self.ensure_schema()?;
+        let Some((TokenKind::Consent, person)) = tokens::parse(&request.consent_id) else {
+            return Ok(api::ConsentReply::Expired);
+        };
+        let now = now_ms() / 1000;
+        let hash = tokens::hash(&request.consent_id);
+        let pending = self.first(
+            "SELECT csrf_hash, request, expires_at FROM pending WHERE hash = ?",
+            vec![text(&hash)],
+        )?;
+        // Single use, whatever the answer.
+        self.run("DELETE FROM pending WHERE hash = ?", vec![text(&hash)])?;
+        let Some(pending) = pending else {
+            return Ok(api::ConsentReply::Expired);
+        };
+        let csrf_ok = constant_time_eq(
+            tokens::hash(&request.csrf).as_bytes(),
+            pending.text(0).as_bytes(),
+        );
+        if !csrf_ok || now >= pending.int(2) {
+            return Ok(api::ConsentReply::Expired);
+        }
+        let auth: AuthorizationRequest = serde_json::from_str(&pending.text(1))?;
+        if !request.approve {
+            return Ok(api::ConsentReply::Denied { request: auth });
+        }
+        self.run(
+            "INSERT INTO consents (client_id, redirect_key, may_write, created_at) VALUES (?, ?, ?, ?) \
+             ON CONFLICT (client_id, redirect_key) DO UPDATE SET may_write = excluded.may_write, created_at = excluded.created_at",
+            vec![
+                text(&auth.client_id),
+                text(&consent_key(&auth.redirect_uri)),
+                int(u64::from(request.may_write)),
+                int(now),
+            ],
+        )?;
+        let code = self.issue_code(&person, &auth, request.may_write, now)?;
+        Ok(api::ConsentReply::Approved {
+            code,
+            request: auth,
+        })
+    }
+
+    // ---- token endpoint ------------------------------------------------------------------
+
+    fn exchange(&self, request: &api::CodeTokenRequest) -> Result<api::TokenReply> {
+        self.ensure_schema()?;
+        let refused = |error| Ok(api::TokenReply::Refused { error });
+        let Some((TokenKind::Code, person)) = tokens::parse(&request.code) else {
+            return refused(GrantError::CodeUnknown);
+        };
+        let now = now_ms() / 1000;
+        let hash = tokens::hash(&request.code);
+        let record = match self.first(
+            "SELECT record, grant_id FROM codes WHERE hash = ?",
+            vec![text(&hash)],
+        )? {
+            Some(row) => {
+                let mut record: CodeRecord = serde_json::from_str(&row.text(0))?;
+                record.grant_id = row.opt_text(1);
+                Some(record)
+            }
+            None => None,
+        };
+        let exchange = CodeExchange {
+            client_id: &request.client_id,
+            redirect_uri: request.redirect_uri.as_deref(),
+            code_verifier: &request.code_verifier,
+            resource: request.resource.as_deref(),
+        };
+        match grants::exchange_code(record.as_ref(), &exchange, now) {
+            CodeDecision::Refuse(error) => refused(error),
+            CodeDecision::RevokeGrant { grant_id } => {
+                self.revoke_grant(&grant_id)?;
+                refused(GrantError::CodeReused)
+            }
+            CodeDecision::Issue => {
+                let Some(code) = record else {
+                    return refused(GrantError::CodeUnknown);
+                };
+                self.sweep(now)?;
+                let grant_id = tokens::random_id(&random()?[..16]);
+                let grant = grants::grant_from_code(&code, grant_id.clone(), now);
+                self.run(
+                    "INSERT INTO grants (id, client_id, client_name, redirect_uri, resource, may_write, created_at, last_used_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    vec![
+                        text(&grant.id),
+                        text(&grant.client_id),
+                        text(&grant.client_name),
+                        text(&grant.redirect_uri),
+                        text(&grant.resource),
+                        int(u64::from(grant.may_write)),
+                        int(now),
+                        int(now),
+                    ],
+                )?;
+                self.run(
+                    "UPDATE codes SET grant_id = ? WHERE hash = ?",
+                    vec![text(&grant_id), text(&hash)],
+                )?;
+                self.issue_pair(
+                    &person,
+                    &grant_id,
+                    grants::refresh_expiry(now, now),
+                    request.access_ttl_seconds,
+                    now,
+                )
+            }
+        }
+    }
+
+    fn refresh(&self, request: &api::RefreshTokenRequest) -> Result<api::TokenReply> {
+        self.ensure_schema()?;
+        let refused = |error| Ok(api::TokenReply::Refused { error });
+        let Some((TokenKind::Refresh, person)) = tokens::parse(&request.refresh_token) else {
+            return refused(GrantError::RefreshUnknown);
+        };
+        let now = now_ms() / 1000;
+        let row = self.token_row(&request.refresh_token, "refresh")?;
+        let grant = match &row {
+            Some(row) => self.grant(&row.grant_id)?,
+            None => None,
+        };
+        let state = row.as_ref().map(|row| RefreshState {
+            expires_at: row.expires_at,
+            spent: row.spent,
+        });
+        match grants::refresh(
+            state,
+            grant.as_ref(),
+            request.client_id.as_deref(),
+            request.resource.as_deref(),
+            now,
+        ) {
+            RefreshDecision::Refuse(error) => refused(error),
+            RefreshDecision::RevokeGrant => {
+                if let Some(row) = &row {
+                    self.revoke_grant(&row.grant_id)?;
+                }
+                refused(GrantError::RefreshReplayed)
+            }
+            RefreshDecision::Rotate { refresh_expires_at } => {
+                let (Some(row), Some(grant)) = (row, grant) else {
+                    return refused(GrantError::RefreshUnknown);
+                };
+                self.run(
+                    "UPDATE tokens SET spent = 1 WHERE hash = ?",
+                    vec![text(&tokens::hash(&request.refresh_token))],
+                )?;
+                self.run(
+                    "UPDATE grants SET last_used_at = ? WHERE id = ?",
+                    vec![int(now), text(&grant.id)],
+                )?;
+                self.sweep(now)?;
+                self.issue_pair(
+                    &person,
+                    &row.grant_id,
+                    refresh_expires_at,
+                    request.access_ttl_seconds,
+                    now,
+                )
+            }
+        }
+    }
+
+    fn revoke(&self, request: &api::RevokeRequest) -> Result<()> {
+        self.ensure_schema()?;
+        let kind = match tokens::parse(&request.token) {
+            Some((TokenKind::Access, _)) => "access",
+            Some((TokenKind::Refresh, _)) => "refresh",
+            _ => return Ok(()),
+        };
+        let Some(row) = self.token_row(&request.token, kind)? else {
+            return Ok(());
+        };
+        let grant = self.grant(&row.grant_id)?;
+        let same_client = match (&request.client_id, &grant) {
+            (Some(client_id), Some(grant)) => *client_id == grant.client_id,
+            _ => true,
+        };
+        if same_client {
+            self.revoke_grant(&row.grant_id)?;
+        }
+        Ok(())
     }
 }

@@ -27,6 +27,8 @@ else
   standin_pid=$!
   trap 'kill $standin_pid 2>/dev/null || true' EXIT
   vars+=(--var "GITHUB_API_URL:http://127.0.0.1:$STANDIN_PORT" --var "GITHUB_OAUTH_URL:http://127.0.0.1:$STANDIN_PORT")
+  # OAuth against the stand-in's GitHub app, so agents can also connect with a real sign-in.
+  vars+=(--var "GITHUB_CLIENT_ID:Iv1.standin" --var "GITHUB_CLIENT_SECRET:standin-secret" --var "TOKEN_ENCRYPTION_KEY:local-development-only-key-0123456789")
   if ! grep -q '^LOCAL_GITHUB_TOKEN=' .dev.vars 2>/dev/null; then
     vars+=(--var "LOCAL_GITHUB_TOKEN:gho_standin_octo" --var "LOCAL_GITHUB_LOGIN:octo")
   fi

@@ -1,0 +1,915 @@
+//! The OAuth endpoints (wasm only): they read the request, ask the pure modules, and carry the
+//! answer out against KV (`CLIENTS`), GitHub, and the person's Durable Object (`PERSONS`).
+//!
+//! * `GET /.well-known/oauth-authorization-server` — RFC 8414 metadata.
+//! * `GET /authorize` — validates the request (`authorize`), keeps it in KV under the hash of a
+//!   fresh `state` (10 minutes) bound to this browser by a `__Host-` cookie, and sends the browser
+//!   to GitHub with our own PKCE challenge.
+//! * `GET /oauth/callback` — single-use `state` check, GitHub code exchange and `/user`, then the
+//!   person's object stores the sealed GitHub token and either issues a code (remembered consent)
+//!   or holds a pending consent shown on the consent page.
+//! * `POST /authorize/consent` — CSRF-checked answer; redirects to the client with `code`,
+//!   `state` and `iss` (or `error=access_denied`).
+//! * `POST /oauth/token`, `POST /oauth/register`, `POST /oauth/revoke`.
+//!
+//! Per-address limits for `/authorize`, `/oauth/token` and `/oauth/register` are counted in a
+//! `PersonStore` object named `ip:<cf-connecting-ip>` (in memory, one window per address): strongly
+//! consistent, unlike KV, and with no new class to deploy. They fail open if that object cannot be
+//! reached, so an outage there never locks everyone out.
+//!
+//! KV keys (`CLIENTS`): `client:<client_id>` (registered clients, 180 days, renewed on use),
+//! `cimd:<sha256(url)>` (metadata documents, 24 hours; failures 60 seconds), `flow:<sha256(state)>`
+//! (GitHub round trips, 10 minutes, deleted on use).
+
+use futures_util::future::{select, Either};
+use futures_util::StreamExt;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use wasm_bindgen::JsValue;
+use worker::{Delay, Env, Fetch, Headers, Method, Request, RequestInit, RequestRedirect};
+
+use super::authorize::{
+    self, csrf_cookie_name, flow_cookie_name, AuthorizationRequest, Refusal, SignInFlow,
+};
+use super::clients::{self, ClientRecord};
+use super::error::{self, DocumentProblem, Error, GrantError};
+use super::form::{cookie, host_cookie, Params, SameSite};
+use super::github_flow::{self, GitHubTokens};
+use super::grants;
+use super::metadata::{self, authorization_server_metadata};
+use super::person_api as api;
+use super::pkce::{self, constant_time_eq};
+use super::redirect_uri::RedirectUri;
+use super::seal;
+use super::tokens::{self, PersonId, TokenKind};
+use crate::config::Config;
+use crate::github::api::{path, Account};
+use crate::github::client::{GitHub, DEFAULT_TIMEOUT_MS};
+use crate::http::HttpReply;
+use crate::tools::caller::Caller;
+use crate::web;
+
+const CLIENTS_KV: &str = "CLIENTS";
+const PERSONS: &str = "PERSONS";
+const FLOW_TTL_SECONDS: u64 = 600;
+const CLIENT_TTL_SECONDS: u64 = 180 * 24 * 60 * 60;
+const DOCUMENT_TTL_SECONDS: u64 = 24 * 60 * 60;
+const DOCUMENT_FAILURE_TTL_SECONDS: u64 = 60;
+const DOCUMENT_TIMEOUT_MS: u64 = 3_000;
+const GITHUB_TIMEOUT_MS: u64 = 10_000;
+const MAX_FORM_BYTES: usize = 16 * 1024;
+
+/// Serves every path `oauth::is_oauth_path` accepts.
+pub async fn handle(
+    mut req: Request,
+    env: &Env,
+    config: &Config,
+    base_url: &str,
+) -> worker::Result<HttpReply> {
+    let url = req.url()?;
+    let path = url.path().to_string();
+    let query = url.query().unwrap_or_default().to_string();
+    let method = req.method();
+    if method == Method::Options {
+        return Ok(preflight());
+    }
+    Ok(match (method, path.as_str()) {
+        (Method::Get | Method::Head, metadata::METADATA_PATH) => cors(HttpReply::json(
+            200,
+            &authorization_server_metadata(base_url),
+        ))
+        .with_header("cache-control", "public, max-age=3600"),
+        (Method::Get, metadata::AUTHORIZE_PATH) => {
+            authorize_endpoint(&req, env, config, base_url, &query).await
+        }
+        (Method::Get, metadata::CALLBACK_PATH) => {
+            callback_endpoint(&req, env, config, base_url, &query).await
+        }
+        (Method::Post, metadata::CONSENT_PATH) => {
+            let body = read_body(&mut req).await;
+            consent_endpoint(&req, env, base_url, body).await
+        }
+        (Method::Post, metadata::TOKEN_PATH) => {
+            let body = read_body(&mut req).await;
+            cors(token_endpoint(&req, env, config, body).await)
+        }
+        (Method::Post, metadata::REGISTER_PATH) => {
+            let body = read_body(&mut req).await;
+            cors(register_endpoint(&req, env, config, body).await)
+        }
+        (Method::Post, metadata::REVOKE_PATH) => {
+            let body = read_body(&mut req).await;
+            cors(revoke_endpoint(env, body).await)
+        }
+        (_, metadata::METADATA_PATH) => not_allowed("GET, HEAD"),
+        (_, metadata::AUTHORIZE_PATH | metadata::CALLBACK_PATH) => not_allowed("GET"),
+        _ => not_allowed("POST"),
+    })
+}
+
+/// Why a bearer token on `/mcp` was not accepted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BearerRefusal {
+    /// Not ours, expired, or its grant was revoked: 401 `invalid_token`.
+    Invalid,
+    /// The person is over their per-minute limit: 429 with `Retry-After`.
+    RateLimited { retry_after_seconds: u64 },
+    /// The person's object could not be reached: 503.
+    Unavailable,
+}
+
+/// Checks a bearer token and counts the request against its person's limit, in one hop to the
+/// person's object. The token carries the person id, so no lookup comes first.
+pub async fn authenticate_bearer(
+    env: &Env,
+    config: &Config,
+    token: &str,
+) -> Result<Caller, BearerRefusal> {
+    let Some((TokenKind::Access, person)) = tokens::parse(token) else {
+        return Err(BearerRefusal::Invalid);
+    };
+    let request = api::CheckRequest {
+        token: token.to_string(),
+        limit_per_minute: config.rate_limit_per_minute.max(1),
+    };
+    let reply: api::CheckReply = call_person(env, &person.object_name(), api::CHECK, &request)
+        .await
+        .map_err(|error| {
+            worker::console_error!("person object check failed: {error}");
+            BearerRefusal::Unavailable
+        })?;
+    match reply {
+        api::CheckReply::Allowed {
+            person,
+            login,
+            github_token,
+            may_write,
+            client_name,
+        } => Ok(Caller {
+            person,
+            login,
+            github_token,
+            may_write,
+            client_name: Some(client_name),
+        }),
+        api::CheckReply::Invalid => Err(BearerRefusal::Invalid),
+        api::CheckReply::Limited {
+            retry_after_seconds,
+        } => Err(BearerRefusal::RateLimited {
+            retry_after_seconds,
+        }),
+    }
+}
+
+// ---- small helpers ----------------------------------------------------------------------
+
+fn now() -> u64 {
+    worker::Date::now().as_millis() / 1000
+}
+
+fn random_text() -> Result<String, Error> {
+    seal::random::<32>()
+        .map(|bytes| tokens::random_id(&bytes))
+        .map_err(|e| internal("randomness", e))
+}
+
+fn internal(what: &str, error: impl std::fmt::Display) -> Error {
+    worker::console_error!("oauth: {what} failed: {error}");
+    Error::Unavailable
+}
+
+fn cors(reply: HttpReply) -> HttpReply {
+    reply.with_header("access-control-allow-origin", "*")
+}
+
+fn preflight() -> HttpReply {
+    cors(HttpReply::empty(204))
+        .with_header("access-control-allow-methods", "GET, POST, OPTIONS")
+        .with_header(
+            "access-control-allow-headers",
+            "authorization, content-type, mcp-protocol-version",
+        )
+        .with_header("access-control-max-age", "86400")
+}
+
+fn not_allowed(allow: &str) -> HttpReply {
+    HttpReply::new(405, "text/plain; charset=utf-8", "Method not allowed")
+        .with_header("allow", allow)
+}
+
+fn redirect(status: u16, location: &str) -> HttpReply {
+    HttpReply::empty(status)
+        .with_header("location", location)
+        .with_header("cache-control", "no-store")
+        .with_header("referrer-policy", "no-referrer")
+}
+
+fn header(req: &Request, name: &str) -> Option<String> {
+    req.headers().get(name).ok().flatten()
+}
+
+/// The body, or `None` when it is unreadable or over the size we accept.
+async fn read_body(req: &mut Request) -> Option<Vec<u8>> {
+    let body = req.bytes().await.ok()?;
+    (body.len() <= MAX_FORM_BYTES).then_some(body)
+}
+
+fn form(req: &Request, body: Option<Vec<u8>>) -> Result<Params, Error> {
+    let content_type = header(req, "content-type").unwrap_or_default();
+    if !content_type
+        .to_ascii_lowercase()
+        .starts_with("application/x-www-form-urlencoded")
+    {
+        return Err(Error::MalformedBody);
+    }
+    let body = body.ok_or(Error::MalformedBody)?;
+    let text = String::from_utf8(body).map_err(|_| Error::MalformedBody)?;
+    Ok(Params::parse(&text))
+}
+
+/// One POST to a person's (or an address's) object.
+async fn call_person<Q: Serialize, A: DeserializeOwned>(
+    env: &Env,
+    object_name: &str,
+    op: &str,
+    body: &Q,
+) -> worker::Result<A> {
+    let stub = env.durable_object(PERSONS)?.get_by_name(object_name)?;
+    let mut init = RequestInit::new();
+    init.with_method(Method::Post)
+        .with_body(Some(JsValue::from_str(&serde_json::to_string(body)?)));
+    let request = Request::new_with_init(&format!("{}{op}", api::BASE), &init)?;
+    let mut response = stub.fetch_with_request(request).await?;
+    if response.status_code() != 200 {
+        let text = response.text().await.unwrap_or_default();
+        return Err(worker::Error::RustError(format!(
+            "{op}: {} {text}",
+            response.status_code()
+        )));
+    }
+    response.json().await
+}
+
+/// A KV value decoded with serde_json (KV's own `json()` goes through serde-wasm-bindgen, which
+/// would compile every stored type a second time). Unreadable values count as absent.
+async fn kv_json<T: DeserializeOwned>(kv: &worker::KvStore, key: &str) -> Result<Option<T>, Error> {
+    let text = kv
+        .get(key)
+        .text()
+        .await
+        .map_err(|e| internal("KV read", e))?;
+    Ok(text.and_then(|text| serde_json::from_str(&text).ok()))
+}
+
+/// The per-address limit for the endpoints that create state. Fails open.
+async fn address_limit(req: &Request, env: &Env, config: &Config) -> Result<(), Error> {
+    let address = header(req, "cf-connecting-ip").unwrap_or_else(|| "unknown".into());
+    let request = api::AddressRequest {
+        limit_per_minute: config.address_rate_limit_per_minute.max(1),
+    };
+    match call_person::<_, api::AddressReply>(env, &format!("ip:{address}"), api::ADDRESS, &request)
+        .await
+    {
+        Ok(api::AddressReply::Allowed) => Ok(()),
+        Ok(api::AddressReply::Limited {
+            retry_after_seconds,
+        }) => Err(Error::TooManyRequests {
+            retry_after_seconds,
+        }),
+        Err(error) => {
+            worker::console_error!("oauth: address limit unavailable: {error}");
+            Ok(())
+        }
+    }
+}
+
+// ---- clients ----------------------------------------------------------------------------
+
+/// A cached Client ID Metadata Document outcome.
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum CachedDocument {
+    Client { client: ClientRecord },
+    Failed,
+}
+
+async fn load_client(env: &Env, config: &Config, client_id: &str) -> Result<ClientRecord, Error> {
+    let kv = env.kv(CLIENTS_KV).map_err(|e| internal("KV binding", e))?;
+    if clients::is_metadata_document_url(client_id, config.allow_loopback_client_metadata) {
+        let key = format!("cimd:{}", tokens::hash(client_id));
+        let cached: Option<CachedDocument> = kv_json(&kv, &key).await?;
+        return match cached {
+            Some(CachedDocument::Client { client }) => Ok(client),
+            Some(CachedDocument::Failed) => {
+                Err(Error::MetadataDocument(DocumentProblem::RecentlyFailed))
+            }
+            None => {
+                let fetched = fetch_metadata_document(client_id).await;
+                let (entry, ttl) = match &fetched {
+                    Ok(client) => (
+                        CachedDocument::Client {
+                            client: client.clone(),
+                        },
+                        DOCUMENT_TTL_SECONDS,
+                    ),
+                    Err(_) => (CachedDocument::Failed, DOCUMENT_FAILURE_TTL_SECONDS),
+                };
+                if let Ok(text) = serde_json::to_string(&entry) {
+                    let put = kv.put(&key, text).map(|p| p.expiration_ttl(ttl));
+                    if let Ok(put) = put {
+                        if let Err(error) = put.execute().await {
+                            worker::console_error!(
+                                "oauth: caching a metadata document failed: {error}"
+                            );
+                        }
+                    }
+                }
+                fetched.map_err(Error::MetadataDocument)
+            }
+        };
+    }
+    if !client_id.starts_with(clients::REGISTERED_PREFIX) {
+        return Err(Error::UnknownClient);
+    }
+    kv_json::<ClientRecord>(&kv, &format!("client:{client_id}"))
+        .await?
+        .ok_or(Error::UnknownClient)
+}
+
+/// Fetches a Client ID Metadata Document: no redirects followed, at most 5 KB, 3 seconds.
+async fn fetch_metadata_document(url: &str) -> Result<ClientRecord, DocumentProblem> {
+    let fetch = async {
+        let headers = Headers::new();
+        headers
+            .set("accept", "application/json")
+            .map_err(|_| DocumentProblem::Unreachable)?;
+        headers
+            .set("user-agent", "logikflow")
+            .map_err(|_| DocumentProblem::Unreachable)?;
+        let mut init = RequestInit::new();
+        init.with_method(Method::Get)
+            .with_headers(headers)
+            .with_redirect(RequestRedirect::Manual);
+        let request =
+            Request::new_with_init(url, &init).map_err(|_| DocumentProblem::Unreachable)?;
+        let mut response = Fetch::Request(request)
+            .send()
+            .await
+            .map_err(|_| DocumentProblem::Unreachable)?;
+        match response.status_code() {
+            200 => {}
+            300..=399 => return Err(DocumentProblem::Redirected),
+            status => return Err(DocumentProblem::Status(status)),
+        }
+        let declared = response
+            .headers()
+            .get("content-length")
+            .ok()
+            .flatten()
+            .and_then(|v| v.parse::<usize>().ok());
+        if declared.is_some_and(|len| len > clients::MAX_DOCUMENT_BYTES) {
+            return Err(DocumentProblem::TooLarge);
+        }
+        let mut stream = response
+            .stream()
+            .map_err(|_| DocumentProblem::Unreachable)?;
+        let mut body = Vec::new();
+        while let Some(chunk) = stream.next().await {
+            let chunk = chunk.map_err(|_| DocumentProblem::Unreachable)?;
+            body.extend_from_slice(&chunk);
+            if body.len() > clients::MAX_DOCUMENT_BYTES {
+                return Err(DocumentProblem::TooLarge);
+            }
+        }
+        clients::parse_metadata_document(url, &body, now())
+    };
+    let timer = Delay::from(std::time::Duration::from_millis(DOCUMENT_TIMEOUT_MS));
+    match select(Box::pin(fetch), Box::pin(timer)).await {
+        Either::Left((result, _)) => result,
+        Either::Right(_) => Err(DocumentProblem::Unreachable),
+    }
+}
+
+// ---- /oauth/register --------------------------------------------------------------------
+
+async fn register_endpoint(
+    req: &Request,
+    env: &Env,
+    config: &Config,
+    body: Option<Vec<u8>>,
+) -> HttpReply {
+    match register(req, env, config, body).await {
+        Ok(reply) => reply,
+        Err(error) => error::json_reply(&error),
+    }
+}
+
+async fn register(
+    req: &Request,
+    env: &Env,
+    config: &Config,
+    body: Option<Vec<u8>>,
+) -> Result<HttpReply, Error> {
+    address_limit(req, env, config).await?;
+    let body = body.ok_or(Error::MalformedBody)?;
+    let client_id = format!("{}{}", clients::REGISTERED_PREFIX, &random_text()?[..22]);
+    let client = clients::register(&body, client_id, now())?;
+    store_client(env, &client).await?;
+    Ok(
+        HttpReply::json(201, &clients::registration_response(&client))
+            .with_header("cache-control", "no-store")
+            .with_header("pragma", "no-cache"),
+    )
+}
+
+async fn store_client(env: &Env, client: &ClientRecord) -> Result<(), Error> {
+    let kv = env.kv(CLIENTS_KV).map_err(|e| internal("KV binding", e))?;
+    let text = serde_json::to_string(client).map_err(|e| internal("encoding a client", e))?;
+    kv.put(&format!("client:{}", client.client_id), text)
+        .map_err(|e| internal("KV write", e))?
+        .expiration_ttl(CLIENT_TTL_SECONDS)
+        .execute()
+        .await
+        .map_err(|e| internal("KV write", e))
+}
+
+// ---- /authorize -------------------------------------------------------------------------
+
+async fn authorize_endpoint(
+    req: &Request,
+    env: &Env,
+    config: &Config,
+    base_url: &str,
+    query: &str,
+) -> HttpReply {
+    if let Err(error) = address_limit(req, env, config).await {
+        return error::page_reply(&error, base_url);
+    }
+    let params = Params::parse(query);
+    let client = match authorize::client_id(&params) {
+        Ok(client_id) => load_client(env, config, &client_id).await,
+        Err(error) => Err(error),
+    };
+    let client = match client {
+        Ok(client) => client,
+        Err(error) => return error::page_reply(&error, base_url),
+    };
+    let request = match authorize::validate(&params, &client, base_url) {
+        Ok(request) => request,
+        Err(Refusal::Page(error)) => return error::page_reply(&error, base_url),
+        Err(Refusal::Redirect {
+            redirect_uri,
+            state,
+            error,
+        }) => return error::redirect_reply(&redirect_uri, &error, state.as_deref(), base_url),
+    };
+    match start_sign_in(env, config, base_url, &client, request.clone()).await {
+        Ok(reply) => reply,
+        Err(error) => error::redirect_reply(
+            &request.redirect_uri,
+            &error,
+            request.state.as_deref(),
+            base_url,
+        ),
+    }
+}
+
+/// Keeps the validated request server-side and sends the browser to GitHub.
+async fn start_sign_in(
+    env: &Env,
+    config: &Config,
+    base_url: &str,
+    client: &ClientRecord,
+    request: AuthorizationRequest,
+) -> Result<HttpReply, Error> {
+    let client_id = config
+        .github_client_id
+        .as_deref()
+        .ok_or(Error::NotConfigured("GITHUB_CLIENT_ID"))?;
+    config
+        .github_client_secret
+        .as_deref()
+        .ok_or(Error::NotConfigured("GITHUB_CLIENT_SECRET"))?;
+    config
+        .token_encryption_key
+        .as_deref()
+        .ok_or(Error::NotConfigured("TOKEN_ENCRYPTION_KEY"))?;
+    // Registered clients stay registered while they are in use.
+    if client.verified_domain().is_none() {
+        store_client(env, client).await?;
+    }
+    let state = random_text()?;
+    let verifier = random_text()?;
+    let flow = SignInFlow {
+        request,
+        github_verifier: verifier.clone(),
+        created_at: now(),
+    };
+    let kv = env.kv(CLIENTS_KV).map_err(|e| internal("KV binding", e))?;
+    let text = serde_json::to_string(&flow).map_err(|e| internal("encoding a flow", e))?;
+    kv.put(&format!("flow:{}", tokens::hash(&state)), text)
+        .map_err(|e| internal("KV write", e))?
+        .expiration_ttl(FLOW_TTL_SECONDS)
+        .execute()
+        .await
+        .map_err(|e| internal("KV write", e))?;
+    let location = github_flow::authorize_url(
+        &config.github_oauth_url,
+        client_id,
+        &format!("{base_url}{}", metadata::CALLBACK_PATH),
+        &state,
+        &pkce::s256(&verifier),
+    );
+    Ok(redirect(302, &location).with_header(
+        "set-cookie",
+        host_cookie(
+            &flow_cookie_name(&state),
+            &state,
+            FLOW_TTL_SECONDS,
+            SameSite::Lax,
+        ),
+    ))
+}
+
+// ---- /oauth/callback --------------------------------------------------------------------
+
+async fn callback_endpoint(
+    req: &Request,
+    env: &Env,
+    config: &Config,
+    base_url: &str,
+    query: &str,
+) -> HttpReply {
+    let params = Params::parse(query);
+    let flow_cookie = flow_cookie_name(params.get("state").ok().flatten().unwrap_or_default());
+    let clear_flow = host_cookie(&flow_cookie, "", 0, SameSite::Lax);
+    let flow = match take_flow(req, env, &params).await {
+        Ok(flow) => flow,
+        Err(error) => {
+            return error::page_reply(&error, base_url).with_header("set-cookie", clear_flow)
+        }
+    };
+    let request = flow.request.clone();
+    let back = |error: Error| {
+        error::redirect_reply(
+            &request.redirect_uri,
+            &error,
+            request.state.as_deref(),
+            base_url,
+        )
+        .with_header(
+            "set-cookie",
+            host_cookie(&flow_cookie, "", 0, SameSite::Lax),
+        )
+    };
+    if params.get("error").ok().flatten().is_some() {
+        // The person declined at GitHub.
+        return back(Error::AccessDenied);
+    }
+    let signed_in = match sign_in_with_github(config, base_url, &params, &flow).await {
+        Ok(signed_in) => signed_in,
+        Err(error) => return back(error),
+    };
+    let csrf = match random_text() {
+        Ok(csrf) => csrf,
+        Err(error) => return back(error),
+    };
+    let begin = api::BeginRequest {
+        person: signed_in.person.clone(),
+        login: signed_in.login.clone(),
+        github: signed_in.github,
+        request: request.clone(),
+        csrf_hash: tokens::hash(&csrf),
+    };
+    let reply: api::BeginReply =
+        match call_person(env, &signed_in.person.object_name(), api::BEGIN, &begin).await {
+            Ok(reply) => reply,
+            Err(error) => return back(internal("person object begin", error)),
+        };
+    match reply {
+        api::BeginReply::Code { code } => {
+            redirect(302, &authorize::success_location(&request, &code, base_url))
+                .with_header("set-cookie", clear_flow)
+        }
+        api::BeginReply::Consent { consent_id } => {
+            let redirect_uri = RedirectUri::parse(&request.redirect_uri).ok();
+            let display = redirect_uri
+                .as_ref()
+                .map(RedirectUri::display)
+                .unwrap_or_else(|| request.redirect_uri.clone());
+            let view = web::consent::ConsentView {
+                client_name: &request.client_name,
+                verified_domain: request.verified_domain.as_deref(),
+                redirect_display: &display,
+                login: &signed_in.login,
+                consent_id: &consent_id,
+                csrf: &csrf,
+                base_url,
+            };
+            let csp = web::consent::consent_csp(
+                redirect_uri
+                    .as_ref()
+                    .and_then(RedirectUri::csp_source)
+                    .as_deref(),
+            );
+            HttpReply::new(
+                200,
+                "text/html; charset=utf-8",
+                web::consent::consent_page(&view),
+            )
+            .with_header("content-security-policy", csp)
+            .with_header("x-frame-options", "DENY")
+            .with_header("referrer-policy", "no-referrer")
+            .with_header("cache-control", "no-store")
+            .with_header("set-cookie", clear_flow)
+            .with_header(
+                "set-cookie",
+                host_cookie(
+                    &csrf_cookie_name(&consent_id),
+                    &csrf,
+                    grants::CONSENT_TTL_SECONDS,
+                    SameSite::Strict,
+                ),
+            )
+        }
+    }
+}
+
+/// The pending sign-in named by `state`, if this browser started it; used up on the way.
+async fn take_flow(req: &Request, env: &Env, params: &Params) -> Result<SignInFlow, Error> {
+    let state = params
+        .get("state")
+        .ok()
+        .flatten()
+        .ok_or(Error::SignInExpired)?;
+    let cookie_header = header(req, "cookie");
+    let bound = cookie(cookie_header.as_deref(), &flow_cookie_name(state))
+        .is_some_and(|value| constant_time_eq(value.as_bytes(), state.as_bytes()));
+    if !bound {
+        return Err(Error::SignInExpired);
+    }
+    let kv = env.kv(CLIENTS_KV).map_err(|e| internal("KV binding", e))?;
+    let key = format!("flow:{}", tokens::hash(state));
+    let flow: Option<SignInFlow> = kv_json(&kv, &key).await?;
+    let flow = flow.ok_or(Error::SignInExpired)?;
+    kv.delete(&key)
+        .await
+        .map_err(|e| internal("KV delete", e))?;
+    if now() >= flow.created_at + FLOW_TTL_SECONDS {
+        return Err(Error::SignInExpired);
+    }
+    Ok(flow)
+}
+
+struct SignedIn {
+    person: PersonId,
+    login: String,
+    github: GitHubTokens,
+}
+
+/// Exchanges GitHub's code (with our PKCE verifier) and asks GitHub who signed in.
+async fn sign_in_with_github(
+    config: &Config,
+    base_url: &str,
+    params: &Params,
+    flow: &SignInFlow,
+) -> Result<SignedIn, Error> {
+    let code = params.get("code")?.ok_or(Error::GitHubRefused)?;
+    let (Some(client_id), Some(secret)) = (
+        config.github_client_id.as_deref(),
+        config.github_client_secret.as_deref(),
+    ) else {
+        return Err(Error::NotConfigured("GITHUB_CLIENT_ID"));
+    };
+    let body = github_flow::code_exchange_body(
+        client_id,
+        secret,
+        code,
+        &format!("{base_url}{}", metadata::CALLBACK_PATH),
+        &flow.github_verifier,
+    );
+    let text = post_github_form(
+        &format!("{}/login/oauth/access_token", config.github_oauth_url),
+        body,
+    )
+    .await?;
+    let github = github_flow::parse_token_response(&text, now()).map_err(|failure| {
+        worker::console_error!("oauth: GitHub code exchange refused: {failure:?}");
+        Error::GitHubRefused
+    })?;
+    let client = GitHub {
+        base_url: &config.github_api_url,
+        token: &github.access_token,
+        timeout_ms: DEFAULT_TIMEOUT_MS,
+    };
+    let account: Account = client.get(&path::user()).await.map_err(|failure| {
+        worker::console_error!("oauth: GitHub /user failed: {failure:?}");
+        Error::GitHubUnavailable
+    })?;
+    if account.id == 0 {
+        return Err(Error::GitHubUnavailable);
+    }
+    Ok(SignedIn {
+        person: PersonId::from_github_id(account.id),
+        login: account.login,
+        github,
+    })
+}
+
+async fn post_github_form(url: &str, body: String) -> Result<String, Error> {
+    let send = async {
+        let headers = Headers::new();
+        headers.set("accept", "application/json")?;
+        headers.set("content-type", "application/x-www-form-urlencoded")?;
+        headers.set("user-agent", "logikflow")?;
+        let mut init = RequestInit::new();
+        init.with_method(Method::Post)
+            .with_headers(headers)
+            .with_body(Some(JsValue::from_str(&body)));
+        let mut response = Fetch::Request(Request::new_with_init(url, &init)?)
+            .send()
+            .await?;
+        let status = response.status_code();
+        let text = response.text().await?;
+        if status != 200 {
+            return Err(worker::Error::RustError(format!("HTTP {status}")));
+        }
+        Ok::<String, worker::Error>(text)
+    };
+    let timer = Delay::from(std::time::Duration::from_millis(GITHUB_TIMEOUT_MS));
+    match select(Box::pin(send), Box::pin(timer)).await {
+        Either::Left((Ok(text), _)) => Ok(text),
+        Either::Left((Err(error), _)) => {
+            worker::console_error!("oauth: GitHub token endpoint failed: {error}");
+            Err(Error::GitHubUnavailable)
+        }
+        Either::Right(_) => Err(Error::GitHubUnavailable),
+    }
+}
+
+// ---- /authorize/consent -----------------------------------------------------------------
+
+async fn consent_endpoint(
+    req: &Request,
+    env: &Env,
+    base_url: &str,
+    body: Option<Vec<u8>>,
+) -> HttpReply {
+    let body = body
+        .and_then(|b| String::from_utf8(b).ok())
+        .unwrap_or_default();
+    let consent_param = Params::parse(&body)
+        .get("consent")
+        .ok()
+        .flatten()
+        .unwrap_or_default()
+        .to_string();
+    let clear_csrf = host_cookie(&csrf_cookie_name(&consent_param), "", 0, SameSite::Strict);
+    let cookie_header = header(req, "cookie");
+    let origin = header(req, "origin");
+    let fetch_site = header(req, "sec-fetch-site");
+    let headers = authorize::ConsentHeaders {
+        cookie: cookie_header.as_deref(),
+        origin: origin.as_deref(),
+        sec_fetch_site: fetch_site.as_deref(),
+    };
+    let form = match authorize::parse_consent_form(&body, headers, base_url) {
+        Ok(form) => form,
+        Err(error) => return error::page_reply(&error, base_url),
+    };
+    let Some((TokenKind::Consent, person)) = tokens::parse(&form.consent_id) else {
+        return error::page_reply(&Error::ConsentExpired, base_url);
+    };
+    let request = api::ConsentRequest {
+        consent_id: form.consent_id.clone(),
+        csrf: form.csrf.clone(),
+        approve: form.approve,
+        may_write: form.may_write,
+    };
+    let reply: api::ConsentReply =
+        match call_person(env, &person.object_name(), api::CONSENT, &request).await {
+            Ok(reply) => reply,
+            Err(error) => {
+                return error::page_reply(&internal("person object consent", error), base_url)
+            }
+        };
+    match reply {
+        api::ConsentReply::Approved { code, request } => {
+            redirect(303, &authorize::success_location(&request, &code, base_url))
+                .with_header("set-cookie", clear_csrf)
+        }
+        api::ConsentReply::Denied { request } => {
+            let mut reply = error::redirect_reply(
+                &request.redirect_uri,
+                &Error::AccessDenied,
+                request.state.as_deref(),
+                base_url,
+            );
+            reply.status = 303;
+            reply.with_header("set-cookie", clear_csrf)
+        }
+        api::ConsentReply::Expired => error::page_reply(&Error::ConsentExpired, base_url)
+            .with_header("set-cookie", clear_csrf),
+    }
+}
+
+// ---- /oauth/token -----------------------------------------------------------------------
+
+async fn token_endpoint(
+    req: &Request,
+    env: &Env,
+    config: &Config,
+    body: Option<Vec<u8>>,
+) -> HttpReply {
+    match token(req, env, config, body).await {
+        Ok(reply) => reply,
+        Err(error) => error::json_reply(&error),
+    }
+}
+
+async fn token(
+    req: &Request,
+    env: &Env,
+    config: &Config,
+    body: Option<Vec<u8>>,
+) -> Result<HttpReply, Error> {
+    address_limit(req, env, config).await?;
+    let params = form(req, body)?;
+    let ttl = config.access_token_ttl_seconds.max(1);
+    let reply: api::TokenReply = match params.require("grant_type")? {
+        "authorization_code" => {
+            let code = params.require("code")?;
+            let request = api::CodeTokenRequest {
+                code: code.to_string(),
+                client_id: params.require("client_id")?.to_string(),
+                redirect_uri: params.get("redirect_uri")?.map(str::to_string),
+                code_verifier: params.require("code_verifier")?.to_string(),
+                resource: params.get("resource")?.map(str::to_string),
+                access_ttl_seconds: ttl,
+            };
+            let Some((TokenKind::Code, person)) = tokens::parse(code) else {
+                return Err(Error::Grant(GrantError::CodeUnknown));
+            };
+            call_person(env, &person.object_name(), api::TOKEN, &request)
+                .await
+                .map_err(|e| internal("person object token", e))?
+        }
+        "refresh_token" => {
+            let refresh_token = params.require("refresh_token")?;
+            authorize::check_scope(params.get("scope")?)?;
+            let request = api::RefreshTokenRequest {
+                refresh_token: refresh_token.to_string(),
+                client_id: params.get("client_id")?.map(str::to_string),
+                resource: params.get("resource")?.map(str::to_string),
+                access_ttl_seconds: ttl,
+            };
+            let Some((TokenKind::Refresh, person)) = tokens::parse(refresh_token) else {
+                return Err(Error::Grant(GrantError::RefreshUnknown));
+            };
+            call_person(env, &person.object_name(), api::REFRESH, &request)
+                .await
+                .map_err(|e| internal("person object refresh", e))?
+        }
+        _ => return Err(Error::UnsupportedGrantType),
+    };
+    match reply {
+        api::TokenReply::Issued {
+            access_token,
+            refresh_token,
+            expires_in,
+        } => Ok(HttpReply::json(
+            200,
+            &grants::token_response(&access_token, &refresh_token, expires_in),
+        )
+        .with_header("cache-control", "no-store")
+        .with_header("pragma", "no-cache")),
+        api::TokenReply::Refused { error } => Err(Error::Grant(error)),
+    }
+}
+
+// ---- /oauth/revoke ----------------------------------------------------------------------
+
+async fn revoke_endpoint(env: &Env, body: Option<Vec<u8>>) -> HttpReply {
+    let params = Params::parse(
+        &body
+            .and_then(|b| String::from_utf8(b).ok())
+            .unwrap_or_default(),
+    );
+    let token = match params.require("token") {
+        Ok(token) => token,
+        Err(error) => return error::json_reply(&error),
+    };
+    // RFC 7009 §2.2: an unknown or invalid token still gets 200.
+    if let Some((TokenKind::Access | TokenKind::Refresh, person)) = tokens::parse(token) {
+        let request = api::RevokeRequest {
+            token: token.to_string(),
+            client_id: params.get("client_id").ok().flatten().map(str::to_string),
+        };
+        let result: worker::Result<serde_json::Value> =
+            call_person(env, &person.object_name(), api::REVOKE, &request).await;
+        if let Err(error) = result {
+            return error::json_reply(&internal("person object revoke", error));
+        }
+    }
+    HttpReply::empty(200).with_header("cache-control", "no-store")
+}

@@ -1,0 +1,540 @@
+//! Every way an OAuth request can fail, its RFC 6749 error code, its HTTP status, and the one
+//! place that turns it into a reply: JSON for the token, registration and revocation endpoints,
+//! a redirect back to the client for authorization errors after the redirect URI is trusted, and
+//! an HTML page for everything a browser sees before that.
+//!
+//! Why: RFC 6749 §4.1.2.1 and §5.2 fix the codes; keeping code, status and wording beside the
+//! variant (as axum's rejections do) means no endpoint can invent its own.
+//! What not: no decisions. Modules return these values; endpoints only render them.
+
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use super::redirect_uri::RedirectUriError;
+use crate::http::HttpReply;
+
+/// Why a grant-bound request (code exchange, refresh) was refused; decided in the person's object
+/// and carried back to the Worker, hence serializable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GrantError {
+    /// No such code, or it was issued by another person's object.
+    CodeUnknown,
+    /// The code is older than ten minutes.
+    CodeExpired,
+    /// The code was already exchanged; its grant is now revoked.
+    CodeReused,
+    /// The code or refresh token belongs to another client.
+    ClientMismatch,
+    /// `redirect_uri` differs from the one in the authorization request.
+    RedirectMismatch,
+    /// The PKCE verifier does not hash to the challenge.
+    PkceMismatch,
+    /// The PKCE verifier is not 43–128 unreserved characters.
+    PkceVerifierMalformed,
+    /// `resource` names something other than the resource the grant is for.
+    WrongResource,
+    /// No such refresh token.
+    RefreshUnknown,
+    /// The refresh token is past its idle or absolute lifetime.
+    RefreshExpired,
+    /// The refresh token was already rotated; its grant is now revoked.
+    RefreshReplayed,
+}
+
+/// A problem with a Client ID Metadata Document.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DocumentProblem {
+    /// The fetch failed or timed out.
+    Unreachable,
+    /// The server answered with a redirect, which we never follow.
+    Redirected,
+    /// The server answered with another non-200 status.
+    Status(u16),
+    /// The document is larger than 5 KB.
+    TooLarge,
+    /// The body is not a JSON object.
+    NotJson,
+    /// `client_id` in the document differs from the URL it was fetched from.
+    ClientIdMismatch,
+    /// A required field is missing or has the wrong type.
+    MissingField(&'static str),
+    /// One of its redirect URIs is not acceptable.
+    RedirectUri(RedirectUriError),
+    /// Fetching or validating it failed a moment ago; failures are cached briefly.
+    RecentlyFailed,
+}
+
+/// An OAuth failure. Variants carry data, not prose; [`Error::description`] words them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Error {
+    /// A required parameter is absent or empty (RFC 6749 §3.1).
+    MissingParameter(&'static str),
+    /// A parameter was sent more than once (RFC 6749 §3.1).
+    DuplicateParameter(&'static str),
+    /// A parameter is longer than we accept.
+    ParameterTooLong(&'static str),
+    /// The body is not what the endpoint reads (size, content type or syntax).
+    MalformedBody,
+    /// The `client_id` is neither registered here nor a metadata document URL.
+    UnknownClient,
+    /// A metadata-document client whose document could not be used.
+    MetadataDocument(DocumentProblem),
+    /// A registration request field is missing or wrong (RFC 7591 §3.2.2).
+    ClientMetadata(&'static str),
+    /// A redirect URI in a registration request is not acceptable (RFC 7591 §3.2.2).
+    InvalidRedirectUri(RedirectUriError),
+    /// The authorization request names a redirect URI the client did not register.
+    RedirectUriNotRegistered,
+    /// The client registered several redirect URIs and the request names none.
+    RedirectUriRequired,
+    /// `response_type` is not `code`.
+    UnsupportedResponseType,
+    /// No PKCE challenge (OAuth 2.1 §4.1.1 requires one).
+    PkceMissing,
+    /// The `plain` method, explicitly or by omission (RFC 7636 §4.3 defaults to it).
+    PkcePlain,
+    /// A challenge method we do not know.
+    PkceMethod,
+    /// A challenge that is not 43 base64url characters (the length of an S256 challenge).
+    PkceChallengeMalformed,
+    /// A scope we do not offer.
+    UnknownScope,
+    /// `resource` names something other than this server's MCP endpoint (RFC 8707 §2).
+    WrongResource,
+    /// The person declined at the consent page.
+    AccessDenied,
+    /// The GitHub sign-in round trip was lost: no pending sign-in for this browser, or too old.
+    SignInExpired,
+    /// GitHub declined the sign-in or its code.
+    GitHubRefused,
+    /// GitHub did not answer properly.
+    GitHubUnavailable,
+    /// The consent form came without a matching CSRF token, or from another site.
+    CsrfFailed,
+    /// The consent form is older than ten minutes or was already used.
+    ConsentExpired,
+    /// `grant_type` is neither `authorization_code` nor `refresh_token`.
+    UnsupportedGrantType,
+    /// A code exchange or refresh was refused.
+    Grant(GrantError),
+    /// Too many requests from this address.
+    TooManyRequests { retry_after_seconds: u64 },
+    /// A secret the server needs is not configured.
+    NotConfigured(&'static str),
+    /// Storage or another dependency failed; details are logged, not shown.
+    Unavailable,
+}
+
+impl Error {
+    /// The RFC 6749 / RFC 7591 / RFC 8707 error code.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Error::MissingParameter(_)
+            | Error::DuplicateParameter(_)
+            | Error::ParameterTooLong(_)
+            | Error::MalformedBody
+            | Error::RedirectUriNotRegistered
+            | Error::RedirectUriRequired
+            | Error::PkceMissing
+            | Error::PkcePlain
+            | Error::PkceMethod
+            | Error::PkceChallengeMalformed
+            | Error::SignInExpired
+            | Error::CsrfFailed
+            | Error::ConsentExpired => "invalid_request",
+            Error::UnknownClient | Error::MetadataDocument(_) => "invalid_client",
+            Error::ClientMetadata(_) => "invalid_client_metadata",
+            Error::InvalidRedirectUri(_) => "invalid_redirect_uri",
+            Error::UnsupportedResponseType => "unsupported_response_type",
+            Error::UnknownScope => "invalid_scope",
+            Error::WrongResource | Error::Grant(GrantError::WrongResource) => "invalid_target",
+            Error::AccessDenied | Error::GitHubRefused => "access_denied",
+            Error::UnsupportedGrantType => "unsupported_grant_type",
+            Error::Grant(GrantError::PkceVerifierMalformed) => "invalid_request",
+            Error::Grant(_) => "invalid_grant",
+            Error::TooManyRequests { .. } | Error::GitHubUnavailable | Error::Unavailable => {
+                "temporarily_unavailable"
+            }
+            Error::NotConfigured(_) => "server_error",
+        }
+    }
+
+    /// The HTTP status of a JSON or page reply (a redirect is always 302).
+    pub fn status(&self) -> u16 {
+        match self {
+            Error::UnknownClient | Error::MetadataDocument(_) => 401,
+            Error::CsrfFailed => 403,
+            Error::TooManyRequests { .. } => 429,
+            Error::GitHubUnavailable => 502,
+            Error::Unavailable => 503,
+            Error::NotConfigured(_) => 500,
+            _ => 400,
+        }
+    }
+
+    /// `error_description`: ASCII, no quotes or backslashes (RFC 6749 §5.2), one sentence.
+    pub fn description(&self) -> String {
+        match self {
+            Error::MissingParameter(name) => format!("the {name} parameter is required"),
+            Error::DuplicateParameter(name) => format!("the {name} parameter was sent more than once"),
+            Error::ParameterTooLong(name) => format!("the {name} parameter is too long"),
+            Error::MalformedBody => "the request body could not be read".into(),
+            Error::UnknownClient => {
+                "this client_id is not registered here; register it at /oauth/register or use a client ID metadata document URL".into()
+            }
+            Error::MetadataDocument(problem) => format!(
+                "the client ID metadata document could not be used: {}",
+                document_problem(problem)
+            ),
+            Error::ClientMetadata(field) => format!("the {field} field is missing or not supported"),
+            Error::InvalidRedirectUri(problem) => {
+                format!("a redirect URI is not acceptable: {}", redirect_problem(problem))
+            }
+            Error::RedirectUriNotRegistered => {
+                "redirect_uri does not match any redirect URI registered for this client".into()
+            }
+            Error::RedirectUriRequired => {
+                "redirect_uri is required because this client registered several".into()
+            }
+            Error::UnsupportedResponseType => "response_type must be code".into(),
+            Error::PkceMissing => "PKCE is required: send code_challenge with code_challenge_method=S256".into(),
+            Error::PkcePlain => "the plain PKCE method is not supported: use code_challenge_method=S256".into(),
+            Error::PkceMethod => "code_challenge_method must be S256".into(),
+            Error::PkceChallengeMalformed => {
+                "code_challenge must be the 43-character base64url SHA-256 of the verifier".into()
+            }
+            Error::UnknownScope => "the only scope offered is reviews".into(),
+            Error::WrongResource => "resource must be this server's /mcp endpoint".into(),
+            Error::AccessDenied => "the user declined access".into(),
+            Error::SignInExpired => {
+                "the sign-in took too long or was started in another browser; start again from your app".into()
+            }
+            Error::GitHubRefused => "GitHub did not complete the sign-in".into(),
+            Error::GitHubUnavailable => "GitHub could not be reached; try again in a minute".into(),
+            Error::CsrfFailed => "the consent form could not be verified; start again from your app".into(),
+            Error::ConsentExpired => "the consent form expired or was already used; start again from your app".into(),
+            Error::UnsupportedGrantType => {
+                "grant_type must be authorization_code or refresh_token".into()
+            }
+            Error::Grant(error) => grant_problem(*error).into(),
+            Error::TooManyRequests { retry_after_seconds } => {
+                format!("too many requests from this address; retry in {retry_after_seconds} seconds")
+            }
+            Error::NotConfigured(name) => format!("the server is missing its {name} setting"),
+            Error::Unavailable => "the server could not complete the request; try again in a minute".into(),
+        }
+    }
+
+    /// The page heading for a browser-facing error.
+    fn page_title(&self) -> &'static str {
+        match self {
+            Error::UnknownClient | Error::MetadataDocument(_) => "Unknown app",
+            Error::RedirectUriNotRegistered
+            | Error::RedirectUriRequired
+            | Error::InvalidRedirectUri(_) => "This app's return address is not registered",
+            Error::SignInExpired | Error::ConsentExpired | Error::CsrfFailed => {
+                "Please start again"
+            }
+            Error::GitHubRefused => "GitHub sign-in did not finish",
+            Error::GitHubUnavailable | Error::Unavailable => "Try again in a minute",
+            Error::TooManyRequests { .. } => "Too many attempts",
+            Error::NotConfigured(_) => "Sign-in is not set up",
+            _ => "This sign-in request is not valid",
+        }
+    }
+}
+
+fn document_problem(problem: &DocumentProblem) -> String {
+    match problem {
+        DocumentProblem::Unreachable => "it could not be fetched in time".into(),
+        DocumentProblem::Redirected => {
+            "its URL answered with a redirect, which is not followed".into()
+        }
+        DocumentProblem::Status(status) => format!("its URL answered HTTP {status}"),
+        DocumentProblem::TooLarge => "it is larger than 5 KB".into(),
+        DocumentProblem::NotJson => "it is not a JSON object".into(),
+        DocumentProblem::ClientIdMismatch => {
+            "its client_id differs from the URL it was fetched from".into()
+        }
+        DocumentProblem::MissingField(field) => format!("its {field} field is missing or invalid"),
+        DocumentProblem::RedirectUri(problem) => {
+            format!(
+                "a redirect URI is not acceptable: {}",
+                redirect_problem(problem)
+            )
+        }
+        DocumentProblem::RecentlyFailed => {
+            "it could not be used a moment ago; try again in a minute".into()
+        }
+    }
+}
+
+fn redirect_problem(problem: &RedirectUriError) -> &'static str {
+    match problem {
+        RedirectUriError::Malformed => "it is not an absolute URI",
+        RedirectUriError::TooLong => "it is longer than 2000 characters",
+        RedirectUriError::Fragment => "it contains a fragment",
+        RedirectUriError::UserInfo => "it contains a user name or password",
+        RedirectUriError::ForbiddenScheme => "its scheme can run code or read files",
+        RedirectUriError::InsecureHttp => "plain http is allowed only for loopback addresses",
+    }
+}
+
+fn grant_problem(error: GrantError) -> &'static str {
+    match error {
+        GrantError::CodeUnknown => "the authorization code is not valid",
+        GrantError::CodeExpired => "the authorization code expired",
+        GrantError::CodeReused => {
+            "the authorization code was already used; the access it granted is revoked"
+        }
+        GrantError::ClientMismatch => "the grant was issued to another client",
+        GrantError::RedirectMismatch => "redirect_uri differs from the authorization request",
+        GrantError::PkceMismatch => "code_verifier does not match the code_challenge",
+        GrantError::PkceVerifierMalformed => {
+            "code_verifier must be 43 to 128 unreserved characters"
+        }
+        GrantError::WrongResource => "resource differs from the resource this grant is for",
+        GrantError::RefreshUnknown => "the refresh token is not valid",
+        GrantError::RefreshExpired => "the refresh token expired",
+        GrantError::RefreshReplayed => {
+            "the refresh token was already used; the access it granted is revoked"
+        }
+    }
+}
+
+/// The JSON error reply of the token, registration and revocation endpoints (RFC 6749 §5.2).
+pub fn json_reply(error: &Error) -> HttpReply {
+    let body = json!({ "error": error.code(), "error_description": error.description() });
+    let mut reply = HttpReply::json(error.status(), &body)
+        .with_header("cache-control", "no-store")
+        .with_header("pragma", "no-cache");
+    if let Error::TooManyRequests {
+        retry_after_seconds,
+    } = error
+    {
+        reply = reply.with_header("retry-after", retry_after_seconds.to_string());
+    }
+    reply
+}
+
+/// The authorization error response (RFC 6749 §4.1.2.1 with RFC 9207 `iss`): a 302 back to a
+/// redirect URI the client registered. Only ever called with a validated redirect URI.
+pub fn redirect_reply(
+    redirect_uri: &str,
+    error: &Error,
+    state: Option<&str>,
+    issuer: &str,
+) -> HttpReply {
+    let description = error.description();
+    let mut pairs = vec![
+        ("error", error.code()),
+        ("error_description", description.as_str()),
+    ];
+    if let Some(state) = state {
+        pairs.push(("state", state));
+    }
+    pairs.push(("iss", issuer));
+    HttpReply::empty(302)
+        .with_header(
+            "location",
+            super::authorize::append_query(redirect_uri, &pairs),
+        )
+        .with_header("cache-control", "no-store")
+}
+
+/// An HTML error page, for errors that must not go back to an unvalidated redirect URI.
+pub fn page_reply(error: &Error, base_url: &str) -> HttpReply {
+    let page = crate::web::consent::error_page(error.page_title(), &error.description(), base_url);
+    let mut reply = HttpReply::new(error.status(), "text/html; charset=utf-8", page)
+        .with_header("content-security-policy", crate::web::html::CSP)
+        .with_header("x-frame-options", "DENY")
+        .with_header("referrer-policy", "no-referrer")
+        .with_header("cache-control", "no-store");
+    if let Error::TooManyRequests {
+        retry_after_seconds,
+    } = error
+    {
+        reply = reply.with_header("retry-after", retry_after_seconds.to_string());
+    }
+    reply
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every variant once, so the list of messages below is complete.
+    fn all() -> Vec<Error> {
+        let mut errors = vec![
+            Error::MissingParameter("code"),
+            Error::DuplicateParameter("state"),
+            Error::ParameterTooLong("state"),
+            Error::MalformedBody,
+            Error::UnknownClient,
+            Error::ClientMetadata("grant_types"),
+            Error::RedirectUriNotRegistered,
+            Error::RedirectUriRequired,
+            Error::UnsupportedResponseType,
+            Error::PkceMissing,
+            Error::PkcePlain,
+            Error::PkceMethod,
+            Error::PkceChallengeMalformed,
+            Error::UnknownScope,
+            Error::WrongResource,
+            Error::AccessDenied,
+            Error::SignInExpired,
+            Error::GitHubRefused,
+            Error::GitHubUnavailable,
+            Error::CsrfFailed,
+            Error::ConsentExpired,
+            Error::UnsupportedGrantType,
+            Error::TooManyRequests {
+                retry_after_seconds: 12,
+            },
+            Error::NotConfigured("GITHUB_CLIENT_ID"),
+            Error::Unavailable,
+        ];
+        for problem in [
+            RedirectUriError::Malformed,
+            RedirectUriError::TooLong,
+            RedirectUriError::Fragment,
+            RedirectUriError::UserInfo,
+            RedirectUriError::ForbiddenScheme,
+            RedirectUriError::InsecureHttp,
+        ] {
+            errors.push(Error::InvalidRedirectUri(problem));
+            errors.push(Error::MetadataDocument(DocumentProblem::RedirectUri(
+                problem,
+            )));
+        }
+        for problem in [
+            DocumentProblem::Unreachable,
+            DocumentProblem::Redirected,
+            DocumentProblem::Status(404),
+            DocumentProblem::TooLarge,
+            DocumentProblem::NotJson,
+            DocumentProblem::ClientIdMismatch,
+            DocumentProblem::MissingField("client_name"),
+            DocumentProblem::RecentlyFailed,
+        ] {
+            errors.push(Error::MetadataDocument(problem));
+        }
+        for grant in [
+            GrantError::CodeUnknown,
+            GrantError::CodeExpired,
+            GrantError::CodeReused,
+            GrantError::ClientMismatch,
+            GrantError::RedirectMismatch,
+            GrantError::PkceMismatch,
+            GrantError::PkceVerifierMalformed,
+            GrantError::WrongResource,
+            GrantError::RefreshUnknown,
+            GrantError::RefreshExpired,
+            GrantError::RefreshReplayed,
+        ] {
+            errors.push(Error::Grant(grant));
+        }
+        errors
+    }
+
+    #[test]
+    fn descriptions_are_valid_error_description_text() {
+        // RFC 6749 §5.2: %x20-21 / %x23-5B / %x5D-7E.
+        for error in all() {
+            let text = error.description();
+            assert!(
+                text.bytes()
+                    .all(|b| (0x20..=0x7e).contains(&b) && b != b'"' && b != b'\\'),
+                "{error:?}: {text}"
+            );
+            assert!(!text.ends_with('.'), "{text}");
+        }
+    }
+
+    fn check(error: Error, code: &str, status: u16) {
+        assert_eq!((error.code(), error.status()), (code, status), "{error:?}");
+    }
+
+    #[test]
+    fn codes_and_statuses() {
+        check(Error::MissingParameter("code"), "invalid_request", 400);
+        check(Error::UnknownClient, "invalid_client", 401);
+        check(
+            Error::ClientMetadata("grant_types"),
+            "invalid_client_metadata",
+            400,
+        );
+        check(
+            Error::InvalidRedirectUri(RedirectUriError::Fragment),
+            "invalid_redirect_uri",
+            400,
+        );
+        check(
+            Error::UnsupportedResponseType,
+            "unsupported_response_type",
+            400,
+        );
+        check(Error::UnknownScope, "invalid_scope", 400);
+        check(Error::WrongResource, "invalid_target", 400);
+        check(
+            Error::Grant(GrantError::WrongResource),
+            "invalid_target",
+            400,
+        );
+        check(Error::Grant(GrantError::CodeReused), "invalid_grant", 400);
+        check(Error::Grant(GrantError::PkceMismatch), "invalid_grant", 400);
+        check(Error::UnsupportedGrantType, "unsupported_grant_type", 400);
+        check(Error::AccessDenied, "access_denied", 400);
+        check(Error::CsrfFailed, "invalid_request", 403);
+        check(
+            Error::TooManyRequests {
+                retry_after_seconds: 3,
+            },
+            "temporarily_unavailable",
+            429,
+        );
+    }
+
+    #[test]
+    fn json_reply_is_not_cached() {
+        let reply = json_reply(&Error::Grant(GrantError::CodeReused));
+        assert_eq!(reply.status, 400);
+        assert_eq!(reply.header("cache-control"), Some("no-store"));
+        let body: serde_json::Value = serde_json::from_str(&reply.body).unwrap_or_default();
+        assert_eq!(body["error"], "invalid_grant");
+        let limited = json_reply(&Error::TooManyRequests {
+            retry_after_seconds: 7,
+        });
+        assert_eq!(limited.header("retry-after"), Some("7"));
+    }
+
+    #[test]
+    fn redirect_reply_carries_state_and_iss() {
+        let reply = redirect_reply(
+            "https://app.example/cb?x=1",
+            &Error::PkcePlain,
+            Some("s t"),
+            "https://logikflow.dev",
+        );
+        assert_eq!(reply.status, 302);
+        let location = reply.header("location").unwrap_or_default();
+        assert!(
+            location
+                .starts_with("https://app.example/cb?x=1&error=invalid_request&error_description="),
+            "{location}"
+        );
+        assert!(
+            location.ends_with("&state=s+t&iss=https%3A%2F%2Flogikflow.dev"),
+            "{location}"
+        );
+    }
+
+    #[test]
+    fn page_reply_cannot_be_framed() {
+        let reply = page_reply(&Error::UnknownClient, "https://logikflow.dev");
+        assert_eq!(reply.status, 401);
+        assert_eq!(reply.header("x-frame-options"), Some("DENY"));
+        assert!(reply.body.contains("Unknown app"));
+    }
+}

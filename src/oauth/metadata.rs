@@ -1,0 +1,109 @@
+//! Authorization server metadata (RFC 8414), served at `/.well-known/oauth-authorization-server`.
+//!
+//! Why: MCP clients find every endpoint here after the protected-resource metadata points them
+//! at this server. `issuer` is the base URL exactly (RFC 8414 §3.3: equal to the URL the document
+//! was fetched from, minus the well-known suffix), and it is the `iss` of every authorization
+//! response (RFC 9207).
+//! What not: the protected-resource metadata lives in `challenge`.
+
+use serde_json::{json, Value};
+
+use super::challenge::SCOPE;
+
+/// Paths of the authorization server's endpoints.
+pub const AUTHORIZE_PATH: &str = "/authorize";
+pub const CONSENT_PATH: &str = "/authorize/consent";
+pub const CALLBACK_PATH: &str = "/oauth/callback";
+pub const TOKEN_PATH: &str = "/oauth/token";
+pub const REGISTER_PATH: &str = "/oauth/register";
+pub const REVOKE_PATH: &str = "/oauth/revoke";
+pub const METADATA_PATH: &str = "/.well-known/oauth-authorization-server";
+
+/// The RFC 8414 document for the server at `base_url` (no trailing slash).
+pub fn authorization_server_metadata(base_url: &str) -> Value {
+    json!({
+        "issuer": base_url,
+        "authorization_endpoint": format!("{base_url}{AUTHORIZE_PATH}"),
+        "token_endpoint": format!("{base_url}{TOKEN_PATH}"),
+        "registration_endpoint": format!("{base_url}{REGISTER_PATH}"),
+        "revocation_endpoint": format!("{base_url}{REVOKE_PATH}"),
+        "scopes_supported": [SCOPE],
+        "response_types_supported": ["code"],
+        "response_modes_supported": ["query"],
+        "grant_types_supported": ["authorization_code", "refresh_token"],
+        "code_challenge_methods_supported": ["S256"],
+        "token_endpoint_auth_methods_supported": ["none"],
+        "revocation_endpoint_auth_methods_supported": ["none"],
+        "client_id_metadata_document_supported": true,
+        "authorization_response_iss_parameter_supported": true,
+        "service_documentation": format!("{base_url}/"),
+    })
+}
+
+/// Whether a path belongs to the OAuth endpoints (`oauth::endpoints::handle` serves it).
+pub fn is_oauth_path(path: &str) -> bool {
+    matches!(
+        path,
+        METADATA_PATH
+            | AUTHORIZE_PATH
+            | CONSENT_PATH
+            | CALLBACK_PATH
+            | TOKEN_PATH
+            | REGISTER_PATH
+            | REVOKE_PATH
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn metadata() {
+        let m = authorization_server_metadata("https://logikflow.dev");
+        assert_eq!(m["issuer"], "https://logikflow.dev");
+        assert_eq!(
+            m["authorization_endpoint"],
+            "https://logikflow.dev/authorize"
+        );
+        assert_eq!(m["token_endpoint"], "https://logikflow.dev/oauth/token");
+        assert_eq!(
+            m["registration_endpoint"],
+            "https://logikflow.dev/oauth/register"
+        );
+        assert_eq!(
+            m["revocation_endpoint"],
+            "https://logikflow.dev/oauth/revoke"
+        );
+        assert_eq!(m["code_challenge_methods_supported"], json!(["S256"]));
+        assert_eq!(m["scopes_supported"], json!(["reviews"]));
+        assert_eq!(m["response_types_supported"], json!(["code"]));
+        assert_eq!(m["token_endpoint_auth_methods_supported"], json!(["none"]));
+        assert_eq!(m["client_id_metadata_document_supported"], true);
+        assert_eq!(m["authorization_response_iss_parameter_supported"], true);
+    }
+
+    #[test]
+    fn paths() {
+        for path in [
+            "/.well-known/oauth-authorization-server",
+            "/authorize",
+            "/authorize/consent",
+            "/oauth/callback",
+            "/oauth/token",
+            "/oauth/register",
+            "/oauth/revoke",
+        ] {
+            assert!(is_oauth_path(path), "{path}");
+        }
+        for path in [
+            "/mcp",
+            "/",
+            "/oauth",
+            "/authorize/",
+            "/.well-known/oauth-protected-resource",
+        ] {
+            assert!(!is_oauth_path(path), "{path}");
+        }
+    }
+}

@@ -1,0 +1,200 @@
+//! The OAuth consent page and the sign-in error page.
+//!
+//! Why: this is the one moment a person decides what an app may do, so the page says who is
+//! asking (Verified with its domain for Client ID Metadata Document clients, Unverified for
+//! self-registered ones, whose name is only their own claim), where the browser goes next, and
+//! what access is granted: reading is always included, saving can be unticked. Every client-given
+//! text is escaped; the form carries a CSRF token whose other half is a `__Host-` cookie, and the
+//! page is sent with `frame-ancestors 'none'` and `X-Frame-Options: DENY` so it cannot be
+//! clickjacked.
+//! What not: no decisions and no headers beyond the CSP text; `oauth::endpoints` sends it.
+
+use super::html::{escape, page, CSP};
+
+/// What the consent page shows.
+#[derive(Debug, Clone, Copy)]
+pub struct ConsentView<'a> {
+    pub client_name: &'a str,
+    /// The domain vouching for a metadata-document client; `None` for a self-registered one.
+    pub verified_domain: Option<&'a str>,
+    /// Where the browser goes after the answer (`RedirectUri::display`).
+    pub redirect_display: &'a str,
+    /// The GitHub login the person signed in as.
+    pub login: &'a str,
+    /// The pending consent's id and the CSRF token, both echoed in hidden fields.
+    pub consent_id: &'a str,
+    pub csrf: &'a str,
+    pub base_url: &'a str,
+}
+
+/// The label of the always-granted access.
+pub const READ_ACCESS: &str = "Read pull requests and saved orders";
+/// The label of the access that can be unticked.
+pub const WRITE_ACCESS: &str = "Save reading orders and diagrams";
+
+const CONSENT_STYLE: &str = "<style>\
+.who{display:inline-block;padding:.1rem .55rem;border-radius:999px;font-size:.85rem;font-weight:600;margin:0 0 1rem}\
+.verified{background:#e3f4e8;color:#17602f}.unverified{background:#fdf0d9;color:#7a4b00}\
+@media (prefers-color-scheme:dark){.verified{background:#173a24;color:#9be3b1}.unverified{background:#3d2c0d;color:#f3c97a}}\
+.access{list-style:none;padding:0;margin:0 0 1rem}.access li{padding:.5rem .75rem;border:1px solid var(--line);border-radius:8px;margin:.4rem 0}\
+.access label{display:flex;gap:.6rem;align-items:center;cursor:pointer}.access input{width:1.1rem;height:1.1rem}\
+.actions{display:flex;gap:.75rem;margin-top:1.25rem}\
+.actions button{font:inherit;padding:.55rem 1.3rem;border-radius:8px;border:1px solid var(--line);background:var(--soft);color:var(--fg);cursor:pointer}\
+.actions button.approve{background:var(--accent);border-color:var(--accent);color:var(--bg);font-weight:600}\
+.note{color:var(--muted);font-size:.9rem}\
+</style>\n";
+
+/// The consent page (its form posts to `/authorize/consent`).
+pub fn consent_page(view: &ConsentView) -> String {
+    let name = escape(view.client_name);
+    let mut body = String::with_capacity(4096);
+    body.push_str(CONSENT_STYLE);
+    body.push_str("<h1>Connect ");
+    body.push_str(&name);
+    body.push_str(" to LogiKFlow?</h1>\n");
+    match view.verified_domain {
+        Some(domain) => {
+            body.push_str("<p class=\"who verified\">Verified: ");
+            body.push_str(&escape(domain));
+            body.push_str("</p>\n<p>This app is identified by a document on <strong>");
+            body.push_str(&escape(domain));
+            body.push_str("</strong>.</p>\n");
+        }
+        None => body.push_str(
+            "<p class=\"who unverified\">Unverified</p>\n\
+             <p>This app registered itself; LogiKFlow cannot confirm who made it. \
+             Approve only if you just started connecting it.</p>\n",
+        ),
+    }
+    body.push_str("<p>Signed in with GitHub as <strong>");
+    body.push_str(&escape(view.login));
+    body.push_str("</strong>. After you answer, your browser returns to <strong>");
+    body.push_str(&escape(view.redirect_display));
+    body.push_str("</strong>.</p>\n");
+    body.push_str("<form method=\"post\" action=\"/authorize/consent\">\n");
+    body.push_str("<input type=\"hidden\" name=\"consent\" value=\"");
+    body.push_str(&escape(view.consent_id));
+    body.push_str("\">\n<input type=\"hidden\" name=\"csrf\" value=\"");
+    body.push_str(&escape(view.csrf));
+    body.push_str("\">\n<h2>");
+    body.push_str(&name);
+    body.push_str(" will be able to</h2>\n<ul class=\"access\">\n<li>");
+    body.push_str(READ_ACCESS);
+    body.push_str(" <span class=\"note\">(always)</span></li>\n");
+    body.push_str("<li><label><input type=\"checkbox\" name=\"write\" value=\"on\" checked> ");
+    body.push_str(WRITE_ACCESS);
+    body.push_str("</label></li>\n</ul>\n");
+    body.push_str(
+        "<p class=\"note\">It acts with your GitHub access to the repositories you can see. \
+         Your GitHub token stays on LogiKFlow's server and is never given to the app.</p>\n\
+         <div class=\"actions\">\
+         <button class=\"approve\" type=\"submit\" name=\"action\" value=\"approve\">Approve</button>\
+         <button type=\"submit\" name=\"action\" value=\"deny\">Deny</button>\
+         </div>\n</form>\n",
+    );
+    page(
+        &format!("Connect {}", view.client_name),
+        &body,
+        view.base_url,
+    )
+}
+
+/// The consent page's Content-Security-Policy: the shared one, with `form-action` also allowing
+/// the client's redirect target, because browsers check the redirect that follows a form post
+/// against `form-action` too. `redirect_source` comes from `RedirectUri::csp_source`.
+pub fn consent_csp(redirect_source: Option<&str>) -> String {
+    match redirect_source {
+        Some(source) => CSP.replace(
+            "form-action 'self'",
+            &format!("form-action 'self' {source}"),
+        ),
+        None => CSP.to_string(),
+    }
+}
+
+/// A sign-in error page: what went wrong and what to do, never a redirect.
+pub fn error_page(title: &str, message: &str, base_url: &str) -> String {
+    let mut body = String::with_capacity(512);
+    body.push_str("<h1>");
+    body.push_str(&escape(title));
+    body.push_str("</h1>\n<p>");
+    let mut message = escape(message);
+    if let Some(first) = message.get(..1) {
+        message.replace_range(..1, &first.to_uppercase());
+    }
+    body.push_str(&message);
+    body.push_str(".</p>\n<p>Go back to the app you were connecting and start again. ");
+    body.push_str("If this keeps happening, the app may be misconfigured.</p>\n");
+    page(title, &body, base_url)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn view<'a>(name: &'a str, domain: Option<&'a str>) -> ConsentView<'a> {
+        ConsentView {
+            client_name: name,
+            verified_domain: domain,
+            redirect_display: "127.0.0.1 (this computer)",
+            login: "octo",
+            consent_id: "lfp_1001_abc",
+            csrf: "tok",
+            base_url: "https://logikflow.dev",
+        }
+    }
+
+    #[test]
+    fn names_the_app_and_the_access() {
+        let html = consent_page(&view("Claude Code", Some("claude.ai")));
+        assert!(html.contains("Connect Claude Code to LogiKFlow?"));
+        assert!(html.contains("Verified: claude.ai"));
+        assert!(html.contains(READ_ACCESS));
+        assert!(html.contains("name=\"write\" value=\"on\" checked"));
+        assert!(html.contains(WRITE_ACCESS));
+        assert!(html.contains("name=\"csrf\" value=\"tok\""));
+        assert!(html.contains("name=\"consent\" value=\"lfp_1001_abc\""));
+        assert!(html.contains("127.0.0.1 (this computer)"));
+        assert!(html.contains("value=\"approve\"") && html.contains("value=\"deny\""));
+        assert!(!html.contains("<script"));
+    }
+
+    #[test]
+    fn unverified_apps_say_so() {
+        let html = consent_page(&view("Cursor", None));
+        assert!(html.contains("Unverified"));
+        assert!(!html.contains("Verified:"));
+    }
+
+    #[test]
+    fn client_text_is_escaped() {
+        let html = consent_page(&ConsentView {
+            redirect_display: "<b>x</b>",
+            login: "<i>",
+            ..view("<script>alert(1)</script>\"", Some("\"><img src=x>"))
+        });
+        assert!(!html.contains("<script>alert"));
+        assert!(!html.contains("<img src=x>"));
+        assert!(!html.contains("<b>x</b>"));
+        assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;&quot;"));
+    }
+
+    #[test]
+    fn csp_allows_only_the_redirect_target() {
+        let csp = consent_csp(Some("cursor:"));
+        assert!(csp.contains("form-action 'self' cursor:;"), "{csp}");
+        assert!(csp.contains("frame-ancestors 'none'"));
+        assert_eq!(consent_csp(None), CSP);
+    }
+
+    #[test]
+    fn error_pages() {
+        let html = error_page(
+            "Unknown app",
+            "this <client> is unknown",
+            "https://logikflow.dev",
+        );
+        assert!(html.contains("<h1>Unknown app</h1>"));
+        assert!(html.contains("This &lt;client&gt; is unknown."));
+    }
+}

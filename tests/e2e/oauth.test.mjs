@@ -1,0 +1,706 @@
+// OAuth 2.1 end to end: the Worker as its own authorization server with the GitHub stand-in as the
+// identity provider underneath. A browser is played with fetch and manual redirects: /authorize →
+// the stand-in (auto-approves) → /oauth/callback → the consent page → POST consent → the client's
+// redirect URI with code, state and iss → /oauth/token → /mcp with the bearer token.
+// The official SDK's OAuth client provider does the whole dance too, including a refresh.
+// Each protection has a test that fails without it (see the table in src/oauth/mod.rs).
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { freePort, modernRequest, postMcp, root, standinControl, startStack } from './harness.mjs';
+
+const OAUTH_VARS = {
+  GITHUB_CLIENT_ID: 'Iv1.standin',
+  GITHUB_CLIENT_SECRET: 'standin-secret',
+  TOKEN_ENCRYPTION_KEY: 'e2e-only-token-encryption-key-5f0c2b9e7a41d3',
+  ALLOW_LOOPBACK_CLIENT_METADATA: '1',
+};
+
+// ---- a browser made of fetch calls -------------------------------------------------------
+
+function pkce() {
+  const verifier = randomBytes(32).toString('base64url');
+  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+}
+
+/** `name=value` of the first Set-Cookie whose name starts with `prefix` and has a value. */
+function cookieFrom(response, prefix) {
+  for (const line of response.headers.getSetCookie()) {
+    const pair = line.split(';')[0];
+    const [name, value] = pair.split('=');
+    if (name.startsWith(prefix) && value) return pair;
+  }
+  return undefined;
+}
+
+function hidden(html, name) {
+  return html.match(new RegExp(`name="${name}" value="([^"]*)"`))?.[1];
+}
+
+async function register(stack, body) {
+  const response = await fetch(`${stack.baseUrl}/oauth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, headers: response.headers, body: await response.json() };
+}
+
+async function registerClient(stack, redirectUri = 'http://127.0.0.1:33418/callback', name = 'E2E App') {
+  const { status, body } = await register(stack, {
+    client_name: name, redirect_uris: [redirectUri], token_endpoint_auth_method: 'none',
+    grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'],
+  });
+  assert.equal(status, 201, JSON.stringify(body));
+  return body.client_id;
+}
+
+function authorizeUrl(stack, { clientId, redirectUri, challenge, state = 'st-' + randomBytes(4).toString('hex'), extra = {} }) {
+  const url = new URL('/authorize', stack.baseUrl);
+  const params = {
+    response_type: 'code', client_id: clientId, redirect_uri: redirectUri, code_challenge: challenge,
+    code_challenge_method: 'S256', state, resource: stack.mcpUrl, scope: 'reviews', ...extra,
+  };
+  for (const [key, value] of Object.entries(params)) {
+    if (value !== undefined) url.searchParams.set(key, value);
+  }
+  return url;
+}
+
+/**
+ * Follows /authorize through GitHub to our callback. Returns either the consent page
+ * ({ consent: { html, response, consentId, csrf, csrfCookie } }) or, for remembered consent,
+ * the redirect to the client ({ redirect: URL }).
+ */
+async function signIn(stack, authorize, { login = 'octo', sendFlowCookie = true } = {}) {
+  const started = await fetch(authorize, { redirect: 'manual' });
+  assert.equal(started.status, 302, await started.text());
+  const flowCookie = cookieFrom(started, '__Host-lf_flow');
+  assert.ok(flowCookie, 'authorize sets the flow cookie');
+  const github = new URL(started.headers.get('location'));
+  assert.equal(github.origin, stack.standinUrl);
+  assert.equal(github.searchParams.get('code_challenge_method'), 'S256');
+  github.searchParams.set('login', login);
+  const approved = await fetch(github, { redirect: 'manual' });
+  assert.equal(approved.status, 302, await approved.text());
+  const callback = new URL(approved.headers.get('location'));
+  assert.equal(callback.origin + callback.pathname, `${stack.baseUrl}/oauth/callback`);
+  const response = await fetch(callback, {
+    redirect: 'manual',
+    headers: sendFlowCookie ? { cookie: flowCookie } : {},
+  });
+  if (response.status === 302) return { redirect: new URL(response.headers.get('location')), response };
+  const html = await response.text();
+  if (response.status !== 200) return { error: { status: response.status, html } };
+  return {
+    consent: {
+      html, response,
+      consentId: hidden(html, 'consent'),
+      csrf: hidden(html, 'csrf'),
+      csrfCookie: cookieFrom(response, '__Host-lf_csrf'),
+    },
+  };
+}
+
+async function answerConsent(stack, consent, { action = 'approve', write = true, cookie = consent.csrfCookie, csrf = consent.csrf, origin = stack.baseUrl } = {}) {
+  const form = new URLSearchParams({ consent: consent.consentId, csrf, action });
+  if (write) form.set('write', 'on');
+  const headers = { 'content-type': 'application/x-www-form-urlencoded' };
+  if (cookie) headers.cookie = cookie;
+  if (origin) headers.origin = origin;
+  return fetch(`${stack.baseUrl}/authorize/consent`, { method: 'POST', redirect: 'manual', headers, body: form });
+}
+
+/** The whole browser part: returns { code, redirect, verifier, state, consent }. */
+async function authorizeCode(stack, { clientId, redirectUri = 'http://127.0.0.1:33418/callback', login = 'octo', write = true } = {}) {
+  const { verifier, challenge } = pkce();
+  const state = 'st-' + randomBytes(6).toString('hex');
+  const result = await signIn(stack, authorizeUrl(stack, { clientId, redirectUri, challenge, state }), { login });
+  let redirect = result.redirect;
+  if (result.consent) {
+    const answered = await answerConsent(stack, result.consent, { write });
+    assert.equal(answered.status, 303, await answered.text());
+    redirect = new URL(answered.headers.get('location'));
+  }
+  assert.ok(redirect, JSON.stringify(result.error));
+  assert.equal(redirect.searchParams.get('state'), state);
+  assert.equal(redirect.searchParams.get('iss'), stack.baseUrl);
+  return { code: redirect.searchParams.get('code'), redirect, verifier, state, consent: result.consent };
+}
+
+async function tokenRequest(stack, params) {
+  const response = await fetch(`${stack.baseUrl}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+    body: new URLSearchParams(Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined))),
+  });
+  return { status: response.status, headers: response.headers, body: await response.json() };
+}
+
+function exchange(stack, { code, verifier, clientId, redirectUri = 'http://127.0.0.1:33418/callback', resource = stack.mcpUrl }) {
+  return tokenRequest(stack, {
+    grant_type: 'authorization_code', code, code_verifier: verifier, client_id: clientId, redirect_uri: redirectUri, resource,
+  });
+}
+
+function refresh(stack, refreshToken, clientId) {
+  return tokenRequest(stack, { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: clientId, resource: stack.mcpUrl });
+}
+
+/** A fresh client, signed in as `login`, with tokens. */
+async function connect(stack, { login = 'octo', write = true, name = 'E2E App' } = {}) {
+  const clientId = await registerClient(stack, 'http://127.0.0.1:33418/callback', name);
+  const { code, verifier } = await authorizeCode(stack, { clientId, login, write });
+  const { status, body } = await exchange(stack, { code, verifier, clientId });
+  assert.equal(status, 200, JSON.stringify(body));
+  return { clientId, tokens: body };
+}
+
+function listTools(stack, accessToken) {
+  const { message, headers } = modernRequest(1, 'tools/list');
+  return postMcp(stack, message, { ...headers, authorization: `Bearer ${accessToken}` });
+}
+
+function callTool(stack, accessToken, name, args = {}) {
+  const { message, headers } = modernRequest(2, 'tools/call', { name, arguments: args }, name);
+  return postMcp(stack, message, { ...headers, authorization: `Bearer ${accessToken}` });
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// ---- the main stack ------------------------------------------------------------------------
+
+describe('OAuth', () => {
+  let stack;
+  before(async () => { stack = await startStack({ localDev: false, vars: { ...OAUTH_VARS, ADDRESS_RATE_LIMIT_PER_MINUTE: '10000' } }); });
+  after(async () => { await stack?.stop(); });
+
+  test('authorization server metadata', async () => {
+    const response = await fetch(`${stack.baseUrl}/.well-known/oauth-authorization-server`);
+    assert.equal(response.status, 200);
+    assert.match(response.headers.get('content-type'), /application\/json/);
+    const metadata = await response.json();
+    assert.equal(metadata.issuer, stack.baseUrl);
+    assert.equal(metadata.authorization_endpoint, `${stack.baseUrl}/authorize`);
+    assert.equal(metadata.token_endpoint, `${stack.baseUrl}/oauth/token`);
+    assert.equal(metadata.registration_endpoint, `${stack.baseUrl}/oauth/register`);
+    assert.equal(metadata.revocation_endpoint, `${stack.baseUrl}/oauth/revoke`);
+    assert.deepEqual(metadata.code_challenge_methods_supported, ['S256']);
+    assert.deepEqual(metadata.response_types_supported, ['code']);
+    assert.deepEqual(metadata.scopes_supported, ['reviews']);
+    assert.deepEqual(metadata.token_endpoint_auth_methods_supported, ['none']);
+    assert.equal(metadata.client_id_metadata_document_supported, true);
+    assert.equal(metadata.authorization_response_iss_parameter_supported, true);
+    const resource = await (await fetch(`${stack.baseUrl}/.well-known/oauth-protected-resource/mcp`)).json();
+    assert.deepEqual(resource.authorization_servers, [stack.baseUrl]);
+    assert.equal(resource.resource, stack.mcpUrl);
+  });
+
+  test('an unauthenticated /mcp request gets the challenge', async () => {
+    const { message, headers } = modernRequest(1, 'tools/list');
+    const missing = await postMcp(stack, message, headers);
+    assert.equal(missing.status, 401);
+    const challenge = missing.headers.get('www-authenticate');
+    assert.match(challenge, /^Bearer resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource\/mcp", scope="reviews"$/);
+    const bogus = await listTools(stack, 'lfa_1001_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
+    assert.equal(bogus.status, 401);
+    assert.match(bogus.headers.get('www-authenticate'), /error="invalid_token"/);
+    const foreign = await listTools(stack, 'gho_standin_octo');
+    assert.equal(foreign.status, 401, 'a GitHub token is not one of ours');
+  });
+
+  test('dynamic registration accepts https, loopback http and app schemes, and refuses the rest', async () => {
+    for (const uri of ['https://app.example/callback', 'http://127.0.0.1:6274/cb', 'http://localhost:1/cb', 'cursor://anysphere.cursor-retrieval/oauth/callback', 'vscode://vscode.github-authentication/did-authenticate']) {
+      const { status, body, headers } = await register(stack, { client_name: 'App', redirect_uris: [uri] });
+      assert.equal(status, 201, `${uri}: ${JSON.stringify(body)}`);
+      assert.match(body.client_id, /^lfd_/);
+      assert.equal(body.token_endpoint_auth_method, 'none');
+      assert.equal(body.client_secret, undefined);
+      assert.deepEqual(body.redirect_uris, [uri]);
+      assert.equal(headers.get('cache-control'), 'no-store');
+    }
+    for (const uri of ['javascript:alert(1)', 'data:text/html,x', 'https://app.example/cb#frag', 'http://app.example/cb', 'file:///etc/passwd', 'https://user:pw@app.example/cb']) {
+      const { status, body } = await register(stack, { redirect_uris: [uri] });
+      assert.equal(status, 400, uri);
+      assert.equal(body.error, 'invalid_redirect_uri', uri);
+    }
+    const missing = await register(stack, { client_name: 'No redirects' });
+    assert.equal(missing.status, 400);
+    assert.equal(missing.body.error, 'invalid_client_metadata');
+    const grants = await register(stack, { redirect_uris: ['https://a.example/cb'], grant_types: ['client_credentials'] });
+    assert.equal(grants.body.error, 'invalid_client_metadata');
+  });
+
+  test('authorize errors: client and redirect URI on a page, the rest back to the client with iss', async () => {
+    const clientId = await registerClient(stack);
+    const { challenge } = pkce();
+    const base = { clientId, redirectUri: 'http://127.0.0.1:33418/callback', challenge, state: 'abc' };
+    const page = async (url, status) => {
+      const response = await fetch(url, { redirect: 'manual' });
+      assert.equal(response.status, status, url.toString());
+      assert.equal(response.headers.get('location'), null, 'never redirects');
+      assert.match(response.headers.get('content-type'), /text\/html/);
+      assert.equal(response.headers.get('x-frame-options'), 'DENY');
+    };
+    await page(authorizeUrl(stack, { ...base, clientId: 'lfd_unknown' }), 401);
+    await page(authorizeUrl(stack, { ...base, clientId: undefined }), 400);
+    await page(authorizeUrl(stack, { ...base, redirectUri: 'https://evil.example/callback' }), 400);
+    await page(authorizeUrl(stack, { ...base, redirectUri: 'http://127.0.0.1:33418/other' }), 400);
+    const back = async (extra, error) => {
+      const response = await fetch(authorizeUrl(stack, { ...base, extra }), { redirect: 'manual' });
+      assert.equal(response.status, 302);
+      const location = new URL(response.headers.get('location'));
+      assert.equal(location.origin + location.pathname, 'http://127.0.0.1:33418/callback');
+      assert.equal(location.searchParams.get('error'), error, JSON.stringify(extra));
+      assert.equal(location.searchParams.get('state'), 'abc');
+      assert.equal(location.searchParams.get('iss'), stack.baseUrl);
+    };
+    await back({ code_challenge: undefined }, 'invalid_request');
+    await back({ code_challenge_method: 'plain' }, 'invalid_request');
+    await back({ code_challenge_method: undefined }, 'invalid_request');
+    await back({ response_type: 'token' }, 'unsupported_response_type');
+    await back({ resource: 'https://other.example/mcp' }, 'invalid_target');
+    await back({ scope: 'admin' }, 'invalid_scope');
+    // Loopback redirect URIs may use any port (RFC 8252 §7.3).
+    const anyPort = await fetch(authorizeUrl(stack, { ...base, redirectUri: 'http://127.0.0.1:40001/callback' }), { redirect: 'manual' });
+    assert.equal(anyPort.status, 302);
+    assert.equal(new URL(anyPort.headers.get('location')).origin, stack.standinUrl);
+  });
+
+  test('full flow: consent page, code, token, then /mcp with the bearer token', async () => {
+    const clientId = await registerClient(stack, 'http://127.0.0.1:33418/callback', 'Full <Flow> App');
+    const { verifier, challenge } = pkce();
+    const result = await signIn(stack, authorizeUrl(stack, { clientId, redirectUri: 'http://127.0.0.1:33418/callback', challenge, state: 'full' }));
+    const { consent } = result;
+    assert.ok(consent, JSON.stringify(result.error));
+    assert.equal(consent.response.headers.get('x-frame-options'), 'DENY');
+    const csp = consent.response.headers.get('content-security-policy');
+    assert.match(csp, /frame-ancestors 'none'/);
+    assert.match(csp, /form-action 'self' http:\/\/127\.0\.0\.1:\*/);
+    assert.match(consent.html, /Full &lt;Flow&gt; App/, 'client text is escaped');
+    assert.doesNotMatch(consent.html, /<Flow>/);
+    assert.match(consent.html, /Unverified/);
+    assert.match(consent.html, /Read pull requests and saved orders/);
+    assert.match(consent.html, /name="write" value="on" checked/);
+    assert.match(consent.html, /Save reading orders and diagrams/);
+    assert.match(consent.html, /Signed in with GitHub as <strong>octo<\/strong>/);
+    assert.match(consent.html, /127\.0\.0\.1 \(this computer\)/);
+    assert.match(consent.csrfCookie, /^__Host-lf_csrf_[0-9a-f]{16}=/);
+    const cookieLine = consent.response.headers.getSetCookie().find((c) => c.startsWith(consent.csrfCookie));
+    assert.match(cookieLine, /Secure/);
+    assert.match(cookieLine, /HttpOnly/);
+    assert.match(cookieLine, /SameSite=Strict/);
+    assert.match(cookieLine, /Path=\//);
+    const answered = await answerConsent(stack, consent);
+    assert.equal(answered.status, 303);
+    const redirect = new URL(answered.headers.get('location'));
+    assert.equal(redirect.origin + redirect.pathname, 'http://127.0.0.1:33418/callback');
+    assert.equal(redirect.searchParams.get('state'), 'full');
+    assert.equal(redirect.searchParams.get('iss'), stack.baseUrl);
+    const code = redirect.searchParams.get('code');
+    assert.match(code, /^lfc_1001_/);
+
+    const { status, headers, body } = await exchange(stack, { code, verifier, clientId });
+    assert.equal(status, 200, JSON.stringify(body));
+    assert.equal(headers.get('cache-control'), 'no-store');
+    assert.equal(body.token_type, 'Bearer');
+    assert.equal(body.expires_in, 3600);
+    assert.equal(body.scope, 'reviews');
+    assert.match(body.access_token, /^lfa_1001_/);
+    assert.match(body.refresh_token, /^lfr_1001_/);
+    assert.ok(!JSON.stringify(body).includes('gho_'), 'the GitHub token never leaves the server');
+
+    const listed = await listTools(stack, body.access_token);
+    assert.equal(listed.status, 200, JSON.stringify(listed.body));
+    assert.equal(listed.body.result.tools.length, 4);
+    const guide = await callTool(stack, body.access_token, 'get_ordering_guide');
+    assert.equal(guide.status, 200);
+    assert.equal(guide.body.result.isError, false);
+  });
+
+  test('the GitHub token works for tools: get_pull_request as the signed-in person', async () => {
+    const { tokens } = await connect(stack, { login: 'reader' });
+    const pull = await callTool(stack, tokens.access_token, 'get_pull_request', { owner: 'logikflow', repo: 'demo', number: 3 });
+    assert.equal(pull.status, 200);
+    assert.equal(pull.body.result.isError, false, JSON.stringify(pull.body.result.content));
+    const hidden = await callTool(stack, tokens.access_token, 'get_pull_request', { owner: 'logikflow', repo: 'private', number: 1 });
+    assert.equal(hidden.body.result.isError, true, 'reader cannot see the private repository');
+  });
+
+  test('GitHub App tokens that expire (with a refresh token) work too', async () => {
+    await standinControl(stack, 'POST', 'config', { expiringTokens: true });
+    try {
+      const { tokens } = await connect(stack, { login: 'octo' });
+      const pull = await callTool(stack, tokens.access_token, 'get_pull_request', { owner: 'logikflow', repo: 'private', number: 1 });
+      assert.equal(pull.body.result.isError, false, JSON.stringify(pull.body.result.content));
+      const exchanges = await standinControl(stack, 'GET', 'requests?path=/login/oauth/access_token');
+      assert.ok(exchanges.requests.length >= 1);
+    } finally {
+      await standinControl(stack, 'POST', 'config', { expiringTokens: false });
+    }
+  });
+
+  test('a wrong PKCE verifier is refused', async () => {
+    const clientId = await registerClient(stack);
+    const { code, verifier } = await authorizeCode(stack, { clientId });
+    const wrong = await exchange(stack, { code, verifier: pkce().verifier, clientId });
+    assert.equal(wrong.status, 400);
+    assert.equal(wrong.body.error, 'invalid_grant');
+    const missing = await exchange(stack, { code, verifier: undefined, clientId });
+    assert.equal(missing.body.error, 'invalid_request');
+    const right = await exchange(stack, { code, verifier, clientId });
+    assert.equal(right.status, 200, JSON.stringify(right.body));
+  });
+
+  test('a code is bound to its client, redirect URI and resource', async () => {
+    const clientId = await registerClient(stack);
+    const { code, verifier } = await authorizeCode(stack, { clientId });
+    const otherClient = await exchange(stack, { code, verifier, clientId: 'lfd_someoneelse' });
+    assert.equal(otherClient.body.error, 'invalid_grant');
+    const otherRedirect = await exchange(stack, { code, verifier, clientId, redirectUri: 'http://127.0.0.1:33419/callback' });
+    assert.equal(otherRedirect.body.error, 'invalid_grant');
+    const otherResource = await exchange(stack, { code, verifier, clientId, resource: 'https://other.example/mcp' });
+    assert.equal(otherResource.status, 400);
+    assert.equal(otherResource.body.error, 'invalid_target');
+    const right = await exchange(stack, { code, verifier, clientId });
+    assert.equal(right.status, 200);
+  });
+
+  test('a reused code revokes the grant', async () => {
+    const clientId = await registerClient(stack);
+    const { code, verifier } = await authorizeCode(stack, { clientId });
+    const first = await exchange(stack, { code, verifier, clientId });
+    assert.equal(first.status, 200);
+    assert.equal((await listTools(stack, first.body.access_token)).status, 200);
+    const second = await exchange(stack, { code, verifier, clientId });
+    assert.equal(second.status, 400);
+    assert.equal(second.body.error, 'invalid_grant');
+    const revoked = await listTools(stack, first.body.access_token);
+    assert.equal(revoked.status, 401, 'the access token from the first exchange is revoked');
+    assert.match(revoked.headers.get('www-authenticate'), /invalid_token/);
+    assert.equal((await refresh(stack, first.body.refresh_token, clientId)).body.error, 'invalid_grant');
+  });
+
+  test('refresh rotates; a replayed refresh token revokes the grant', async () => {
+    const { clientId, tokens } = await connect(stack);
+    const rotated = await refresh(stack, tokens.refresh_token, clientId);
+    assert.equal(rotated.status, 200, JSON.stringify(rotated.body));
+    assert.equal(rotated.headers.get('cache-control'), 'no-store');
+    assert.notEqual(rotated.body.refresh_token, tokens.refresh_token);
+    assert.notEqual(rotated.body.access_token, tokens.access_token);
+    assert.equal((await listTools(stack, rotated.body.access_token)).status, 200);
+    const replayed = await refresh(stack, tokens.refresh_token, clientId);
+    assert.equal(replayed.status, 400);
+    assert.equal(replayed.body.error, 'invalid_grant');
+    assert.equal((await listTools(stack, rotated.body.access_token)).status, 401, 'the whole grant is revoked');
+    assert.equal((await refresh(stack, rotated.body.refresh_token, clientId)).body.error, 'invalid_grant');
+  });
+
+  test('revocation ends the grant at once; unknown tokens still get 200', async () => {
+    const { clientId, tokens } = await connect(stack);
+    assert.equal((await listTools(stack, tokens.access_token)).status, 200);
+    const revoked = await fetch(`${stack.baseUrl}/oauth/revoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: tokens.refresh_token, client_id: clientId }),
+    });
+    assert.equal(revoked.status, 200);
+    assert.equal((await listTools(stack, tokens.access_token)).status, 401);
+    const unknown = await fetch(`${stack.baseUrl}/oauth/revoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: 'nonsense' }),
+    });
+    assert.equal(unknown.status, 200);
+  });
+
+  test('an unticked write box gives a read-only token', async () => {
+    const { tokens } = await connect(stack, { write: false });
+    assert.equal((await listTools(stack, tokens.access_token)).status, 200);
+    const guide = await callTool(stack, tokens.access_token, 'get_ordering_guide');
+    assert.equal(guide.status, 200);
+    assert.equal(guide.body.result.isError, false);
+    const save = await callTool(stack, tokens.access_token, 'save_reading_order', {
+      owner: 'logikflow', repo: 'demo', number: 3, base_version: 0, order: { sections: [] },
+    });
+    assert.equal(save.status, 403);
+    assert.match(save.headers.get('www-authenticate'), /^Bearer error="insufficient_scope", scope="reviews"/);
+  });
+
+  test('consent is remembered per client and redirect URI (loopback port aside)', async () => {
+    const clientId = await registerClient(stack);
+    await authorizeCode(stack, { clientId });
+    const { challenge } = pkce();
+    const again = await signIn(stack, authorizeUrl(stack, { clientId, redirectUri: 'http://127.0.0.1:45000/callback', challenge, state: 'again' }));
+    assert.ok(again.redirect, 'no consent page the second time');
+    assert.equal(again.redirect.origin, 'http://127.0.0.1:45000');
+    assert.match(again.redirect.searchParams.get('code'), /^lfc_/);
+    assert.equal(again.redirect.searchParams.get('iss'), stack.baseUrl);
+    // Another person still gets asked.
+    const other = await signIn(stack, authorizeUrl(stack, { clientId, redirectUri: 'http://127.0.0.1:33418/callback', challenge }), { login: 'maint' });
+    assert.ok(other.consent);
+  });
+
+  test('a consent POST without the CSRF cookie, with another token, or from another site is refused', async () => {
+    const clientId = await registerClient(stack);
+    const { challenge } = pkce();
+    const { consent } = await signIn(stack, authorizeUrl(stack, { clientId, redirectUri: 'http://127.0.0.1:33418/callback', challenge, state: 'csrf' }));
+    assert.ok(consent);
+    for (const options of [{ cookie: null }, { csrf: 'forged' }, { origin: 'https://evil.example' }]) {
+      const response = await answerConsent(stack, consent, options);
+      assert.equal(response.status, 403, JSON.stringify(options));
+      assert.equal(response.headers.get('location'), null);
+    }
+    const ok = await answerConsent(stack, consent);
+    assert.equal(ok.status, 303, 'the real form still works');
+    const reused = await answerConsent(stack, consent);
+    assert.equal(reused.status, 400, 'a consent form is single use');
+  });
+
+  test('deny sends access_denied back with state and iss', async () => {
+    const clientId = await registerClient(stack);
+    const { challenge } = pkce();
+    const { consent } = await signIn(stack, authorizeUrl(stack, { clientId, redirectUri: 'http://127.0.0.1:33418/callback', challenge, state: 'no' }));
+    const denied = await answerConsent(stack, consent, { action: 'deny' });
+    assert.equal(denied.status, 303);
+    const location = new URL(denied.headers.get('location'));
+    assert.equal(location.searchParams.get('error'), 'access_denied');
+    assert.equal(location.searchParams.get('state'), 'no');
+    assert.equal(location.searchParams.get('iss'), stack.baseUrl);
+  });
+
+  test('the GitHub callback only completes in the browser that started it', async () => {
+    const clientId = await registerClient(stack);
+    const { challenge } = pkce();
+    const result = await signIn(stack, authorizeUrl(stack, { clientId, redirectUri: 'http://127.0.0.1:33418/callback', challenge }), { sendFlowCookie: false });
+    assert.equal(result.error?.status, 400);
+  });
+
+  test('two apps can be connected at once in one browser', async () => {
+    const starts = [];
+    for (const name of ['First', 'Second']) {
+      const clientId = await registerClient(stack, 'http://127.0.0.1:33418/callback', name);
+      const response = await fetch(authorizeUrl(stack, { clientId, redirectUri: 'http://127.0.0.1:33418/callback', challenge: pkce().challenge }), { redirect: 'manual' });
+      starts.push(response);
+    }
+    const jar = starts.map((response) => cookieFrom(response, '__Host-lf_flow')).join('; ');
+    for (const [i, response] of starts.reverse().entries()) {
+      const github = await fetch(response.headers.get('location'), { redirect: 'manual' });
+      const page = await fetch(github.headers.get('location'), { redirect: 'manual', headers: { cookie: jar } });
+      assert.equal(page.status, 200, `sign-in ${i}`);
+      assert.match(await page.text(), i === 0 ? /Connect Second/ : /Connect First/);
+    }
+  });
+
+  test('a client ID metadata document client is Verified and bound to its document', async () => {
+    const port = await freePort();
+    const documentUrl = `http://127.0.0.1:${port}/oauth/client.json`;
+    const badUrl = `http://127.0.0.1:${port}/oauth/bad.json`;
+    const redirectTo = 'http://127.0.0.1:33500/callback';
+    const server = createServer((request, response) => {
+      const documents = {
+        '/oauth/client.json': { client_id: documentUrl, client_name: 'Metadata App', redirect_uris: [redirectTo] },
+        '/oauth/bad.json': { client_id: `${badUrl}x`, client_name: 'Bad', redirect_uris: [redirectTo] },
+      };
+      const document = documents[request.url];
+      response.writeHead(document ? 200 : 404, { 'content-type': 'application/json' });
+      response.end(JSON.stringify(document ?? {}));
+    });
+    await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
+    try {
+      const { verifier, challenge } = pkce();
+      const result = await signIn(stack, authorizeUrl(stack, { clientId: documentUrl, redirectUri: redirectTo, challenge, state: 'doc' }));
+      assert.ok(result.consent, JSON.stringify(result.error));
+      assert.match(result.consent.html, /Verified: 127\.0\.0\.1/);
+      assert.match(result.consent.html, /Metadata App/);
+      const answered = await answerConsent(stack, result.consent);
+      const code = new URL(answered.headers.get('location')).searchParams.get('code');
+      const tokens = await exchange(stack, { code, verifier, clientId: documentUrl, redirectUri: redirectTo });
+      assert.equal(tokens.status, 200, JSON.stringify(tokens.body));
+      assert.equal((await listTools(stack, tokens.body.access_token)).status, 200);
+      // Redirect URIs must match the document.
+      const elsewhere = await fetch(authorizeUrl(stack, { clientId: documentUrl, redirectUri: 'http://127.0.0.1:33500/other', challenge }), { redirect: 'manual' });
+      assert.equal(elsewhere.status, 400);
+      assert.equal(elsewhere.headers.get('location'), null);
+      // A document whose client_id is not its URL is refused.
+      const bad = await fetch(authorizeUrl(stack, { clientId: badUrl, redirectUri: redirectTo, challenge }), { redirect: 'manual' });
+      assert.equal(bad.status, 401);
+      assert.equal(bad.headers.get('location'), null);
+    } finally {
+      server.close();
+    }
+  });
+
+  test('the conformance suite: authorization server metadata and the authorization code grant', async () => {
+    const port = await freePort();
+    const clientId = await registerClient(stack, `http://127.0.0.1:${port}/callback`, 'Conformance');
+    const cli = join(root, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
+    const child = spawn(process.execPath, [cli, 'authorization', '--url', stack.baseUrl, '--client-id', clientId,
+      '--resource', stack.mcpUrl, '--port', String(port)], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    const authorizationUrl = await new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no authorization URL:\n${output}`)), 60_000);
+      const onData = (chunk) => {
+        output += chunk;
+        const line = output.split('\n').find((l) => l.startsWith(`${stack.baseUrl}/authorize?`));
+        if (line) { clearTimeout(timer); resolve(new URL(line.trim())); }
+      };
+      child.stdout.on('data', onData);
+      child.stderr.on('data', onData);
+      child.once('exit', () => { clearTimeout(timer); reject(new Error(`conformance exited early:\n${output}`)); });
+    });
+    try {
+      const result = await signIn(stack, authorizationUrl, { login: 'maint' });
+      let redirect = result.redirect;
+      if (result.consent) redirect = new URL((await answerConsent(stack, result.consent)).headers.get('location'));
+      await fetch(redirect);
+      const code = await exited;
+      assert.equal(code, 0, output);
+      assert.match(output, /authorization-server-metadata/);
+      assert.match(output, /authorization-code-grant/);
+    } finally {
+      child.kill();
+    }
+  });
+
+  test('the official SDK client connects through its OAuth client provider', async () => {
+    await standinControl(stack, 'POST', 'oauth-user', { login: 'maint' });
+    try {
+      const provider = new MemoryOAuthProvider('http://127.0.0.1:33600/callback');
+      await assert.rejects(new Client({ name: 'sdk-oauth', version: '1.0.0' }).connect(new StreamableHTTPClientTransport(new URL(stack.mcpUrl), { authProvider: provider })));
+      assert.ok(provider.authorizationUrl, 'the SDK started the authorization');
+      assert.match(provider.client.client_id, /^lfd_/, 'the SDK registered dynamically');
+      const code = await browse(stack, provider.authorizationUrl);
+      const transport = new StreamableHTTPClientTransport(new URL(stack.mcpUrl), { authProvider: provider });
+      await transport.finishAuth(code);
+      assert.match(provider.savedTokens.access_token, /^lfa_1003_/);
+      const client = new Client({ name: 'sdk-oauth', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(stack.mcpUrl), { authProvider: provider }));
+      const { tools } = await client.listTools();
+      assert.equal(tools.length, 4);
+      await client.close();
+    } finally {
+      await standinControl(stack, 'POST', 'oauth-user', { login: 'octo' });
+    }
+  });
+});
+
+/** An in-memory OAuthClientProvider, as a CLI client would keep it. */
+class MemoryOAuthProvider {
+  constructor(redirectUrl) {
+    this.redirectUrl = redirectUrl;
+    this.authorizationUrl = undefined;
+    this.client = undefined;
+    this.savedTokens = undefined;
+    this.verifier = undefined;
+  }
+
+  get clientMetadata() {
+    return {
+      client_name: 'SDK OAuth e2e', redirect_uris: [this.redirectUrl], grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'], token_endpoint_auth_method: 'none',
+    };
+  }
+
+  state() { return 'sdk-state'; }
+  clientInformation() { return this.client; }
+  saveClientInformation(info) { this.client = info; }
+  tokens() { return this.savedTokens; }
+  saveTokens(tokens) { this.savedTokens = tokens; }
+  redirectToAuthorization(url) { this.authorizationUrl = url; }
+  saveCodeVerifier(verifier) { this.verifier = verifier; }
+  codeVerifier() { return this.verifier; }
+}
+
+/** Plays the browser from the authorization URL to the client's redirect; returns the code. */
+async function browse(stack, authorizationUrl) {
+  const result = await signIn(stack, authorizationUrl, { login: 'maint' });
+  let redirect = result.redirect;
+  if (result.consent) {
+    const answered = await answerConsent(stack, result.consent);
+    assert.equal(answered.status, 303);
+    redirect = new URL(answered.headers.get('location'));
+  }
+  assert.ok(redirect, JSON.stringify(result.error));
+  assert.equal(redirect.searchParams.get('iss'), stack.baseUrl);
+  return redirect.searchParams.get('code');
+}
+
+// ---- limits and lifetimes: a stack with small numbers ---------------------------------------
+
+describe('OAuth limits and lifetimes', () => {
+  let stack;
+  before(async () => {
+    stack = await startStack({
+      localDev: false,
+      vars: { ...OAUTH_VARS, RATE_LIMIT_PER_MINUTE: '30', ACCESS_TOKEN_TTL_SECONDS: '3', ADDRESS_RATE_LIMIT_PER_MINUTE: '40' },
+    });
+  });
+  after(async () => { await stack?.stop(); });
+
+  test('rate limit per person: the 31st request in a minute gets 429 with Retry-After; others are unaffected', async () => {
+    const octo = await connect(stack, { login: 'octo' });
+    const reader = await connect(stack, { login: 'reader' });
+    for (let i = 1; i <= 30; i++) {
+      const response = await listTools(stack, octo.tokens.access_token);
+      assert.equal(response.status, 200, `request ${i}`);
+    }
+    const limited = await listTools(stack, octo.tokens.access_token);
+    assert.equal(limited.status, 429);
+    const retryAfter = Number(limited.headers.get('retry-after'));
+    assert.ok(retryAfter >= 1 && retryAfter <= 60, `Retry-After ${retryAfter}`);
+    assert.match(limited.body.error.message, /retry in \d+ seconds?/);
+    assert.equal((await listTools(stack, reader.tokens.access_token)).status, 200, 'another person has their own window');
+  });
+
+  test('expired access tokens are refused; a refresh brings access back', async () => {
+    const { clientId, tokens } = await connect(stack, { login: 'maint' });
+    assert.equal(tokens.expires_in, 3);
+    assert.equal((await listTools(stack, tokens.access_token)).status, 200);
+    await sleep(3_500);
+    const expired = await listTools(stack, tokens.access_token);
+    assert.equal(expired.status, 401);
+    assert.match(expired.headers.get('www-authenticate'), /invalid_token/);
+    const rotated = await refresh(stack, tokens.refresh_token, clientId);
+    assert.equal(rotated.status, 200, JSON.stringify(rotated.body));
+    assert.equal((await listTools(stack, rotated.body.access_token)).status, 200);
+  });
+
+  test('the SDK refreshes by itself after the access token expires', async () => {
+    await standinControl(stack, 'POST', 'oauth-user', { login: 'maint' });
+    try {
+      const provider = new MemoryOAuthProvider('http://127.0.0.1:33601/callback');
+      await assert.rejects(new Client({ name: 'sdk-refresh', version: '1.0.0' }).connect(new StreamableHTTPClientTransport(new URL(stack.mcpUrl), { authProvider: provider })));
+      const code = await browse(stack, provider.authorizationUrl);
+      await new StreamableHTTPClientTransport(new URL(stack.mcpUrl), { authProvider: provider }).finishAuth(code);
+      const client = new Client({ name: 'sdk-refresh', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(stack.mcpUrl), { authProvider: provider }));
+      const before = provider.savedTokens.access_token;
+      await sleep(3_500);
+      const { tools } = await client.listTools();
+      assert.equal(tools.length, 4);
+      assert.notEqual(provider.savedTokens.access_token, before, 'the SDK refreshed its tokens');
+      await client.close();
+    } finally {
+      await standinControl(stack, 'POST', 'oauth-user', { login: 'octo' });
+    }
+  });
+
+  test('rate limit per address on the OAuth endpoints', async () => {
+    let limited;
+    for (let i = 0; i < 60 && !limited; i++) {
+      const response = await register(stack, { redirect_uris: ['https://a.example/cb'] });
+      if (response.status === 429) limited = response;
+      else assert.equal(response.status, 201);
+    }
+    assert.ok(limited, 'registration is limited per address');
+    assert.ok(Number(limited.headers.get('retry-after')) >= 1);
+    assert.equal(limited.body.error, 'temporarily_unavailable');
+  });
+});
