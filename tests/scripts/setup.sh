@@ -54,6 +54,11 @@ if [ "$want_test" = 1 ]; then
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
   fi
+  # cargo-fuzz for the fuzz targets in tests/fuzz (run on stable with RUSTC_BOOTSTRAP=1).
+  if ! cargo fuzz --version >/dev/null 2>&1; then
+    say "installing cargo-fuzz (a minute or two, once)"
+    cargo install cargo-fuzz --version 0.13.2 --locked
+  fi
   # The Python MCP client, in a project-local virtualenv.
   if ! .tools/venv/bin/python -c 'import mcp' 2>/dev/null; then
     say "installing the Python mcp client"

@@ -25,6 +25,9 @@ cargo test --quiet 2>&1 | tee /tmp/logikflow-cargo-test.log | grep -Ev '^(runnin
 grep -q 'test result: FAILED\|error\[' /tmp/logikflow-cargo-test.log && { echo "native tests failed"; exit 1; }
 grep -c '^test result: ok' /tmp/logikflow-cargo-test.log >/dev/null
 
+step "fuzzing (${FUZZ_SECONDS:-10} s per target from the committed seed corpus)"
+bash tests/scripts/fuzz.sh "${FUZZ_SECONDS:-10}"
+
 step "release build"
 bash tests/scripts/build.sh
 raw=$(stat -c %s build/index_bg.wasm)

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Runs every fuzz target in tests/fuzz for N seconds (default 10) from the committed seed corpus,
+# with AddressSanitizer. New inputs go to a scratch folder, so the committed corpus stays as it is.
+# A crash fails the run and leaves its input under tests/fuzz/artifacts/<target>/: make it a
+# regression test. For a longer run: `bash tests/scripts/fuzz.sh 600`.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+seconds=${1:-10}
+export RUSTC_BOOTSTRAP=1
+cargo fuzz build --fuzz-dir tests/fuzz -O
+for target in patch_parser jsonrpc_decoder order_validator diagram_validator; do
+  scratch=$(mktemp -d)
+  if ! cargo fuzz run --fuzz-dir tests/fuzz -O "$target" "$scratch" "tests/fuzz/corpus/$target" -- \
+      -max_total_time="$seconds" -rss_limit_mb=2048 -print_final_stats=0 > "/tmp/logikflow-fuzz-$target.log" 2>&1; then
+    tail -40 "/tmp/logikflow-fuzz-$target.log"
+    echo "fuzz: $target found a crash (input under tests/fuzz/artifacts/$target/)"
+    rm -rf "$scratch"
+    exit 1
+  fi
+  runs=$(grep -oE 'Done [0-9]+ runs' "/tmp/logikflow-fuzz-$target.log" | tail -1)
+  echo "fuzz: $target ok (${runs:-no summary})"
+  rm -rf "$scratch"
+done
