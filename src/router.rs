@@ -21,6 +21,10 @@ pub enum Route {
     Arrange(PullPath),
     /// The review page's script.
     ReviewScript,
+    /// Reviewers' web sign-in, its OAuth callback, and sign-out.
+    SignIn,
+    SignInCallback,
+    SignOut,
     /// Anything else.
     NotFound,
     /// A known path with a method it does not serve.
@@ -85,6 +89,9 @@ pub fn route(method: &str, path: &str) -> Route {
         "/docs/ordering-guide" | "/docs/ordering-guide/" => page(Route::GuidePage),
         "/docs/ordering-guide.md" => page(Route::GuideMarkdown),
         "/assets/review.js" => page(Route::ReviewScript),
+        "/signin" => page(Route::SignIn),
+        "/signin/callback" => page(Route::SignInCallback),
+        "/signout" => page(Route::SignOut),
         _ => Route::NotFound,
     }
 }
@@ -141,5 +148,9 @@ mod tests {
         check("GET", "/r/ac%20me/app/pull/1", Route::NotFound);
         check("GET", "/r/acme/app/pull/1/other", Route::NotFound);
         check("GET", "/assets/review.js", Route::ReviewScript);
+        check("GET", "/signin", Route::SignIn);
+        check("GET", "/signin/callback", Route::SignInCallback);
+        check("GET", "/signout", Route::SignOut);
+        check("POST", "/signin", Route::MethodNotAllowed);
     }
 }

@@ -7,6 +7,7 @@ mod pull_request;
 mod review;
 mod saved_store;
 mod saves;
+mod web_session;
 
 use crate::config::Config;
 use crate::errors;
@@ -75,19 +76,19 @@ pub async fn handle(mut req: Request, env: &Env, config: &Config) -> Result<Http
             "text/markdown; charset=utf-8",
             crate::mcp::catalog::ORDERING_GUIDE,
         ),
-        Route::Review(pull) => match viewer(&req, config)? {
+        Route::Review(pull) => match viewer(&req, env, config, &base_url).await? {
             review::Viewer::Known(caller) => {
                 review::review(&req, env, config, &caller, &pull, &base_url).await?
             }
             review::Viewer::SignIn(reply) => reply,
         },
-        Route::Tick(pull) => match viewer(&req, config)? {
+        Route::Tick(pull) => match viewer(&req, env, config, &base_url).await? {
             review::Viewer::Known(caller) => {
                 review::tick(&mut req, env, &caller, &pull, &base_url).await?
             }
             review::Viewer::SignIn(reply) => reply,
         },
-        Route::Arrange(pull) => match viewer(&req, config)? {
+        Route::Arrange(pull) => match viewer(&req, env, config, &base_url).await? {
             review::Viewer::Known(caller) => {
                 review::arrange(&mut req, env, config, &caller, &pull, &base_url).await?
             }
@@ -99,6 +100,9 @@ pub async fn handle(mut req: Request, env: &Env, config: &Config) -> Result<Http
             web::review_page::REVIEW_JS,
         )
         .with_header("cache-control", "public, max-age=300"),
+        Route::SignIn => web_session::sign_in(&req, env, config, &base_url).await?,
+        Route::SignInCallback => web_session::callback(&req, env, config, &base_url).await?,
+        Route::SignOut => web_session::sign_out(&req, env, config, &base_url).await?,
         Route::NotFound => html(404, web::pages::not_found(&base_url)),
         Route::MethodNotAllowed => {
             HttpReply::new(405, "text/plain; charset=utf-8", "Method not allowed")
@@ -107,20 +111,25 @@ pub async fn handle(mut req: Request, env: &Env, config: &Config) -> Result<Http
     })
 }
 
-/// Who is viewing a review page: the local user in local development, else the signed-in person.
-fn viewer(req: &Request, config: &Config) -> Result<review::Viewer> {
+/// Who is viewing a review page: the local user in local development, else the person signed in
+/// on the web (see `web_session`), else the reply that signs them in.
+async fn viewer(
+    req: &Request,
+    env: &Env,
+    config: &Config,
+    base_url: &str,
+) -> Result<review::Viewer> {
     let url = req.url()?;
     let headers = Headers::new(req.headers().entries());
-    match local_caller(&headers, url.host_str().unwrap_or_default(), config) {
-        Some(caller) => Ok(review::Viewer::Known(caller)),
-        None => {
-            let body = "<h1>Sign in to review</h1><p>Review pages are for people who can see the pull request on GitHub. Signing in on the web is not available on this server yet; connect an agent instead.</p>";
-            Ok(review::Viewer::SignIn(html(
-                401,
-                web::html::page("Sign in", body, &origin_of(&url)),
-            )))
-        }
+    if let Some(caller) = local_caller(&headers, url.host_str().unwrap_or_default(), config) {
+        return Ok(review::Viewer::Known(caller));
     }
+    Ok(
+        match web_session::viewer(req, env, config, base_url).await? {
+            Ok(caller) => review::Viewer::Known(caller),
+            Err(reply) => review::Viewer::SignIn(reply),
+        },
+    )
 }
 
 fn html(status: u16, page: String) -> HttpReply {

@@ -134,3 +134,28 @@ test('arrange on the web, then read the new version back through get_pull_reques
   assert.equal(after.currentOrder.sections[0].title, before.currentOrder.sections[1].title);
   assert.equal(after.currentOrder.sections[0].note, 'Read the tests first, on the web.');
 });
+
+test('a reviewer signs in with GitHub on a server without local development', async () => {
+  const server = await startStack({
+    localDev: false,
+    vars: { GITHUB_CLIENT_ID: 'Iv1.standin', GITHUB_CLIENT_SECRET: 'standin-secret', TOKEN_ENCRYPTION_KEY: 'review-page-test-key-0123456789abcdef' },
+  });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${server.baseUrl}/r/logikflow/demo/pull/3`);
+    // Our consent page, after the stand-in's GitHub approved the sign-in.
+    await page.locator('button[value=approve]').click();
+    await page.waitForURL(/\/r\/logikflow\/demo\/pull\/3$/);
+    assert.match(await page.locator('body').textContent(), /Signed in as octo/);
+    // The session survives a reload, and signing out ends it.
+    await page.reload();
+    assert.match(await page.locator('body').textContent(), /Signed in as octo/);
+    await page.goto(`${server.baseUrl}/signout`);
+    const response = await page.request.get(`${server.baseUrl}/r/logikflow/demo/pull/3`, { maxRedirects: 0 });
+    assert.equal(response.status(), 302);
+    assert.match(response.headers().location, /^\/signin\?next=/);
+    await page.close();
+  } finally {
+    await server.stop();
+  }
+});

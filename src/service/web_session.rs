@@ -1,0 +1,344 @@
+//! Signing reviewers in on the web (wasm only): the review pages are a first-party OAuth client
+//! of this same server, so a browser session is an ordinary grant — same GitHub sign-in, consent,
+//! token rotation, revocation and rate limit as an agent's — held in HttpOnly cookies.
+//!
+//! `/signin?next=/r/…` registers the web client once per host, then sends the browser through
+//! `/authorize` with PKCE; `/signin/callback` redeems the code at the token endpoint and sets the
+//! cookies; `/signout` revokes the refresh token and clears them. Requests to the token and
+//! registration endpoints are made in-process through `oauth::endpoints::handle`.
+
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+use worker::{Env, Method, Request, RequestInit};
+
+use crate::config::Config;
+use crate::http::HttpReply;
+use crate::oauth::endpoints::{authenticate_bearer, handle as oauth_handle, BearerRefusal};
+use crate::tools::caller::Caller;
+use crate::web::csrf;
+
+const SIGNIN_COOKIE: &str = "lkf_signin";
+const ACCESS_COOKIE: &str = "lkf_at";
+const REFRESH_COOKIE: &str = "lkf_rt";
+/// Refresh tokens live 30 days from last use; the cookie follows.
+const REFRESH_MAX_AGE: u64 = 30 * 24 * 3600;
+
+/// Cookie names get the `__Host-` prefix on https (Secure, host-only, path /).
+fn cookie_name(base: &str, secure: bool) -> String {
+    if secure {
+        format!("__Host-{base}")
+    } else {
+        base.to_string()
+    }
+}
+
+fn set_cookie(name: &str, value: &str, max_age: u64, secure: bool) -> String {
+    let secure_attr = if secure { "; Secure" } else { "" };
+    format!(
+        "{}={value}; Path=/; HttpOnly; SameSite=Lax; Max-Age={max_age}{secure_attr}",
+        cookie_name(name, secure)
+    )
+}
+
+fn read_cookie(req: &Request, name: &str, secure: bool) -> Option<String> {
+    let header = req.headers().get("cookie").ok().flatten()?;
+    csrf::cookie(&header, &cookie_name(name, secure)).map(str::to_string)
+}
+
+fn random_text() -> worker::Result<String> {
+    let mut random = [0u8; 32];
+    getrandom::fill(&mut random).map_err(|e| worker::Error::RustError(e.to_string()))?;
+    Ok(csrf::token_from(&random))
+}
+
+fn pkce_challenge(verifier: &str) -> String {
+    use base64::Engine;
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(Sha256::digest(verifier.as_bytes()))
+}
+
+fn encode(text: &str) -> String {
+    url::form_urlencoded::byte_serialize(text.as_bytes()).collect()
+}
+
+/// Only same-site paths are allowed as `next`, so sign-in can't be used to redirect elsewhere.
+fn safe_next(next: Option<&str>) -> String {
+    match next {
+        Some(path) if path.starts_with('/') && !path.starts_with("//") && !path.contains('\\') => {
+            path.to_string()
+        }
+        _ => "/".to_string(),
+    }
+}
+
+/// Calls one of this server's OAuth endpoints in-process with a form body.
+async fn call_oauth(
+    env: &Env,
+    config: &Config,
+    base_url: &str,
+    path: &str,
+    content_type: &str,
+    body: String,
+) -> worker::Result<(u16, Value)> {
+    let headers = worker::Headers::new();
+    headers.set("content-type", content_type)?;
+    let mut init = RequestInit::new();
+    init.with_method(Method::Post)
+        .with_headers(headers)
+        .with_body(Some(body.into()));
+    let request = Request::new_with_init(&format!("{base_url}{path}"), &init)?;
+    let reply = Box::pin(oauth_handle(request, env, config, base_url)).await?;
+    let value = serde_json::from_slice(reply.body.as_bytes()).unwrap_or(Value::Null);
+    Ok((reply.status, value))
+}
+
+/// The web client's id for this host, registered on first use.
+async fn web_client(env: &Env, config: &Config, base_url: &str) -> worker::Result<String> {
+    let kv = env.kv("CLIENTS")?;
+    let key = format!("webclient:{base_url}");
+    if let Some(id) = kv.get(&key).text().await? {
+        return Ok(id);
+    }
+    let registration = serde_json::json!({
+        "client_name": "LogiKFlow review pages",
+        "redirect_uris": [format!("{base_url}/signin/callback")],
+        "grant_types": ["authorization_code", "refresh_token"],
+        "token_endpoint_auth_method": "none",
+    });
+    let (status, body) = call_oauth(
+        env,
+        config,
+        base_url,
+        "/oauth/register",
+        "application/json",
+        registration.to_string(),
+    )
+    .await?;
+    let id = body
+        .get("client_id")
+        .and_then(Value::as_str)
+        .ok_or_else(|| {
+            worker::Error::RustError(format!("registering the web client failed ({status})"))
+        })?
+        .to_string();
+    kv.put(&key, id.clone())?.execute().await?;
+    Ok(id)
+}
+
+/// `GET /signin?next=…`: starts the OAuth flow for the review pages.
+pub async fn sign_in(
+    req: &Request,
+    env: &Env,
+    config: &Config,
+    base_url: &str,
+) -> worker::Result<HttpReply> {
+    let url = req.url()?;
+    let secure = url.scheme() == "https";
+    let next = safe_next(
+        url.query_pairs()
+            .find(|(k, _)| k == "next")
+            .map(|(_, v)| v.into_owned())
+            .as_deref(),
+    );
+    let client_id = web_client(env, config, base_url).await?;
+    let verifier = random_text()?;
+    let state = random_text()?;
+    let location = format!(
+        "{base_url}/authorize?response_type=code&client_id={}&redirect_uri={}&code_challenge={}&code_challenge_method=S256&state={state}&scope=reviews&resource={}",
+        encode(&client_id),
+        encode(&format!("{base_url}/signin/callback")),
+        pkce_challenge(&verifier),
+        encode(&format!("{base_url}/mcp")),
+    );
+    let flow = format!("{state}.{verifier}.{}", encode(&next));
+    Ok(HttpReply::empty(302)
+        .with_header("location", location)
+        .with_header("set-cookie", set_cookie(SIGNIN_COOKIE, &flow, 600, secure)))
+}
+
+/// `GET /signin/callback?code=…&state=…`: redeems the code and starts the session.
+pub async fn callback(
+    req: &Request,
+    env: &Env,
+    config: &Config,
+    base_url: &str,
+) -> worker::Result<HttpReply> {
+    let url = req.url()?;
+    let secure = url.scheme() == "https";
+    let query = |key: &str| {
+        url.query_pairs()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.into_owned())
+    };
+    let flow = read_cookie(req, SIGNIN_COOKIE, secure).unwrap_or_default();
+    let mut parts = flow.splitn(3, '.');
+    let (state, verifier, next) = (
+        parts.next().unwrap_or_default(),
+        parts.next().unwrap_or_default(),
+        parts.next().unwrap_or_default(),
+    );
+    let next_path = url::form_urlencoded::parse(format!("n={next}").as_bytes())
+        .next()
+        .map(|(_, v)| v.into_owned());
+    let next = safe_next(next_path.as_deref());
+    let Some(code) = query("code") else {
+        let reason = query("error_description")
+            .or_else(|| query("error"))
+            .unwrap_or_else(|| "sign-in was not completed".into());
+        return Ok(super::html(400, crate::web::html::page("Sign-in failed", &format!("<h1>Sign-in failed</h1><p>{}</p><p><a href=\"/signin?next={}\">Try again</a></p>", crate::web::html::escape(&reason), crate::web::html::escape(&encode(&next))), base_url)));
+    };
+    if state.is_empty() || query("state").as_deref() != Some(state) {
+        return Ok(super::html(400, crate::web::html::page("Sign-in expired", "<h1>Sign-in expired</h1><p>This sign-in was started in another browser or took too long. <a href=\"/signin\">Start again</a>.</p>", base_url)));
+    }
+    let client_id = web_client(env, config, base_url).await?;
+    let form = format!(
+        "grant_type=authorization_code&code={}&redirect_uri={}&client_id={}&code_verifier={}&resource={}",
+        encode(&code),
+        encode(&format!("{base_url}/signin/callback")),
+        encode(&client_id),
+        encode(verifier),
+        encode(&format!("{base_url}/mcp")),
+    );
+    let (status, tokens) = call_oauth(
+        env,
+        config,
+        base_url,
+        "/oauth/token",
+        "application/x-www-form-urlencoded",
+        form,
+    )
+    .await?;
+    let (Some(access), Some(refresh)) = (
+        tokens.get("access_token").and_then(Value::as_str),
+        tokens.get("refresh_token").and_then(Value::as_str),
+    ) else {
+        worker::console_error!("web sign-in: token endpoint answered {status}");
+        return Ok(super::html(400, crate::web::html::page("Sign-in failed", "<h1>Sign-in failed</h1><p>The sign-in code could not be redeemed. <a href=\"/signin\">Start again</a>.</p>", base_url)));
+    };
+    let access_age = tokens
+        .get("expires_in")
+        .and_then(Value::as_u64)
+        .unwrap_or(3600);
+    Ok(HttpReply::empty(303)
+        .with_header("location", next)
+        .with_header(
+            "set-cookie",
+            set_cookie(ACCESS_COOKIE, access, access_age, secure),
+        )
+        .with_header(
+            "set-cookie",
+            set_cookie(REFRESH_COOKIE, refresh, REFRESH_MAX_AGE, secure),
+        )
+        .with_header("set-cookie", set_cookie(SIGNIN_COOKIE, "", 0, secure)))
+}
+
+/// `GET /signout`: revokes the session's grant and clears the cookies.
+pub async fn sign_out(
+    req: &Request,
+    env: &Env,
+    config: &Config,
+    base_url: &str,
+) -> worker::Result<HttpReply> {
+    let secure = req.url()?.scheme() == "https";
+    if let Some(refresh) = read_cookie(req, REFRESH_COOKIE, secure) {
+        let _ = call_oauth(
+            env,
+            config,
+            base_url,
+            "/oauth/revoke",
+            "application/x-www-form-urlencoded",
+            format!("token={}", encode(&refresh)),
+        )
+        .await;
+    }
+    Ok(HttpReply::empty(303)
+        .with_header("location", "/")
+        .with_header("set-cookie", set_cookie(ACCESS_COOKIE, "", 0, secure))
+        .with_header("set-cookie", set_cookie(REFRESH_COOKIE, "", 0, secure)))
+}
+
+/// The signed-in person, or the reply that gets them signed in: a refresh when the access token
+/// expired (a redirect to the same page with new cookies), else the sign-in flow.
+pub async fn viewer(
+    req: &Request,
+    env: &Env,
+    config: &Config,
+    base_url: &str,
+) -> worker::Result<Result<Caller, HttpReply>> {
+    let url = req.url()?;
+    let secure = url.scheme() == "https";
+    let here = match url.query() {
+        Some(query) => format!("{}?{query}", url.path()),
+        None => url.path().to_string(),
+    };
+    if let Some(access) = read_cookie(req, ACCESS_COOKIE, secure) {
+        match authenticate_bearer(env, config, &access).await {
+            Ok(caller) => return Ok(Ok(caller)),
+            Err(BearerRefusal::RateLimited {
+                retry_after_seconds,
+            }) => {
+                return Ok(Err(HttpReply::new(
+                    429,
+                    "text/plain; charset=utf-8",
+                    format!("Too many requests; retry in {retry_after_seconds} seconds."),
+                )
+                .with_header("retry-after", retry_after_seconds.to_string())));
+            }
+            Err(BearerRefusal::Unavailable) => {
+                return Ok(Err(HttpReply::new(
+                    503,
+                    "text/plain; charset=utf-8",
+                    "Sign-in is unavailable right now; retry in a minute.",
+                )));
+            }
+            Err(BearerRefusal::Invalid) => {}
+        }
+    }
+    if let Some(refresh) = read_cookie(req, REFRESH_COOKIE, secure) {
+        let client_id = web_client(env, config, base_url).await?;
+        let form = format!(
+            "grant_type=refresh_token&refresh_token={}&client_id={}&resource={}",
+            encode(&refresh),
+            encode(&client_id),
+            encode(&format!("{base_url}/mcp"))
+        );
+        let (_, tokens) = call_oauth(
+            env,
+            config,
+            base_url,
+            "/oauth/token",
+            "application/x-www-form-urlencoded",
+            form,
+        )
+        .await?;
+        if let (Some(access), Some(refresh)) = (
+            tokens.get("access_token").and_then(Value::as_str),
+            tokens.get("refresh_token").and_then(Value::as_str),
+        ) {
+            let access_age = tokens
+                .get("expires_in")
+                .and_then(Value::as_u64)
+                .unwrap_or(3600);
+            return Ok(Err(HttpReply::empty(303)
+                .with_header("location", here)
+                .with_header(
+                    "set-cookie",
+                    set_cookie(ACCESS_COOKIE, access, access_age, secure),
+                )
+                .with_header(
+                    "set-cookie",
+                    set_cookie(REFRESH_COOKIE, refresh, REFRESH_MAX_AGE, secure),
+                )));
+        }
+    }
+    if req.method() != Method::Get {
+        return Ok(Err(HttpReply::new(
+            401,
+            "text/plain; charset=utf-8",
+            "Sign in again: your session ended.",
+        )));
+    }
+    Ok(Err(HttpReply::empty(302).with_header(
+        "location",
+        format!("/signin?next={}", encode(&here)),
+    )))
+}
