@@ -62,6 +62,26 @@ fn message_page(status: u16, title: &str, message: &str, base_url: &str) -> Http
     super::html(status, crate::web::html::page(title, &body, base_url))
 }
 
+/// Reads the pull request as the viewer, or the page saying why GitHub would not show it.
+async fn read_for_page(
+    env: &Env,
+    github: &GitHub<'_>,
+    pull: &PullPath,
+    base_url: &str,
+) -> Result<pull_request::PullRead, HttpReply> {
+    pull_request::read_pull_with_files(env, github, &pull.owner, &pull.repo, pull.number)
+        .await
+        .map_err(|error| {
+            let label = format!("{}/{}#{}", pull.owner, pull.repo, pull.number);
+            message_page(
+                404,
+                "Can't open this pull request",
+                &errors::github_failure(&error, &label),
+                base_url,
+            )
+        })
+}
+
 /// `GET /r/{owner}/{repo}/pull/{n}[?version=N]`.
 pub async fn review(
     req: &Request,
@@ -72,25 +92,9 @@ pub async fn review(
     base_url: &str,
 ) -> worker::Result<HttpReply> {
     let github = super::github_for(env, config, caller);
-    let read = match pull_request::read_pull_with_files(
-        env,
-        &github,
-        &pull.owner,
-        &pull.repo,
-        pull.number,
-    )
-    .await
-    {
+    let read = match read_for_page(env, &github, pull, base_url).await {
         Ok(read) => read,
-        Err(error) => {
-            let label = format!("{}/{}#{}", pull.owner, pull.repo, pull.number);
-            return Ok(message_page(
-                404,
-                "Can't open this pull request",
-                &errors::github_failure(&error, &label),
-                base_url,
-            ));
-        }
+        Err(reply) => return Ok(reply),
     };
     let current = saved_store::current(env, &pull.owner, &pull.repo, pull.number).await?;
     let history = saved_store::history(
@@ -258,25 +262,9 @@ pub async fn arrange(
     base_url: &str,
 ) -> worker::Result<HttpReply> {
     let github = super::github_for(env, config, caller);
-    let read = match pull_request::read_pull_with_files(
-        env,
-        &github,
-        &pull.owner,
-        &pull.repo,
-        pull.number,
-    )
-    .await
-    {
+    let read = match read_for_page(env, &github, pull, base_url).await {
         Ok(read) => read,
-        Err(error) => {
-            let label = format!("{}/{}#{}", pull.owner, pull.repo, pull.number);
-            return Ok(message_page(
-                404,
-                "Can't open this pull request",
-                &errors::github_failure(&error, &label),
-                base_url,
-            ));
-        }
+        Err(reply) => return Ok(reply),
     };
     if !read.repository.can_arrange() {
         let message = save::no_write_access(&caller.login, &pull.owner, &pull.repo, "an order");

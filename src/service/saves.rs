@@ -27,6 +27,30 @@ fn now() -> String {
     crate::time::rfc3339(worker::Date::now().as_millis())
 }
 
+/// Reads the pull request as the caller and checks they may arrange it; `what` names the
+/// document in the refusal ("an order", "a diagram").
+async fn read_for_save(
+    env: &Env,
+    github: &GitHub<'_>,
+    caller: &Caller,
+    target: &SaveTarget,
+    what: &str,
+) -> Result<pull_request::PullRead, String> {
+    let read =
+        pull_request::read_pull_with_files(env, github, &target.owner, &target.repo, target.number)
+            .await
+            .map_err(|error| errors::github_failure(&error, &target.label()))?;
+    if !read.repository.can_arrange() {
+        return Err(save::no_write_access(
+            &caller.login,
+            &target.owner,
+            &target.repo,
+            what,
+        ));
+    }
+    Ok(read)
+}
+
 pub async fn save_reading_order(
     request: &ToolRequest,
     caller: &Caller,
@@ -38,26 +62,10 @@ pub async fn save_reading_order(
         Ok(target) => target,
         Err(message) => return ToolResult::Error(message),
     };
-    let read = match pull_request::read_pull_with_files(
-        env,
-        github,
-        &target.owner,
-        &target.repo,
-        target.number,
-    )
-    .await
-    {
+    let read = match read_for_save(env, github, caller, &target, "an order").await {
         Ok(read) => read,
-        Err(error) => return ToolResult::Error(errors::github_failure(&error, &target.label())),
+        Err(message) => return ToolResult::Error(message),
     };
-    if !read.repository.can_arrange() {
-        return ToolResult::Error(save::no_write_access(
-            &caller.login,
-            &target.owner,
-            &target.repo,
-            "an order",
-        ));
-    }
     let facts = save::facts_from_snapshot(&read.snapshot);
     let order = match validate_order(&save::document_arguments(&request.arguments), &facts) {
         Ok(order) => order,
@@ -125,26 +133,10 @@ pub async fn save_diagram(
         Ok(input) => input,
         Err(message) => return ToolResult::Error(message),
     };
-    let read = match pull_request::read_pull_with_files(
-        env,
-        github,
-        &target.owner,
-        &target.repo,
-        target.number,
-    )
-    .await
-    {
+    let read = match read_for_save(env, github, caller, &target, "a diagram").await {
         Ok(read) => read,
-        Err(error) => return ToolResult::Error(errors::github_failure(&error, &target.label())),
+        Err(message) => return ToolResult::Error(message),
     };
-    if !read.repository.can_arrange() {
-        return ToolResult::Error(save::no_write_access(
-            &caller.login,
-            &target.owner,
-            &target.repo,
-            "a diagram",
-        ));
-    }
     let facts = save::facts_from_snapshot(&read.snapshot);
     let diagram = match validate_diagram(input, &facts) {
         Ok(diagram) => diagram,
