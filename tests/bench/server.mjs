@@ -9,6 +9,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { freePort, root, standinControl, startStack, stopProcess } from '../e2e/harness.mjs';
+import { OAUTH_VARS, connect } from '../e2e/oauth-flow.mjs';
 
 const run = promisify(execFile);
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -52,7 +53,9 @@ const rows = [];
 const fmt = (n, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
 
 const ceiling = await startCeiling();
-const stack = await startStack({ vars: { RATE_LIMIT_PER_MINUTE: '100000000' } });
+// OAuth configured too, so the same Worker serves local development and real tokens; the rate
+// limit is raised for the run, the per-person hop is still made on every request.
+const stack = await startStack({ vars: { ...OAUTH_VARS, RATE_LIMIT_PER_MINUTE: '100000000', ADDRESS_RATE_LIMIT_PER_MINUTE: '100000' } });
 try {
   await wrk(ceiling.url, { body: '{}' }); // warm-up
   const base = await wrk(ceiling.url, { body: '{}' });
@@ -60,6 +63,10 @@ try {
   const list = modern('tools/list');
   await wrk(stack.mcpUrl, list);
   rows.push(['/mcp tools/list, local development (no token)', await wrk(stack.mcpUrl, list)]);
+  const { tokens } = await connect(stack);
+  const withToken = { ...list, headers: { ...list.headers, authorization: `Bearer ${tokens.access_token}` } };
+  await wrk(stack.mcpUrl, withToken);
+  rows.push(['/mcp tools/list, real access token (person-object hop)', await wrk(stack.mcpUrl, withToken)]);
   const gpr = modern('tools/call', { name: 'get_pull_request', arguments: { owner: 'logikflow', repo: 'demo', number: 3 } }, 'get_pull_request');
   await wrk(stack.mcpUrl, gpr);
   rows.push(['/mcp get_pull_request, cached head (stand-in)', await wrk(stack.mcpUrl, gpr)]);
