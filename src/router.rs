@@ -25,6 +25,14 @@ pub enum Route {
     SignIn,
     SignInCallback,
     SignOut,
+    /// The settings page: connected apps and API tokens (`GET /settings`).
+    Settings,
+    /// `POST /settings/apps/disconnect`: end one app's access.
+    SettingsDisconnect,
+    /// `POST /settings/tokens`: create an API token.
+    SettingsCreateToken,
+    /// `POST /settings/tokens/revoke`: revoke an API token.
+    SettingsRevokeToken,
     /// Anything else.
     NotFound,
     /// A known path with a method it does not serve.
@@ -80,6 +88,13 @@ pub fn route(method: &str, path: &str) -> Route {
     }
     let read = matches!(method, "GET" | "HEAD");
     let page = |route: Route| if read { route } else { Route::MethodNotAllowed };
+    let form = |route: Route| {
+        if method == "POST" {
+            route
+        } else {
+            Route::MethodNotAllowed
+        }
+    };
     match path {
         "/mcp" | "/mcp/" => Route::Mcp,
         "/.well-known/oauth-protected-resource" | "/.well-known/oauth-protected-resource/mcp" => {
@@ -92,6 +107,10 @@ pub fn route(method: &str, path: &str) -> Route {
         "/signin" => page(Route::SignIn),
         "/signin/callback" => page(Route::SignInCallback),
         "/signout" => page(Route::SignOut),
+        "/settings" => page(Route::Settings),
+        "/settings/apps/disconnect" => form(Route::SettingsDisconnect),
+        "/settings/tokens" => form(Route::SettingsCreateToken),
+        "/settings/tokens/revoke" => form(Route::SettingsRevokeToken),
         _ => Route::NotFound,
     }
 }
@@ -152,5 +171,23 @@ mod tests {
         check("GET", "/signin/callback", Route::SignInCallback);
         check("GET", "/signout", Route::SignOut);
         check("POST", "/signin", Route::MethodNotAllowed);
+        check("GET", "/settings", Route::Settings);
+        check("HEAD", "/settings", Route::Settings);
+        check("POST", "/settings", Route::MethodNotAllowed);
+        check(
+            "POST",
+            "/settings/apps/disconnect",
+            Route::SettingsDisconnect,
+        );
+        check("GET", "/settings/apps/disconnect", Route::MethodNotAllowed);
+        check("POST", "/settings/tokens", Route::SettingsCreateToken);
+        check("GET", "/settings/tokens", Route::MethodNotAllowed);
+        check(
+            "POST",
+            "/settings/tokens/revoke",
+            Route::SettingsRevokeToken,
+        );
+        check("GET", "/settings/tokens/revoke", Route::MethodNotAllowed);
+        check("GET", "/settings/other", Route::NotFound);
     }
 }

@@ -125,9 +125,12 @@ pub async fn authenticate_bearer(
     config: &Config,
     token: &str,
 ) -> Result<Caller, BearerRefusal> {
-    let Some((TokenKind::Access, person)) = tokens::parse(token) else {
+    let Some((kind, person)) = tokens::parse(token) else {
         return Err(BearerRefusal::Invalid);
     };
+    if !kind.is_bearer() {
+        return Err(BearerRefusal::Invalid);
+    }
     let request = api::CheckRequest {
         token: token.to_string(),
         limit_per_minute: config.rate_limit_per_minute.max(1),
@@ -228,7 +231,7 @@ fn form(req: &Request, body: Option<Vec<u8>>) -> Result<Params, Error> {
 }
 
 /// One POST to a person's (or an address's) object.
-async fn call_person<Q: Serialize, A: DeserializeOwned>(
+pub(crate) async fn call_person<Q: Serialize, A: DeserializeOwned>(
     env: &Env,
     object_name: &str,
     op: &str,

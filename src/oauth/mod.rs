@@ -14,7 +14,8 @@
 //!
 //! # Each MUST and the test that holds it
 //!
-//! End-to-end tests are in `tests/e2e/oauth.test.mjs`; each is named by the start of its title.
+//! End-to-end tests are in `tests/e2e/oauth.test.mjs` (and, for `/settings`,
+//! `tests/e2e/settings.test.mjs`); each is named by the start of its title.
 //!
 //! | Rule (issue #5, DESIGN.md §5) | Native test | End-to-end test |
 //! |---|---|---|
@@ -42,6 +43,9 @@
 //! | per-address limit on register, token, authorize | `rate_limit::tests::windows` | `rate limit per address` |
 //! | GitHub tokens never leave the server; redacted `Debug` | `github_flow::tests::refresh_timing`, `person_api::tests::replies_round_trip` | `full flow` (no `gho_` in responses), `the GitHub token works for tools` |
 //! | the official SDK's OAuth client provider works end to end | — | `the official SDK client connects`, `the SDK refreshes by itself` |
+//! | `/settings`: apps with access and last use; Disconnect ends a grant on the very next request, its refresh refused | `web::settings_page::tests::escapes_names_and_shows_access` | `connected apps are listed` |
+//! | `/settings` forms: CSRF double-submit cookie + `Origin`; CSP, no framing | `web::csrf::tests::verification` | `forms without the CSRF token` |
+//! | API tokens (`lfk_`): hashed, shown once, bearer on `/mcp`, name in `updatedBy`, revocable | `tokens::tests::mint_and_parse`, `web::settings_page::tests::shows_a_new_token_once` | `an API token is shown once` |
 
 pub mod authorize;
 pub mod challenge;

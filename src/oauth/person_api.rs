@@ -22,6 +22,10 @@ pub const REFRESH: &str = "/refresh";
 pub const REVOKE: &str = "/revoke";
 pub const CHECK: &str = "/check";
 pub const ADDRESS: &str = "/address";
+pub const SETTINGS: &str = "/settings";
+pub const DISCONNECT: &str = "/disconnect";
+pub const CREATE_API_TOKEN: &str = "/api-token/create";
+pub const REVOKE_API_TOKEN: &str = "/api-token/revoke";
 
 /// After GitHub sign-in: store the GitHub token, then either issue a code at once (consent was
 /// given before for this client and redirect URI) or hold a pending consent.
@@ -164,6 +168,81 @@ pub enum AddressReply {
     Limited { retry_after_seconds: u64 },
 }
 
+/// What `/settings` lists. `current_token` is the web session's access token, so its grant is
+/// marked as this browser's.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SettingsRequest {
+    pub current_token: Option<String>,
+}
+
+/// One connected app (a grant).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ConnectedApp {
+    pub grant_id: String,
+    pub client_name: String,
+    pub may_write: bool,
+    pub created_at: u64,
+    pub last_used_at: u64,
+    /// The grant behind the browser session that asked.
+    pub current: bool,
+}
+
+/// One API token, without its secret (only its hash is stored).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ApiTokenInfo {
+    pub id: String,
+    pub name: String,
+    pub may_write: bool,
+    pub created_at: u64,
+    /// 0 when never used.
+    pub last_used_at: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct SettingsReply {
+    pub apps: Vec<ConnectedApp>,
+    pub tokens: Vec<ApiTokenInfo>,
+}
+
+/// Disconnect: revoke one grant at once.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DisconnectRequest {
+    pub grant_id: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CreateApiTokenRequest {
+    pub person: PersonId,
+    pub name: String,
+    pub may_write: bool,
+}
+
+/// The new token, shown once; only its hash is kept.
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CreateApiTokenReply {
+    pub id: String,
+    pub token: String,
+}
+
+impl std::fmt::Debug for CreateApiTokenReply {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CreateApiTokenReply")
+            .field("id", &self.id)
+            .finish_non_exhaustive()
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RevokeApiTokenRequest {
+    pub id: String,
+}
+
+/// Whether a `Disconnect` or revoke found what it named.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Removed {
+    pub removed: bool,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -218,6 +297,30 @@ mod tests {
             BeginReply::Code { code: "c".into() }
         );
         assert_eq!(round_trip(&ConsentReply::Expired), ConsentReply::Expired);
+        let settings = SettingsReply {
+            apps: vec![ConnectedApp {
+                grant_id: "g".into(),
+                client_name: "App".into(),
+                may_write: true,
+                created_at: 1,
+                last_used_at: 2,
+                current: false,
+            }],
+            tokens: vec![ApiTokenInfo {
+                id: "t".into(),
+                name: "CI".into(),
+                may_write: false,
+                created_at: 1,
+                last_used_at: 0,
+            }],
+        };
+        assert_eq!(round_trip(&settings), settings);
+        let created = CreateApiTokenReply {
+            id: "t".into(),
+            token: "lfk_1_secret".into(),
+        };
+        assert_eq!(round_trip(&created), created);
+        assert!(!format!("{created:?}").contains("secret"));
         assert_eq!(
             round_trip(&AddressReply::Limited {
                 retry_after_seconds: 2

@@ -24,6 +24,8 @@ pub enum TokenKind {
     Code,
     /// `lfp_`: a pending consent form.
     Consent,
+    /// `lfk_`: an API token made on `/settings`, a bearer token for `/mcp` that does not expire.
+    Api,
 }
 
 impl TokenKind {
@@ -33,15 +35,22 @@ impl TokenKind {
             TokenKind::Refresh => "lfr_",
             TokenKind::Code => "lfc_",
             TokenKind::Consent => "lfp_",
+            TokenKind::Api => "lfk_",
         }
     }
 
-    const ALL: [TokenKind; 4] = [
+    const ALL: [TokenKind; 5] = [
         TokenKind::Access,
         TokenKind::Refresh,
         TokenKind::Code,
         TokenKind::Consent,
+        TokenKind::Api,
     ];
+
+    /// True for the kinds `/mcp` accepts as `Authorization: Bearer …`.
+    pub fn is_bearer(self) -> bool {
+        matches!(self, TokenKind::Access | TokenKind::Api)
+    }
 }
 
 /// A GitHub user id, the key of a person's Durable Object.
@@ -146,6 +155,12 @@ mod tests {
         let access = mint(TokenKind::Access, &person(), &[255; RANDOM_BYTES]);
         assert!(access.starts_with("lfa_1001_"), "{access}");
         assert_eq!(access.len(), "lfa_1001_".len() + 43);
+        let api = mint(TokenKind::Api, &person(), &[1; RANDOM_BYTES]);
+        assert!(api.starts_with("lfk_1001_"), "{api}");
+        assert_eq!(parse(&api), Some((TokenKind::Api, person())));
+        assert!(TokenKind::Api.is_bearer() && TokenKind::Access.is_bearer());
+        assert!(!TokenKind::Refresh.is_bearer() && !TokenKind::Code.is_bearer());
+        assert_eq!(parse("lfk_1001_short"), None);
     }
 
     #[test]

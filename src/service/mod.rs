@@ -7,6 +7,7 @@ mod pull_request;
 mod review;
 mod saved_store;
 mod saves;
+mod settings;
 mod web_session;
 
 use crate::config::Config;
@@ -103,6 +104,17 @@ pub async fn handle(mut req: Request, env: &Env, config: &Config) -> Result<Http
         Route::SignIn => web_session::sign_in(&req, env, config, &base_url).await?,
         Route::SignInCallback => web_session::callback(&req, env, config, &base_url).await?,
         Route::SignOut => web_session::sign_out(&req, env, config, &base_url).await?,
+        settings_route @ (Route::Settings
+        | Route::SettingsDisconnect
+        | Route::SettingsCreateToken
+        | Route::SettingsRevokeToken) => {
+            let headers = Headers::new(req.headers().entries());
+            if local_caller(&headers, url.host_str().unwrap_or_default(), config).is_some() {
+                html(200, web::settings_page::local_dev(&base_url))
+            } else {
+                settings::handle(&mut req, &settings_route, env, config, &base_url).await?
+            }
+        }
         Route::NotFound => html(404, web::pages::not_found(&base_url)),
         Route::MethodNotAllowed => {
             HttpReply::new(405, "text/plain; charset=utf-8", "Method not allowed")

@@ -16,6 +16,8 @@
 //! * `codes` — SHA-256 hashes of authorization codes with their bindings (JSON) and, once
 //!   exchanged, the grant they created (to revoke it on a second use).
 //! * `consents` — remembered consent per (client, redirect URI without loopback port).
+//! * `api_tokens` — API tokens made on `/settings`: id, SHA-256 of the token, name, write
+//!   access, times. They do not expire; revoking deletes the row.
 //! * `pending` — consent forms awaiting an answer: hash of the id, hash of the CSRF token, the
 //!   authorization request, expiry.
 //!
@@ -91,6 +93,14 @@ CREATE TABLE IF NOT EXISTS consents (
   created_at INTEGER NOT NULL,
   PRIMARY KEY (client_id, redirect_key)
 );
+CREATE TABLE IF NOT EXISTS api_tokens (
+  id TEXT PRIMARY KEY,
+  hash TEXT NOT NULL UNIQUE,
+  name TEXT NOT NULL,
+  may_write INTEGER NOT NULL,
+  created_at INTEGER NOT NULL,
+  last_used_at INTEGER NOT NULL
+);
 CREATE TABLE IF NOT EXISTS pending (
   hash TEXT PRIMARY KEY,
   csrf_hash TEXT NOT NULL,
@@ -159,6 +169,22 @@ impl TokenRow {
     }
 }
 
+/// Where a bearer token's access comes from.
+#[derive(Clone, Copy)]
+enum AccessSource {
+    Grant,
+    ApiToken,
+}
+
+/// What a valid bearer token allows, and what to call its client.
+struct Access {
+    source: AccessSource,
+    /// The grant's or the API token's id.
+    id: String,
+    may_write: bool,
+    client_name: String,
+}
+
 const GRANT_COLUMNS: &str =
     "id, client_id, client_name, redirect_uri, resource, may_write, created_at, last_used_at";
 
@@ -222,6 +248,22 @@ impl DurableObject for PersonStore {
                 let request: api::RevokeRequest = body(&mut req).await?;
                 self.revoke(&request)?;
                 Response::from_json(&serde_json::json!({}))
+            }
+            api::SETTINGS => {
+                let request: api::SettingsRequest = body(&mut req).await?;
+                Response::from_json(&self.settings(&request)?)
+            }
+            api::DISCONNECT => {
+                let request: api::DisconnectRequest = body(&mut req).await?;
+                Response::from_json(&self.disconnect(&request)?)
+            }
+            api::CREATE_API_TOKEN => {
+                let request: api::CreateApiTokenRequest = body(&mut req).await?;
+                Response::from_json(&self.create_api_token(&request)?)
+            }
+            api::REVOKE_API_TOKEN => {
+                let request: api::RevokeApiTokenRequest = body(&mut req).await?;
+                Response::from_json(&self.revoke_api_token(&request)?)
             }
             _ => Response::error("no such operation", 404),
         }
@@ -397,21 +439,18 @@ impl PersonStore {
 
     async fn check(&self, request: &api::CheckRequest) -> Result<api::CheckReply> {
         self.ensure_schema()?;
-        let Some((TokenKind::Access, person)) = tokens::parse(&request.token) else {
+        let Some((kind, person)) = tokens::parse(&request.token) else {
             return Ok(api::CheckReply::Invalid);
         };
         let now_ms = now_ms();
         let now = now_ms / 1000;
         // Token check and rate limit: synchronous, so atomic.
-        let row = self.token_row(&request.token, "access")?;
-        let grant = match &row {
-            Some(row) => self.grant(&row.grant_id)?,
-            None => None,
+        let access = match kind {
+            TokenKind::Access => self.access_grant(&request.token, now)?,
+            TokenKind::Api => self.api_token(&request.token)?,
+            _ => None,
         };
-        if !grants::access_is_valid(row.as_ref().map(|r| r.expires_at), grant.as_ref(), now) {
-            return Ok(api::CheckReply::Invalid);
-        }
-        let Some(grant) = grant else {
+        let Some(access) = access else {
             return Ok(api::CheckReply::Invalid);
         };
         let (window, admission) =
@@ -426,9 +465,13 @@ impl PersonStore {
             });
         }
         // Last use, for the settings page; written at most once a minute.
+        let table = match access.source {
+            AccessSource::Grant => "grants",
+            AccessSource::ApiToken => "api_tokens",
+        };
         self.run(
-            "UPDATE grants SET last_used_at = ? WHERE id = ? AND last_used_at < ?",
-            vec![int(now), text(&grant.id), int(now.saturating_sub(60))],
+            &format!("UPDATE {table} SET last_used_at = ? WHERE id = ? AND last_used_at < ?"),
+            vec![int(now), text(&access.id), int(now.saturating_sub(60))],
         )?;
         let Some((login, github)) = self.github_token(&person, now).await? else {
             return Ok(api::CheckReply::Invalid);
@@ -437,9 +480,134 @@ impl PersonStore {
             person: person.object_name(),
             login,
             github_token: github.access_token,
+            may_write: access.may_write,
+            client_name: access.client_name,
+        })
+    }
+
+    /// The grant behind a valid OAuth access token.
+    fn access_grant(&self, token: &str, now: u64) -> Result<Option<Access>> {
+        let row = self.token_row(token, "access")?;
+        let grant = match &row {
+            Some(row) => self.grant(&row.grant_id)?,
+            None => None,
+        };
+        if !grants::access_is_valid(row.as_ref().map(|r| r.expires_at), grant.as_ref(), now) {
+            return Ok(None);
+        }
+        Ok(grant.map(|grant| Access {
+            source: AccessSource::Grant,
+            id: grant.id,
             may_write: grant.may_write,
             client_name: grant.client_name,
+        }))
+    }
+
+    /// A live API token (they do not expire; a revoked one has no row).
+    fn api_token(&self, token: &str) -> Result<Option<Access>> {
+        Ok(self
+            .first(
+                "SELECT id, name, may_write FROM api_tokens WHERE hash = ?",
+                vec![text(&tokens::hash(token))],
+            )?
+            .map(|row| Access {
+                source: AccessSource::ApiToken,
+                id: row.text(0),
+                client_name: row.text(1),
+                may_write: row.int(2) != 0,
+            }))
+    }
+
+    // ---- /settings -----------------------------------------------------------------------
+
+    fn settings(&self, request: &api::SettingsRequest) -> Result<api::SettingsReply> {
+        self.ensure_schema()?;
+        let now = now_ms() / 1000;
+        self.sweep(now)?;
+        let current = match &request.current_token {
+            Some(token) => self.token_row(token, "access")?.map(|row| row.grant_id),
+            None => None,
+        };
+        let query = format!("SELECT {GRANT_COLUMNS} FROM grants ORDER BY last_used_at DESC");
+        let mut apps = Vec::new();
+        for values in self.sql.exec(&query, None)?.raw() {
+            let grant = grant_from_row(&Row(values?));
+            apps.push(api::ConnectedApp {
+                current: current.as_deref() == Some(grant.id.as_str()),
+                grant_id: grant.id,
+                client_name: grant.client_name,
+                may_write: grant.may_write,
+                created_at: grant.created_at,
+                last_used_at: grant.last_used_at,
+            });
+        }
+        let mut api_tokens = Vec::new();
+        for values in self
+            .sql
+            .exec(
+                "SELECT id, name, may_write, created_at, last_used_at FROM api_tokens ORDER BY created_at DESC",
+                None,
+            )?
+            .raw()
+        {
+            let row = Row(values?);
+            api_tokens.push(api::ApiTokenInfo {
+                id: row.text(0),
+                name: row.text(1),
+                may_write: row.int(2) != 0,
+                created_at: row.int(3),
+                last_used_at: row.int(4),
+            });
+        }
+        Ok(api::SettingsReply {
+            apps,
+            tokens: api_tokens,
         })
+    }
+
+    fn disconnect(&self, request: &api::DisconnectRequest) -> Result<api::Removed> {
+        self.ensure_schema()?;
+        let removed = self.grant(&request.grant_id)?.is_some();
+        if removed {
+            self.revoke_grant(&request.grant_id)?;
+        }
+        Ok(api::Removed { removed })
+    }
+
+    fn create_api_token(
+        &self,
+        request: &api::CreateApiTokenRequest,
+    ) -> Result<api::CreateApiTokenReply> {
+        self.ensure_schema()?;
+        let now = now_ms() / 1000;
+        let token = tokens::mint(TokenKind::Api, &request.person, &random()?);
+        let id = tokens::random_id(&random()?[..16]);
+        self.run(
+            "INSERT INTO api_tokens (id, hash, name, may_write, created_at, last_used_at) VALUES (?, ?, ?, ?, ?, 0)",
+            vec![
+                text(&id),
+                text(&tokens::hash(&token)),
+                text(&request.name),
+                int(u64::from(request.may_write)),
+                int(now),
+            ],
+        )?;
+        Ok(api::CreateApiTokenReply { id, token })
+    }
+
+    fn revoke_api_token(&self, request: &api::RevokeApiTokenRequest) -> Result<api::Removed> {
+        self.ensure_schema()?;
+        let removed = self
+            .first(
+                "SELECT id FROM api_tokens WHERE id = ?",
+                vec![text(&request.id)],
+            )?
+            .is_some();
+        self.run(
+            "DELETE FROM api_tokens WHERE id = ?",
+            vec![text(&request.id)],
+        )?;
+        Ok(api::Removed { removed })
     }
 
     async fn key(&self) -> Result<JsValue> {

@@ -16,3 +16,4 @@ pub mod html;
 pub mod markdown;
 pub mod pages;
 pub mod review_page;
+pub mod settings_page;

@@ -1,0 +1,295 @@
+//! `/settings` (wasm only): a signed-in GitHub person's connected apps (Disconnect ends one at
+//! once) and API tokens (create, list, revoke). The person is found through the review pages'
+//! web session (`web_session::viewer`); every form is checked with the double-submit CSRF cookie
+//! and `Origin` (`web::csrf`). The person's Durable Object does the work (`oauth::person_api`).
+//!
+//! Local development (a loopback request acting as `local:<login>`) has no person object; the
+//! router shows `settings_page::local_dev` instead, before this module is reached.
+
+use worker::{Env, Request};
+
+use super::web_session;
+use crate::config::Config;
+use crate::http::HttpReply;
+use crate::oauth::endpoints::call_person;
+use crate::oauth::person_api as api;
+use crate::oauth::tokens::PersonId;
+use crate::router::Route;
+use crate::tools::caller::Caller;
+use crate::web::csrf;
+use crate::web::settings_page::{self, SettingsView};
+
+const MAX_FORM_BYTES: usize = 16 * 1024;
+
+fn header(req: &Request, name: &str) -> Option<String> {
+    req.headers().get(name).ok().flatten()
+}
+
+fn cookie(req: &Request, name: &str) -> Option<String> {
+    let header = header(req, "cookie")?;
+    csrf::cookie(&header, name).map(str::to_string)
+}
+
+/// The web session's access token (to mark its grant as this browser's).
+fn session_token(req: &Request, secure: bool) -> Option<String> {
+    cookie(req, if secure { "__Host-lkf_at" } else { "lkf_at" })
+}
+
+fn random_token() -> worker::Result<String> {
+    let mut random = [0u8; 32];
+    getrandom::fill(&mut random).map_err(|e| worker::Error::RustError(e.to_string()))?;
+    Ok(csrf::token_from(&random))
+}
+
+fn person_of(caller: &Caller) -> Option<PersonId> {
+    caller.person.strip_prefix("gh:").and_then(PersonId::parse)
+}
+
+fn no_store(reply: HttpReply) -> HttpReply {
+    reply.with_header("cache-control", "no-store")
+}
+
+fn see_settings() -> HttpReply {
+    no_store(HttpReply::empty(303).with_header("location", "/settings"))
+}
+
+fn unavailable(error: worker::Error) -> HttpReply {
+    worker::console_error!("settings: the person object failed: {error}");
+    no_store(HttpReply::new(
+        503,
+        "text/plain; charset=utf-8",
+        "Settings are unavailable right now; retry in a minute.",
+    ))
+}
+
+/// Serves the four settings routes.
+pub async fn handle(
+    req: &mut Request,
+    route: &Route,
+    env: &Env,
+    config: &Config,
+    base_url: &str,
+) -> worker::Result<HttpReply> {
+    let secure = req.url()?.scheme() == "https";
+    let caller = match web_session::viewer(req, env, config, base_url).await? {
+        Ok(caller) => caller,
+        // A form posted with an expired access token: the session was refreshed and the
+        // browser is sent back to the page (a form can't be replayed by a redirect).
+        Err(mut reply) if *route != Route::Settings && reply.status == 303 => {
+            for (name, value) in reply.headers.iter_mut() {
+                if name.eq_ignore_ascii_case("location") {
+                    *value = "/settings".into();
+                }
+            }
+            return Ok(no_store(reply));
+        }
+        Err(reply) => return Ok(reply),
+    };
+    let Some(person) = person_of(&caller) else {
+        return Ok(super::html(200, settings_page::local_dev(base_url)));
+    };
+    let object = person.object_name();
+    let csrf_cookie = cookie(req, csrf::cookie_name(secure));
+
+    if *route == Route::Settings {
+        return show(
+            req,
+            env,
+            &caller,
+            &object,
+            csrf_cookie,
+            None,
+            None,
+            base_url,
+            secure,
+        )
+        .await;
+    }
+
+    // A form: CSRF first.
+    let body = req.bytes().await.unwrap_or_default();
+    if body.len() > MAX_FORM_BYTES {
+        return Ok(HttpReply::new(
+            413,
+            "text/plain; charset=utf-8",
+            "Form too large",
+        ));
+    }
+    let form = csrf::form_pairs(&body);
+    let origin = header(req, "origin");
+    if !csrf::verify(
+        csrf_cookie.as_deref(),
+        csrf::form_value(&form, "csrf"),
+        origin.as_deref(),
+        base_url,
+    ) {
+        return Ok(no_store(HttpReply::new(
+            403,
+            "text/plain; charset=utf-8",
+            "This form expired or came from another site. Reload the settings page and try again.",
+        )));
+    }
+
+    match route {
+        Route::SettingsDisconnect => {
+            let grant_id = csrf::form_value(&form, "grant")
+                .unwrap_or_default()
+                .to_string();
+            // Is it this browser's own session? Then Disconnect signs out too.
+            let listed: api::SettingsReply = match call_person(
+                env,
+                &object,
+                api::SETTINGS,
+                &api::SettingsRequest {
+                    current_token: session_token(req, secure),
+                },
+            )
+            .await
+            {
+                Ok(listed) => listed,
+                Err(error) => return Ok(unavailable(error)),
+            };
+            let current = listed
+                .apps
+                .iter()
+                .any(|app| app.current && app.grant_id == grant_id);
+            let request = api::DisconnectRequest { grant_id };
+            if let Err(error) =
+                call_person::<_, api::Removed>(env, &object, api::DISCONNECT, &request).await
+            {
+                return Ok(unavailable(error));
+            }
+            if current {
+                return Ok(no_store(
+                    HttpReply::empty(303).with_header("location", "/signout"),
+                ));
+            }
+            Ok(see_settings())
+        }
+        Route::SettingsCreateToken => {
+            let Some(name) =
+                settings_page::token_name(csrf::form_value(&form, "name").unwrap_or_default())
+            else {
+                let notice = format!(
+                    "Give the token a name of 1 to {} characters.",
+                    settings_page::MAX_TOKEN_NAME_CHARS
+                );
+                return show(
+                    req,
+                    env,
+                    &caller,
+                    &object,
+                    csrf_cookie,
+                    None,
+                    Some(&notice),
+                    base_url,
+                    secure,
+                )
+                .await
+                .map(|reply| with_status(reply, 400));
+            };
+            let may_write = match csrf::form_value(&form, "access") {
+                Some("write") => true,
+                Some("read") | None => false,
+                Some(_) => {
+                    return show(
+                        req,
+                        env,
+                        &caller,
+                        &object,
+                        csrf_cookie,
+                        None,
+                        Some("Choose read or write access."),
+                        base_url,
+                        secure,
+                    )
+                    .await
+                    .map(|reply| with_status(reply, 400));
+                }
+            };
+            let request = api::CreateApiTokenRequest {
+                person: person.clone(),
+                name: name.clone(),
+                may_write,
+            };
+            let created: api::CreateApiTokenReply =
+                match call_person(env, &object, api::CREATE_API_TOKEN, &request).await {
+                    Ok(created) => created,
+                    Err(error) => return Ok(unavailable(error)),
+                };
+            show(
+                req,
+                env,
+                &caller,
+                &object,
+                csrf_cookie,
+                Some((&name, &created.token)),
+                None,
+                base_url,
+                secure,
+            )
+            .await
+        }
+        Route::SettingsRevokeToken => {
+            let request = api::RevokeApiTokenRequest {
+                id: csrf::form_value(&form, "token")
+                    .unwrap_or_default()
+                    .to_string(),
+            };
+            if let Err(error) =
+                call_person::<_, api::Removed>(env, &object, api::REVOKE_API_TOKEN, &request).await
+            {
+                return Ok(unavailable(error));
+            }
+            Ok(see_settings())
+        }
+        _ => Ok(super::html(404, crate::web::pages::not_found(base_url))),
+    }
+}
+
+fn with_status(mut reply: HttpReply, status: u16) -> HttpReply {
+    reply.status = status;
+    reply
+}
+
+/// The page, with a CSRF cookie (the one the browser has, else a new one).
+#[allow(clippy::too_many_arguments)]
+async fn show(
+    req: &Request,
+    env: &Env,
+    caller: &Caller,
+    object: &str,
+    csrf_cookie: Option<String>,
+    new_token: Option<(&str, &str)>,
+    notice: Option<&str>,
+    base_url: &str,
+    secure: bool,
+) -> worker::Result<HttpReply> {
+    let request = api::SettingsRequest {
+        current_token: session_token(req, secure),
+    };
+    let listed: api::SettingsReply = match call_person(env, object, api::SETTINGS, &request).await {
+        Ok(listed) => listed,
+        Err(error) => return Ok(unavailable(error)),
+    };
+    let (csrf_token, fresh) = match csrf_cookie.filter(|token| token.len() >= 32) {
+        Some(token) => (token, false),
+        None => (random_token()?, true),
+    };
+    let page = settings_page::settings(
+        &SettingsView {
+            login: &caller.login,
+            apps: &listed.apps,
+            tokens: &listed.tokens,
+            csrf: &csrf_token,
+            new_token,
+            notice,
+        },
+        base_url,
+    );
+    let mut reply = no_store(super::html(200, page));
+    if fresh {
+        reply = reply.with_header("set-cookie", csrf::set_cookie(&csrf_token, secure));
+    }
+    Ok(reply)
+}
