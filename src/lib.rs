@@ -13,6 +13,7 @@ pub mod mcp;
 pub mod oauth;
 pub mod review;
 pub mod router;
+pub mod sorting;
 pub mod time;
 pub mod tools;
 pub mod web;

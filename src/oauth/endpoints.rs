@@ -318,7 +318,9 @@ async fn load_client(env: &Env, config: &Config, client_id: &str) -> Result<Clie
                     Err(_) => (CachedDocument::Failed, DOCUMENT_FAILURE_TTL_SECONDS),
                 };
                 if let Ok(text) = serde_json::to_string(&entry) {
-                    let put = kv.put(&key, text).map(|p| p.expiration_ttl(ttl));
+                    let put = kv
+                        .put(&key, crate::store::KvText(text))
+                        .map(|p| p.expiration_ttl(ttl));
                     if let Ok(put) = put {
                         if let Err(error) = put.execute().await {
                             worker::console_error!(
@@ -428,12 +430,15 @@ async fn register(
 async fn store_client(env: &Env, client: &ClientRecord) -> Result<(), Error> {
     let kv = env.kv(CLIENTS_KV).map_err(|e| internal("KV binding", e))?;
     let text = serde_json::to_string(client).map_err(|e| internal("encoding a client", e))?;
-    kv.put(&format!("client:{}", client.client_id), text)
-        .map_err(|e| internal("KV write", e))?
-        .expiration_ttl(CLIENT_TTL_SECONDS)
-        .execute()
-        .await
-        .map_err(|e| internal("KV write", e))
+    kv.put(
+        &format!("client:{}", client.client_id),
+        crate::store::KvText(text),
+    )
+    .map_err(|e| internal("KV write", e))?
+    .expiration_ttl(CLIENT_TTL_SECONDS)
+    .execute()
+    .await
+    .map_err(|e| internal("KV write", e))
 }
 
 // ---- /authorize -------------------------------------------------------------------------
@@ -510,12 +515,15 @@ async fn start_sign_in(
     };
     let kv = env.kv(CLIENTS_KV).map_err(|e| internal("KV binding", e))?;
     let text = serde_json::to_string(&flow).map_err(|e| internal("encoding a flow", e))?;
-    kv.put(&format!("flow:{}", tokens::hash(&state)), text)
-        .map_err(|e| internal("KV write", e))?
-        .expiration_ttl(FLOW_TTL_SECONDS)
-        .execute()
-        .await
-        .map_err(|e| internal("KV write", e))?;
+    kv.put(
+        &format!("flow:{}", tokens::hash(&state)),
+        crate::store::KvText(text),
+    )
+    .map_err(|e| internal("KV write", e))?
+    .expiration_ttl(FLOW_TTL_SECONDS)
+    .execute()
+    .await
+    .map_err(|e| internal("KV write", e))?;
     let location = github_flow::authorize_url(
         &config.github_oauth_url,
         client_id,

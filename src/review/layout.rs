@@ -794,7 +794,7 @@ fn group_ranks(items: &[Item], layers: &[Vec<usize>], group_count: usize) -> Vec
         .map(|(&total, &n)| if n == 0 { 0.0 } else { total / n as f64 })
         .collect();
     let mut order: Vec<usize> = (0..group_count).collect();
-    order.sort_by(|&a, &b| {
+    crate::sorting::sort_by(&mut order, |&a, &b| {
         let ma = mean.get(a).copied().unwrap_or(0.0);
         let mb = mean.get(b).copied().unwrap_or(0.0);
         ma.total_cmp(&mb).then(a.cmp(&b))
@@ -843,14 +843,14 @@ fn arrange_groups(layer: &mut Vec<usize>, items: &[Item], rank: &[usize]) {
             members,
         })
         .collect();
-    grouped.sort_by_key(|block| block.tie);
+    crate::sorting::sort_by_key(&mut grouped, |block| block.tie);
     let mut floor = f64::NEG_INFINITY;
     for block in &mut grouped {
         block.key = block.key.max(floor);
         floor = block.key;
     }
     blocks.extend(grouped);
-    blocks.sort_by(|a, b| {
+    crate::sorting::sort_by(&mut blocks, |a, b| {
         a.key
             .total_cmp(&b.key)
             .then(a.tie.cmp(&b.tie))
@@ -880,7 +880,7 @@ fn barycenter_sort(layer: &mut Vec<usize>, neighbours: &[Vec<usize>], pos: &[usi
             slots.push(None);
         }
     }
-    movable.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    crate::sorting::sort_by(&mut movable, |a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
     let mut movable = movable.into_iter();
     let sorted: Vec<usize> = slots
         .into_iter()
@@ -1186,7 +1186,7 @@ fn group_spans(items: &[Item], x: &[f64], rank: &[usize]) -> Vec<Span> {
             });
         }
     }
-    spans.sort_by_key(|span| span.rank);
+    crate::sorting::sort_by_key(&mut spans, |span| span.rank);
     // Centres that never decrease in rank order, so an ungrouped node right of one group is also
     // right of every group ranked before it.
     let mut floor = f64::NEG_INFINITY;
@@ -1344,7 +1344,7 @@ fn separate_groups(graph: &Graph, x: &[f64], rank: &[usize]) -> Option<Vec<f64>>
 /// Spreads the ends of several edges along a node's bottom (or top) border, in the order of the
 /// items they lead to.
 fn spread_ports(ends: &mut [(f64, usize)], width: f64, offsets: &mut [f64]) {
-    ends.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    crate::sorting::sort_by(ends, |a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
     let count = ends.len();
     if count < 2 {
         return;

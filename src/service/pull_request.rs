@@ -67,7 +67,7 @@ pub async fn read_pull_with_files(
     let snapshot = fetch_snapshot(github, owner, repo, &pull).await?;
     if let (Some(cache), Ok(text)) = (&cache, serde_json::to_string(&snapshot)) {
         // A failed cache write only costs the next read some requests.
-        if let Ok(put) = cache.put(&key, text) {
+        if let Ok(put) = cache.put(&key, crate::store::KvText(text)) {
             let _ = put.expiration_ttl(SNAPSHOT_TTL_SECONDS).execute().await;
         }
     }

@@ -87,7 +87,7 @@ async fn call_oauth(
         .with_body(Some(body.into()));
     let request = Request::new_with_init(&format!("{base_url}{path}"), &init)?;
     let reply = Box::pin(oauth_handle(request, env, config, base_url)).await?;
-    let value = serde_json::from_slice(reply.body.as_bytes()).unwrap_or(Value::Null);
+    let value = serde_json::from_str(&reply.body).unwrap_or(Value::Null);
     Ok((reply.status, value))
 }
 
@@ -120,7 +120,9 @@ async fn web_client(env: &Env, config: &Config, base_url: &str) -> worker::Resul
             worker::Error::RustError(format!("registering the web client failed ({status})"))
         })?
         .to_string();
-    kv.put(&key, id.clone())?.execute().await?;
+    kv.put(&key, crate::store::KvText(id.clone()))?
+        .execute()
+        .await?;
     Ok(id)
 }
 

@@ -8,8 +8,10 @@
 //!
 //! See docs in ARCHITECTURE.md; the SQL schema of each object is created in its constructor.
 
+mod kv;
 mod person;
 mod pull_request;
 
+pub use kv::KvText;
 pub use person::PersonStore;
 pub use pull_request::PullRequestStore;

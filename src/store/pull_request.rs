@@ -11,7 +11,8 @@
 
 use serde::Deserialize;
 use worker::{
-    durable_object, DurableObject, Env, Method, Request, Response, Result, SqlStorage, State,
+    durable_object, DurableObject, Env, Method, Request, Response, Result, SqlCursor, SqlStorage,
+    SqlStorageValue, State,
 };
 
 use crate::tools::saved::{
@@ -63,13 +64,7 @@ struct Tick {
     at: String,
 }
 
-#[derive(Deserialize)]
-struct TickRow {
-    item: String,
-}
-
-/// A row as SQLite returns it.
-#[derive(Deserialize)]
+/// A row as SQLite returns it (columns in the order of [`ROW_COLUMNS`]).
 struct Row {
     version: f64,
     body: Option<String>,
@@ -80,7 +75,36 @@ struct Row {
     saved_at: String,
 }
 
+/// The columns of a [`Row`], before `FROM`; `body` is `NULL AS body` when it isn't needed.
+const ROW_COLUMNS: [&str; 2] = [
+    "SELECT version, body, person, client, source, head_sha, saved_at",
+    "SELECT version, NULL AS body, person, client, source, head_sha, saved_at",
+];
+
 impl Row {
+    /// Reads the rows of a query selecting the [`Row`] columns. (Read as raw values rather
+    /// than deserialized objects, which would pull in a second deserializer.)
+    fn all(cursor: SqlCursor) -> Result<Vec<Row>> {
+        cursor
+            .raw()
+            .map(|values| Row::from_values(values?))
+            .collect()
+    }
+
+    fn from_values(values: Vec<SqlStorageValue>) -> Result<Row> {
+        let mut values = values.into_iter();
+        let mut next = || values.next().unwrap_or(SqlStorageValue::Null);
+        Ok(Row {
+            version: number(next())?,
+            body: optional_text(next())?,
+            person: required_text(next())?,
+            client: optional_text(next())?,
+            source: required_text(next())?,
+            head_sha: required_text(next())?,
+            saved_at: required_text(next())?,
+        })
+    }
+
     fn summary(&self) -> VersionSummary {
         VersionSummary {
             version: self.version as u64,
@@ -137,7 +161,7 @@ impl DurableObject for PullRequestStore {
                 diagram: self.latest(DocumentKind::Diagram, true)?.map(Row::record),
             }),
             (Method::Post, "/save") => {
-                let request: SaveRequest = req.json().await?;
+                let request: SaveRequest = json_body(&mut req).await?;
                 Response::from_json(&self.save(&request)?)
             }
             (Method::Get, "/history") => Response::from_json(&self.history(kind)?),
@@ -146,7 +170,7 @@ impl DurableObject for PullRequestStore {
                 Response::from_json(&self.ticks(&person)?)
             }
             (Method::Post, "/tick") => {
-                let tick: Tick = req.json().await?;
+                let tick: Tick = json_body(&mut req).await?;
                 self.tick(&tick)?;
                 Response::from_json(&self.ticks(&tick.person)?)
             }
@@ -164,12 +188,12 @@ impl DurableObject for PullRequestStore {
 
 impl PullRequestStore {
     fn latest(&self, kind: DocumentKind, with_body: bool) -> Result<Option<Row>> {
-        let columns = if with_body { "body" } else { "NULL AS body" };
+        let columns = ROW_COLUMNS[usize::from(!with_body)];
         let query = format!(
-            "SELECT version, {columns}, person, client, source, head_sha, saved_at FROM {} ORDER BY version DESC LIMIT 1",
+            "{columns} FROM {} ORDER BY version DESC LIMIT 1",
             kind.table()
         );
-        let rows: Vec<Row> = self.sql.exec(&query, None)?.to_array()?;
+        let rows = Row::all(self.sql.exec(&query, None)?)?;
         Ok(rows.into_iter().next())
     }
 
@@ -206,14 +230,16 @@ impl PullRequestStore {
     /// The items a person has ticked. Ticks are keyed by checklist identity, not position, so
     /// they survive a re-arrange.
     fn ticks(&self, person: &str) -> Result<Vec<String>> {
-        let rows: Vec<TickRow> = self
-            .sql
+        self.sql
             .exec(
                 "SELECT item FROM ticks WHERE person = ? AND done = 1 ORDER BY item",
                 vec![person.to_string().into()],
             )?
-            .to_array()?;
-        Ok(rows.into_iter().map(|row| row.item).collect())
+            .raw()
+            .map(|values| {
+                required_text(values?.into_iter().next().unwrap_or(SqlStorageValue::Null))
+            })
+            .collect()
     }
 
     fn tick(&self, tick: &Tick) -> Result<()> {
@@ -232,19 +258,49 @@ impl PullRequestStore {
 
     fn history(&self, kind: DocumentKind) -> Result<Vec<VersionSummary>> {
         let query = format!(
-            "SELECT version, NULL AS body, person, client, source, head_sha, saved_at FROM {} ORDER BY version DESC",
+            "{} FROM {} ORDER BY version DESC",
+            ROW_COLUMNS[1],
             kind.table()
         );
-        let rows: Vec<Row> = self.sql.exec(&query, None)?.to_array()?;
+        let rows = Row::all(self.sql.exec(&query, None)?)?;
         Ok(rows.iter().map(Row::summary).collect())
     }
 
     fn version(&self, kind: DocumentKind, version: i64) -> Result<Option<SavedRecord>> {
-        let query = format!(
-            "SELECT version, body, person, client, source, head_sha, saved_at FROM {} WHERE version = ?",
-            kind.table()
-        );
-        let rows: Vec<Row> = self.sql.exec(&query, vec![version.into()])?.to_array()?;
+        let query = format!("{} FROM {} WHERE version = ?", ROW_COLUMNS[0], kind.table());
+        let rows = Row::all(self.sql.exec(&query, vec![version.into()])?)?;
         Ok(rows.into_iter().next().map(Row::record))
+    }
+}
+
+/// Parses a JSON request body with serde_json (the same deserializer as everywhere else, rather
+/// than `Request::json`'s JS-value one).
+async fn json_body<T: serde::de::DeserializeOwned>(req: &mut Request) -> Result<T> {
+    Ok(serde_json::from_str(&req.text().await?)?)
+}
+
+fn type_error(expected: &str) -> worker::Error {
+    worker::Error::RustError(format!("unexpected column value: expected {expected}"))
+}
+
+fn number(value: SqlStorageValue) -> Result<f64> {
+    match value {
+        SqlStorageValue::Integer(n) => Ok(n as f64),
+        SqlStorageValue::Float(f) => Ok(f),
+        _ => Err(type_error("a number")),
+    }
+}
+
+fn optional_text(value: SqlStorageValue) -> Result<Option<String>> {
+    match value {
+        SqlStorageValue::Null => Ok(None),
+        other => required_text(other).map(Some),
+    }
+}
+
+fn required_text(value: SqlStorageValue) -> Result<String> {
+    match value {
+        SqlStorageValue::String(text) => Ok(text),
+        _ => Err(type_error("text")),
     }
 }

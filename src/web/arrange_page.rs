@@ -430,11 +430,11 @@ pub fn apply_form(order: &Order, form: &[(String, String)]) -> Result<Value, Str
     }
 
     for ((_, section), mut bucket) in keyed_sections.iter_mut().zip(buckets) {
-        bucket.sort_by_key(|(key, _)| *key);
+        crate::sorting::sort_by_key(&mut bucket, |(key, _)| *key);
         section.files = bucket.into_iter().map(|(_, entry)| entry).collect();
     }
     keyed_sections.retain(|(_, section)| !section.files.is_empty());
-    keyed_sections.sort_by_key(|(key, _)| *key);
+    crate::sorting::sort_by_key(&mut keyed_sections, |(key, _)| *key);
     let rebuilt = Order {
         overview: edit_text(order.overview.as_deref(), fields.get("overview").copied()),
         sections: keyed_sections

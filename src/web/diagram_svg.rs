@@ -131,7 +131,12 @@ fn num(value: f64) -> String {
     if rounded == rounded.trunc() {
         format!("{}", rounded as i64)
     } else {
-        format!("{rounded:.1}")
+        // In tenths, formatted as integers: the same text as `{rounded:.1}` without pulling in
+        // the float formatter. (Not an integer, so |rounded| < 2^52 and this is exact.)
+        let tenths = (rounded * 10.0).round() as i64;
+        let sign = if tenths < 0 { "-" } else { "" };
+        let tenths = tenths.unsigned_abs();
+        format!("{sign}{}.{}", tenths / 10, tenths % 10)
     }
 }
 
@@ -685,6 +690,21 @@ mod tests {
         ];
         for (points, expected) in cases {
             assert_eq!(path_data(points).as_deref(), expected, "{points:?}");
+        }
+    }
+
+    #[test]
+    fn numbers_match_the_float_formatter() {
+        for step in -20_000..20_000 {
+            for value in [step as f64 * 0.037, step as f64 * 12.3456 + 0.05] {
+                let rounded = (value * 10.0).round() / 10.0;
+                let expected = if rounded == rounded.trunc() {
+                    format!("{}", rounded as i64)
+                } else {
+                    format!("{rounded:.1}")
+                };
+                assert_eq!(num(value), expected, "{value}");
+            }
         }
     }
 

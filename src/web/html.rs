@@ -71,7 +71,9 @@ pub fn page(title: &str, body_html: &str, base_url: &str) -> String {
     out.push_str("<a class=\"skip\" href=\"#main\">Skip to content</a>\n");
     out.push_str("<header class=\"top\"><nav aria-label=\"Site\">");
     out.push_str("<a class=\"brand\" href=\"/\">LogiKFlow</a>");
-    out.push_str("<a href=\"/docs/ordering-guide\">Ordering guide</a><a href=\"/settings\">Settings</a>");
+    out.push_str(
+        "<a href=\"/docs/ordering-guide\">Ordering guide</a><a href=\"/settings\">Settings</a>",
+    );
     out.push_str("</nav></header>\n<main id=\"main\">\n");
     out.push_str(body_html);
     out.push_str("\n</main>\n<footer class=\"foot\"><p>");

@@ -66,7 +66,7 @@ pub fn compute_hints(files: &[HintInput<'_>], gitattributes: Option<&str>) -> Ve
         .zip(imports)
         .enumerate()
         .map(|(position, (file, mut depends_on))| {
-            depends_on.sort_unstable();
+            crate::sorting::sort(&mut depends_on);
             depends_on.dedup();
             depends_on.retain(|&other| other != position && index.path(other) != file.path);
             FileHints {

@@ -215,7 +215,7 @@ fn infer_roots(imports: &[&str], packages: &HashMap<&str, Vec<usize>>) -> Vec<(S
         .copied()
         .filter(|spec| !is_std(spec))
         .collect();
-    seen.sort_unstable();
+    crate::sorting::sort(&mut seen);
     seen.dedup();
     for spec in seen {
         let mut suggested: Vec<&str> = spec
@@ -239,7 +239,7 @@ fn infer_roots(imports: &[&str], packages: &HashMap<&str, Vec<usize>>) -> Vec<(S
         .filter(|(_, count)| *count == best)
         .map(|(module, _)| (module.to_string(), String::new()))
         .collect();
-    roots.sort();
+    crate::sorting::sort(&mut roots);
     roots
 }
 
