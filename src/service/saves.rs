@@ -15,12 +15,13 @@ use crate::tools::caller::Caller;
 use crate::tools::save_reading_order::{self as save, SaveTarget};
 use crate::tools::saved::{DocumentKind, SaveOutcome, SaveRequest};
 
-/// Who saved, for `updatedBy`: the person and their agent's name.
+/// The app in `updatedBy`: the credential's own name (the OAuth client's registered name or the
+/// API token's name) when there is one, else the name the client reports in `_meta` (local use).
 fn client_name(request: &ToolRequest, caller: &Caller) -> Option<String> {
-    request
+    caller
         .client_name
         .clone()
-        .or_else(|| caller.client_name.clone())
+        .or_else(|| request.client_name.clone())
 }
 
 fn now() -> String {
