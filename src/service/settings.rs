@@ -89,21 +89,18 @@ pub async fn handle(
         return Ok(super::html(200, settings_page::local_dev(base_url)));
     };
     let object = person.object_name();
-    let csrf_cookie = cookie(req, csrf::cookie_name(secure));
+    let session = Session {
+        env,
+        caller: &caller,
+        object: &object,
+        current_token: session_token(req, secure),
+        csrf_cookie: cookie(req, csrf::cookie_name(secure)),
+        base_url,
+        secure,
+    };
 
     if *route == Route::Settings {
-        return show(
-            req,
-            env,
-            &caller,
-            &object,
-            csrf_cookie,
-            None,
-            None,
-            base_url,
-            secure,
-        )
-        .await;
+        return session.show(None, None).await;
     }
 
     // A form: CSRF first.
@@ -118,7 +115,7 @@ pub async fn handle(
     let form = csrf::form_pairs(&body);
     let origin = header(req, "origin");
     if !csrf::verify(
-        csrf_cookie.as_deref(),
+        session.csrf_cookie.as_deref(),
         csrf::form_value(&form, "csrf"),
         origin.as_deref(),
         base_url,
@@ -136,18 +133,9 @@ pub async fn handle(
                 .unwrap_or_default()
                 .to_string();
             // Is it this browser's own session? Then Disconnect signs out too.
-            let listed: api::SettingsReply = match call_person(
-                env,
-                &object,
-                api::SETTINGS,
-                &api::SettingsRequest {
-                    current_token: session_token(req, secure),
-                },
-            )
-            .await
-            {
+            let listed = match session.list().await {
                 Ok(listed) => listed,
-                Err(error) => return Ok(unavailable(error)),
+                Err(reply) => return Ok(reply),
             };
             let current = listed
                 .apps
@@ -174,37 +162,19 @@ pub async fn handle(
                     "Give the token a name of 1 to {} characters.",
                     settings_page::MAX_TOKEN_NAME_CHARS
                 );
-                return show(
-                    req,
-                    env,
-                    &caller,
-                    &object,
-                    csrf_cookie,
-                    None,
-                    Some(&notice),
-                    base_url,
-                    secure,
-                )
-                .await
-                .map(|reply| with_status(reply, 400));
+                return session
+                    .show(None, Some(&notice))
+                    .await
+                    .map(|reply| with_status(reply, 400));
             };
             let may_write = match csrf::form_value(&form, "access") {
                 Some("write") => true,
                 Some("read") | None => false,
                 Some(_) => {
-                    return show(
-                        req,
-                        env,
-                        &caller,
-                        &object,
-                        csrf_cookie,
-                        None,
-                        Some("Choose read or write access."),
-                        base_url,
-                        secure,
-                    )
-                    .await
-                    .map(|reply| with_status(reply, 400));
+                    return session
+                        .show(None, Some("Choose read or write access."))
+                        .await
+                        .map(|reply| with_status(reply, 400));
                 }
             };
             let request = api::CreateApiTokenRequest {
@@ -217,18 +187,7 @@ pub async fn handle(
                     Ok(created) => created,
                     Err(error) => return Ok(unavailable(error)),
                 };
-            show(
-                req,
-                env,
-                &caller,
-                &object,
-                csrf_cookie,
-                Some((&name, &created.token)),
-                None,
-                base_url,
-                secure,
-            )
-            .await
+            session.show(Some((&name, &created.token)), None).await
         }
         Route::SettingsRevokeToken => {
             let request = api::RevokeApiTokenRequest {
@@ -252,44 +211,59 @@ fn with_status(mut reply: HttpReply, status: u16) -> HttpReply {
     reply
 }
 
-/// The page, with a CSRF cookie (the one the browser has, else a new one).
-#[allow(clippy::too_many_arguments)]
-async fn show(
-    req: &Request,
-    env: &Env,
-    caller: &Caller,
-    object: &str,
+/// What every settings answer needs: who is asking, their person object, and the browser's
+/// session and CSRF cookies.
+struct Session<'a> {
+    env: &'a Env,
+    caller: &'a Caller,
+    object: &'a str,
+    /// This browser's own access token, so its session is marked in the list.
+    current_token: Option<String>,
     csrf_cookie: Option<String>,
-    new_token: Option<(&str, &str)>,
-    notice: Option<&str>,
-    base_url: &str,
+    base_url: &'a str,
     secure: bool,
-) -> worker::Result<HttpReply> {
-    let request = api::SettingsRequest {
-        current_token: session_token(req, secure),
-    };
-    let listed: api::SettingsReply = match call_person(env, object, api::SETTINGS, &request).await {
-        Ok(listed) => listed,
-        Err(error) => return Ok(unavailable(error)),
-    };
-    let (csrf_token, fresh) = match csrf_cookie.filter(|token| token.len() >= 32) {
-        Some(token) => (token, false),
-        None => (random_token()?, true),
-    };
-    let page = settings_page::settings(
-        &SettingsView {
-            login: &caller.login,
-            apps: &listed.apps,
-            tokens: &listed.tokens,
-            csrf: &csrf_token,
-            new_token,
-            notice,
-        },
-        base_url,
-    );
-    let mut reply = no_store(super::html(200, page));
-    if fresh {
-        reply = reply.with_header("set-cookie", csrf::set_cookie(&csrf_token, secure));
+}
+
+impl Session<'_> {
+    /// The person's connected apps and API tokens, or the reply when their object is unreachable.
+    async fn list(&self) -> Result<api::SettingsReply, HttpReply> {
+        let request = api::SettingsRequest {
+            current_token: self.current_token.clone(),
+        };
+        call_person(self.env, self.object, api::SETTINGS, &request)
+            .await
+            .map_err(unavailable)
     }
-    Ok(reply)
+
+    /// The page, with a CSRF cookie (the one the browser has, else a new one).
+    async fn show(
+        &self,
+        new_token: Option<(&str, &str)>,
+        notice: Option<&str>,
+    ) -> worker::Result<HttpReply> {
+        let listed = match self.list().await {
+            Ok(listed) => listed,
+            Err(reply) => return Ok(reply),
+        };
+        let (csrf_token, fresh) = match self.csrf_cookie.clone().filter(|token| token.len() >= 32) {
+            Some(token) => (token, false),
+            None => (random_token()?, true),
+        };
+        let page = settings_page::settings(
+            &SettingsView {
+                login: &self.caller.login,
+                apps: &listed.apps,
+                tokens: &listed.tokens,
+                csrf: &csrf_token,
+                new_token,
+                notice,
+            },
+            self.base_url,
+        );
+        let mut reply = no_store(super::html(200, page));
+        if fresh {
+            reply = reply.with_header("set-cookie", csrf::set_cookie(&csrf_token, self.secure));
+        }
+        Ok(reply)
+    }
 }
