@@ -91,11 +91,11 @@ pub async fn handle(
         }
         (Method::Post, metadata::TOKEN_PATH) => {
             let body = read_body(&mut req).await;
-            cors(token_endpoint(&req, env, config, body).await)
+            cors(json_errors(token(&req, env, config, body).await))
         }
         (Method::Post, metadata::REGISTER_PATH) => {
             let body = read_body(&mut req).await;
-            cors(register_endpoint(&req, env, config, body).await)
+            cors(json_errors(register(&req, env, config, body).await))
         }
         (Method::Post, metadata::REVOKE_PATH) => {
             let body = read_body(&mut req).await;
@@ -395,19 +395,12 @@ async fn fetch_metadata_document(url: &str) -> Result<ClientRecord, DocumentProb
     }
 }
 
-// ---- /oauth/register --------------------------------------------------------------------
-
-async fn register_endpoint(
-    req: &Request,
-    env: &Env,
-    config: &Config,
-    body: Option<Vec<u8>>,
-) -> HttpReply {
-    match register(req, env, config, body).await {
-        Ok(reply) => reply,
-        Err(error) => error::json_reply(&error),
-    }
+/// A JSON endpoint's answer: the reply, or its error rendered as RFC 6749 JSON.
+fn json_errors(result: Result<HttpReply, Error>) -> HttpReply {
+    result.unwrap_or_else(|error| error::json_reply(&error))
 }
+
+// ---- /oauth/register --------------------------------------------------------------------
 
 async fn register(
     req: &Request,
@@ -825,18 +818,6 @@ async fn consent_endpoint(
 }
 
 // ---- /oauth/token -----------------------------------------------------------------------
-
-async fn token_endpoint(
-    req: &Request,
-    env: &Env,
-    config: &Config,
-    body: Option<Vec<u8>>,
-) -> HttpReply {
-    match token(req, env, config, body).await {
-        Ok(reply) => reply,
-        Err(error) => error::json_reply(&error),
-    }
-}
 
 async fn token(
     req: &Request,
