@@ -1,4 +1,4 @@
-//! The Worker's configuration, read once per request from its vars and secrets.
+//! The Worker's configuration, read once per isolate from its vars and secrets.
 //!
 //! Pure data; `from_env` is the only part that names `worker` and is compiled for wasm only.
 
@@ -81,6 +81,15 @@ pub fn split_list(text: &str) -> Vec<String> {
 
 #[cfg(target_arch = "wasm32")]
 impl Config {
+    /// The configuration, read from the first request's bindings and kept for the isolate's
+    /// life: vars and secrets change only with a deploy, which starts new isolates. Reading
+    /// thirteen bindings per request was ~3% of the Worker's CPU on `/mcp`
+    /// (`tests/bench/profile.mjs`).
+    pub fn for_isolate(env: &worker::Env) -> &'static Config {
+        static CONFIG: std::sync::OnceLock<Config> = std::sync::OnceLock::new();
+        CONFIG.get_or_init(|| Config::from_env(env))
+    }
+
     pub fn from_env(env: &worker::Env) -> Config {
         let text = |name: &str| {
             env.var(name)

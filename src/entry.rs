@@ -16,7 +16,7 @@ fn start() {
 
 #[event(fetch)]
 pub async fn fetch(req: Request, env: Env, _ctx: Context) -> Result<Response> {
-    let reply = match service::handle(req, &env, &Config::from_env(&env)).await {
+    let reply = match service::handle(req, &env, Config::for_isolate(&env)).await {
         Ok(reply) => reply,
         Err(error) => {
             worker::console_error!("unhandled error: {error}");

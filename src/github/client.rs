@@ -6,9 +6,10 @@
 
 use futures_util::future::{select, Either};
 use serde::de::DeserializeOwned;
-use worker::{Delay, Fetch, Headers, Method, Request, RequestInit};
+use worker::{web_sys, Delay};
 
 use super::api::{classify_failure, GitHubError, API_VERSION};
+use crate::store::wire;
 
 /// How long one GitHub request may take before we give up on it, unless configured.
 pub const DEFAULT_TIMEOUT_MS: u64 = 10_000;
@@ -49,46 +50,36 @@ impl GitHub<'_> {
 
     async fn attempt(&self, path: &str) -> Result<String, GitHubError> {
         let url = format!("{}{}", self.base_url, path);
-        let headers = Headers::new();
-        let set = |name: &str, value: &str| {
-            headers
-                .set(name, value)
-                .map_err(|e| GitHubError::Network(e.to_string()))
-        };
+        let network = |e: worker::wasm_bindgen::JsValue| GitHubError::Network(format!("{e:?}"));
+        let headers = web_sys::Headers::new().map_err(network)?;
+        let set = |name: &str, value: &str| headers.set(name, value).map_err(network);
         set("authorization", &format!("Bearer {}", self.token))?;
         set("accept", "application/vnd.github+json")?;
         set("user-agent", "logikflow")?;
         set("x-github-api-version", API_VERSION)?;
-        let mut init = RequestInit::new();
-        init.with_method(Method::Get).with_headers(headers);
-        let request =
-            Request::new_with_init(&url, &init).map_err(|e| GitHubError::Network(e.to_string()))?;
+        let init = web_sys::RequestInit::new();
+        init.set_method("GET");
+        init.set_headers(&headers);
+        let request = web_sys::Request::new_with_str_and_init(&url, &init).map_err(network)?;
         // The time limit covers the whole exchange, body included: a server that sends headers
         // and then stalls must not hold the request open.
         let exchange = Box::pin(async move {
-            let mut response = Fetch::Request(request)
-                .send()
+            wire::fetch(&request)
                 .await
-                .map_err(|e| GitHubError::Network(e.to_string()))?;
-            let status = response.status_code();
-            let body = response
-                .text()
-                .await
-                .map_err(|e| GitHubError::Malformed(e.to_string()))?;
-            Ok::<_, GitHubError>((status, response.headers().clone(), body))
+                .map_err(|e| GitHubError::Network(e.to_string()))
         });
         let timer = Box::pin(Delay::from(std::time::Duration::from_millis(
             self.timeout_ms,
         )));
-        let (status, headers, body) = match select(exchange, timer).await {
+        let reply = match select(exchange, timer).await {
             Either::Left((outcome, _)) => outcome?,
             Either::Right(_) => return Err(GitHubError::Timeout),
         };
-        if (200..300).contains(&status) {
-            return Ok(body);
+        if (200..300).contains(&reply.status) {
+            return Ok(reply.body);
         }
-        let header = move |name: &str| headers.get(name).ok().flatten();
+        let header = |name: &str| reply.header(name);
         let now = worker::Date::now().as_millis() / 1000;
-        Err(classify_failure(status, &header, &body, now))
+        Err(classify_failure(reply.status, &header, &reply.body, now))
     }
 }

@@ -237,20 +237,15 @@ pub(crate) async fn call_person<Q: Serialize, A: DeserializeOwned>(
     op: &str,
     body: &Q,
 ) -> worker::Result<A> {
-    let stub = env.durable_object(PERSONS)?.get_by_name(object_name)?;
-    let mut init = RequestInit::new();
-    init.with_method(Method::Post)
-        .with_body(Some(JsValue::from_str(&serde_json::to_string(body)?)));
-    let request = Request::new_with_init(&format!("{}{op}", api::BASE), &init)?;
-    let mut response = stub.fetch_with_request(request).await?;
-    if response.status_code() != 200 {
-        let text = response.text().await.unwrap_or_default();
+    let body = serde_json::to_string(body)?;
+    let reply = crate::store::wire::post_to_object(env, PERSONS, object_name, op, &body).await?;
+    if reply.status != 200 {
         return Err(worker::Error::RustError(format!(
-            "{op}: {} {text}",
-            response.status_code()
+            "{op}: {} {}",
+            reply.status, reply.body
         )));
     }
-    response.json().await
+    Ok(serde_json::from_str(&reply.body)?)
 }
 
 /// A KV value decoded with serde_json (KV's own `json()` goes through serde-wasm-bindgen, which

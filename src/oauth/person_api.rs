@@ -13,8 +13,6 @@ use super::error::GrantError;
 use super::github_flow::GitHubTokens;
 use super::tokens::PersonId;
 
-/// The object's internal URL; only the path matters.
-pub const BASE: &str = "https://person";
 pub const BEGIN: &str = "/begin";
 pub const CONSENT: &str = "/consent";
 pub const TOKEN: &str = "/token";

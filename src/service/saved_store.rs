@@ -1,7 +1,9 @@
 //! Talks to a pull request's Durable Object (wasm only): one object per `owner/repo#number`,
 //! lower-cased, because GitHub names are case-insensitive.
 
-use worker::{Env, Method, Request, RequestInit, Result};
+use worker::{Env, Result};
+
+use crate::store::wire::{self, Reply};
 
 use crate::tools::saved::{CurrentState, SaveOutcome, SaveRequest};
 
@@ -14,11 +16,7 @@ pub fn object_name(owner: &str, repo: &str, number: u64) -> String {
     )
 }
 
-fn stub(env: &Env, owner: &str, repo: &str, number: u64) -> Result<worker::Stub> {
-    env.durable_object("PULL_REQUESTS")?
-        .id_from_name(&object_name(owner, repo, number))?
-        .get_stub()
-}
+const BINDING: &str = "PULL_REQUESTS";
 
 async fn get_json<T: serde::de::DeserializeOwned>(
     env: &Env,
@@ -27,16 +25,34 @@ async fn get_json<T: serde::de::DeserializeOwned>(
     number: u64,
     path: &str,
 ) -> Result<Option<T>> {
-    let mut response = stub(env, owner, repo, number)?
-        .fetch_with_str(&format!("https://pull-request{path}"))
-        .await?;
-    match response.status_code() {
-        200 => Ok(Some(response.json().await?)),
+    let name = object_name(owner, repo, number);
+    let reply = wire::get_from_object(env, BINDING, &name, path).await?;
+    match reply.status {
+        200 => Ok(Some(serde_json::from_str(&reply.body)?)),
         404 => Ok(None),
-        status => Err(worker::Error::RustError(format!(
-            "pull request store answered {status}"
-        ))),
+        status => Err(store_failed(status)),
     }
+}
+
+/// POSTs a JSON body to the object and decodes its 200 reply.
+async fn post_json<T: serde::de::DeserializeOwned>(
+    env: &Env,
+    owner: &str,
+    repo: &str,
+    number: u64,
+    path: &str,
+    body: &str,
+) -> Result<T> {
+    let name = object_name(owner, repo, number);
+    let Reply { status, body, .. } = wire::post_to_object(env, BINDING, &name, path, body).await?;
+    if status != 200 {
+        return Err(store_failed(status));
+    }
+    Ok(serde_json::from_str(&body)?)
+}
+
+fn store_failed(status: u16) -> worker::Error {
+    worker::Error::RustError(format!("pull request store answered {status}"))
 }
 
 /// The latest order and diagram.
@@ -54,20 +70,8 @@ pub async fn save(
     number: u64,
     request: &SaveRequest,
 ) -> Result<SaveOutcome> {
-    let mut init = RequestInit::new();
-    init.with_method(Method::Post)
-        .with_body(Some(serde_json::to_string(request)?.into()));
-    let req = Request::new_with_init("https://pull-request/save", &init)?;
-    let mut response = stub(env, owner, repo, number)?
-        .fetch_with_request(req)
-        .await?;
-    if response.status_code() != 200 {
-        return Err(worker::Error::RustError(format!(
-            "pull request store answered {}",
-            response.status_code()
-        )));
-    }
-    response.json().await
+    let body = serde_json::to_string(request)?;
+    post_json(env, owner, repo, number, "/save", &body).await
 }
 
 /// Every version of a document, newest first, without bodies.
@@ -139,12 +143,5 @@ pub async fn tick(
         "done": done,
         "at": crate::time::rfc3339(worker::Date::now().as_millis()),
     });
-    let mut init = RequestInit::new();
-    init.with_method(Method::Post)
-        .with_body(Some(body.to_string().into()));
-    let req = Request::new_with_init("https://pull-request/tick", &init)?;
-    let mut response = stub(env, owner, repo, number)?
-        .fetch_with_request(req)
-        .await?;
-    response.json().await
+    post_json(env, owner, repo, number, "/tick", &body.to_string()).await
 }

@@ -11,6 +11,7 @@
 mod kv;
 mod person;
 mod pull_request;
+pub mod wire;
 
 pub use kv::KvText;
 pub use person::PersonStore;

@@ -125,7 +125,27 @@ pub struct PersonStore {
     /// requests use the current token meanwhile. A timestamp, not a flag, so a refresh that never
     /// finishes cannot block the next one for longer than [`REFRESH_IN_FLIGHT_SECONDS`].
     refreshing_since: Cell<u64>,
+    /// Bearer tokens this object has checked, with what they allow: the token path's
+    /// SQLite reads and its last-use write, done once per token rather than per request.
+    /// Safe because this object is the only writer of its tables: every operation other than
+    /// `/check` forgets the memo before and after it runs (see [`PersonStore::forget`]).
+    checked: RefCell<Vec<Checked>>,
+    /// The `github` row (login, sealed token) as last read or written.
+    github_row: RefCell<Option<(String, String)>>,
 }
+
+/// One remembered token check.
+struct Checked {
+    token_hash: String,
+    access: Access,
+    /// Epoch seconds the token stops working at (`None`: an API token, which does not expire).
+    valid_until: Option<u64>,
+    /// When its last use was last written, so it is written at most once a minute.
+    use_written_at: u64,
+}
+
+/// How many tokens a person's object remembers: one per connected app is typical.
+const CHECKED_CAPACITY: usize = 16;
 
 /// One result row, read by column position: serde-free, which keeps the wasm small.
 struct Row(Vec<SqlStorageValue>);
@@ -177,6 +197,7 @@ enum AccessSource {
 }
 
 /// What a valid bearer token allows, and what to call its client.
+#[derive(Clone)]
 struct Access {
     source: AccessSource,
     /// The grant's or the API token's id.
@@ -211,6 +232,8 @@ impl DurableObject for PersonStore {
             key: RefCell::new(None),
             opened: RefCell::new(None),
             refreshing_since: Cell::new(0),
+            checked: RefCell::new(Vec::new()),
+            github_row: RefCell::new(None),
         }
     }
 
@@ -219,50 +242,63 @@ impl DurableObject for PersonStore {
             return Response::error("no such operation", 404);
         }
         let path = req.url()?.path().to_string();
-        match path.as_str() {
-            api::ADDRESS => {
-                let request: api::AddressRequest = body(&mut req).await?;
-                Response::from_json(&self.address(&request))
-            }
-            api::CHECK => {
-                let request: api::CheckRequest = body(&mut req).await?;
-                Response::from_json(&self.check(&request).await?)
-            }
+        if path == api::CHECK {
+            let request: api::CheckRequest = body(&mut req).await?;
+            return Response::from_json(&self.check(&request).await?);
+        }
+        if path == api::ADDRESS {
+            let request: api::AddressRequest = body(&mut req).await?;
+            return Response::from_json(&self.address(&request));
+        }
+        // Everything else may write grants, tokens or the GitHub token: forget what `/check`
+        // remembered, before (so nothing read earlier is trusted) and after (so nothing a check
+        // read while this operation awaited outlives it).
+        self.forget();
+        let reply = self.operate(&path, &mut req).await;
+        self.forget();
+        reply
+    }
+}
+
+impl PersonStore {
+    /// Every operation but `/check` and `/address`.
+    async fn operate(&self, path: &str, req: &mut Request) -> Result<Response> {
+        match path {
             api::BEGIN => {
-                let request: api::BeginRequest = body(&mut req).await?;
+                let request: api::BeginRequest = body(req).await?;
                 Response::from_json(&self.begin(&request).await?)
             }
             api::CONSENT => {
-                let request: api::ConsentRequest = body(&mut req).await?;
+                let request: api::ConsentRequest = body(req).await?;
                 Response::from_json(&self.consent(&request)?)
             }
             api::TOKEN => {
-                let request: api::CodeTokenRequest = body(&mut req).await?;
+                let request: api::CodeTokenRequest = body(req).await?;
                 Response::from_json(&self.exchange(&request)?)
             }
             api::REFRESH => {
-                let request: api::RefreshTokenRequest = body(&mut req).await?;
+                let request: api::RefreshTokenRequest = body(req).await?;
                 Response::from_json(&self.refresh(&request)?)
             }
             api::REVOKE => {
-                let request: api::RevokeRequest = body(&mut req).await?;
+                let request: api::RevokeRequest = body(req).await?;
                 self.revoke(&request)?;
                 Response::from_json(&serde_json::json!({}))
             }
             api::SETTINGS => {
-                let request: api::SettingsRequest = body(&mut req).await?;
+                let request: api::SettingsRequest = body(req).await?;
                 Response::from_json(&self.settings(&request)?)
             }
             api::DISCONNECT => {
-                let request: api::DisconnectRequest = body(&mut req).await?;
+                let request: api::DisconnectRequest = body(req).await?;
                 Response::from_json(&self.disconnect(&request)?)
             }
             api::CREATE_API_TOKEN => {
-                let request: api::CreateApiTokenRequest = body(&mut req).await?;
+                let request: api::CreateApiTokenRequest = body(req).await?;
                 Response::from_json(&self.create_api_token(&request)?)
             }
             api::REVOKE_API_TOKEN => {
-                let request: api::RevokeApiTokenRequest = body(&mut req).await?;
+                let request: api::RevokeApiTokenRequest = body(req).await?;
                 Response::from_json(&self.revoke_api_token(&request)?)
             }
             _ => Response::error("no such operation", 404),
@@ -445,12 +481,7 @@ impl PersonStore {
         let now_ms = now_ms();
         let now = now_ms / 1000;
         // Token check and rate limit: synchronous, so atomic.
-        let access = match kind {
-            TokenKind::Access => self.access_grant(&request.token, now)?,
-            TokenKind::Api => self.api_token(&request.token)?,
-            _ => None,
-        };
-        let Some(access) = access else {
+        let Some(access) = self.checked_access(kind, &request.token, now)? else {
             return Ok(api::CheckReply::Invalid);
         };
         let (window, admission) =
@@ -464,15 +495,6 @@ impl PersonStore {
                 retry_after_seconds,
             });
         }
-        // Last use, for the settings page; written at most once a minute.
-        let table = match access.source {
-            AccessSource::Grant => "grants",
-            AccessSource::ApiToken => "api_tokens",
-        };
-        self.run(
-            &format!("UPDATE {table} SET last_used_at = ? WHERE id = ? AND last_used_at < ?"),
-            vec![int(now), text(&access.id), int(now.saturating_sub(60))],
-        )?;
         let Some((login, github)) = self.github_token(&person, now).await? else {
             return Ok(api::CheckReply::Invalid);
         };
@@ -485,8 +507,68 @@ impl PersonStore {
         })
     }
 
-    /// The grant behind a valid OAuth access token.
-    fn access_grant(&self, token: &str, now: u64) -> Result<Option<Access>> {
+    /// What a bearer token allows, from the memo when this object checked it before, else from
+    /// its rows (then remembered). Records the token's last use at most once a minute.
+    fn checked_access(&self, kind: TokenKind, token: &str, now: u64) -> Result<Option<Access>> {
+        let hash = tokens::hash(token);
+        let mut checked = self.checked.borrow_mut();
+        let position = checked.iter().position(|entry| entry.token_hash == hash);
+        let position = match position {
+            Some(position)
+                if checked[position]
+                    .valid_until
+                    .is_none_or(|until| now < until) =>
+            {
+                position
+            }
+            Some(expired) => {
+                checked.swap_remove(expired);
+                return Ok(None);
+            }
+            None => {
+                let found = match kind {
+                    TokenKind::Access => self.access_grant(token, now)?,
+                    TokenKind::Api => self.api_token(token)?.map(|access| (access, None)),
+                    _ => None,
+                };
+                let Some((access, valid_until)) = found else {
+                    return Ok(None);
+                };
+                if checked.len() >= CHECKED_CAPACITY {
+                    checked.remove(0);
+                }
+                checked.push(Checked {
+                    token_hash: hash,
+                    access,
+                    valid_until,
+                    use_written_at: 0,
+                });
+                checked.len() - 1
+            }
+        };
+        let entry = &mut checked[position];
+        if now >= entry.use_written_at + 60 {
+            let table = match entry.access.source {
+                AccessSource::Grant => "grants",
+                AccessSource::ApiToken => "api_tokens",
+            };
+            self.run(
+                &format!("UPDATE {table} SET last_used_at = ? WHERE id = ?"),
+                vec![int(now), text(&entry.access.id)],
+            )?;
+            entry.use_written_at = now;
+        }
+        Ok(Some(entry.access.clone()))
+    }
+
+    /// Forgets every remembered token check and the GitHub row; see [`PersonStore::checked`].
+    fn forget(&self) {
+        self.checked.borrow_mut().clear();
+        *self.github_row.borrow_mut() = None;
+    }
+
+    /// The grant behind a valid OAuth access token, and when the token expires.
+    fn access_grant(&self, token: &str, now: u64) -> Result<Option<(Access, Option<u64>)>> {
         let row = self.token_row(token, "access")?;
         let grant = match &row {
             Some(row) => self.grant(&row.grant_id)?,
@@ -495,11 +577,15 @@ impl PersonStore {
         if !grants::access_is_valid(row.as_ref().map(|r| r.expires_at), grant.as_ref(), now) {
             return Ok(None);
         }
-        Ok(grant.map(|grant| Access {
-            source: AccessSource::Grant,
-            id: grant.id,
-            may_write: grant.may_write,
-            client_name: grant.client_name,
+        let valid_until = row.map(|row| row.expires_at);
+        Ok(grant.map(|grant| {
+            let access = Access {
+                source: AccessSource::Grant,
+                id: grant.id,
+                may_write: grant.may_write,
+                client_name: grant.client_name,
+            };
+            (access, valid_until)
         }))
     }
 
@@ -641,6 +727,7 @@ impl PersonStore {
              ON CONFLICT (id) DO UPDATE SET login = excluded.login, sealed = excluded.sealed, updated_at = excluded.updated_at",
             vec![text(login), text(&sealed), int(now)],
         )?;
+        *self.github_row.borrow_mut() = Some((login.to_string(), sealed.clone()));
         *self.opened.borrow_mut() = Some((sealed, github.clone()));
         Ok(())
     }
@@ -651,10 +738,19 @@ impl PersonStore {
         person: &PersonId,
         now: u64,
     ) -> Result<Option<(String, GitHubTokens)>> {
-        let Some(row) = self.first("SELECT login, sealed FROM github WHERE id = 1", vec![])? else {
-            return Ok(None);
+        let remembered = self.github_row.borrow().clone();
+        let (login, sealed) = match remembered {
+            Some(row) => row,
+            None => {
+                let query = "SELECT login, sealed FROM github WHERE id = 1";
+                let Some(row) = self.first(query, vec![])? else {
+                    return Ok(None);
+                };
+                let row = (row.text(0), row.text(1));
+                *self.github_row.borrow_mut() = Some(row.clone());
+                row
+            }
         };
-        let (login, sealed) = (row.text(0), row.text(1));
         let cached = self
             .opened
             .borrow()
@@ -673,6 +769,7 @@ impl PersonStore {
                         worker::console_error!("opening the GitHub token failed: {error}");
                         self.run("DELETE FROM tokens", vec![])?;
                         self.run("DELETE FROM grants", vec![])?;
+                        self.forget();
                         return Ok(None);
                     }
                 };

@@ -102,9 +102,10 @@ export async function startStack(options = {}) {
   };
   let worker;
   let port;
+  let inspectorPort;
   async function startWorker() {
     port = await freePort();
-    const inspectorPort = await freePort();
+    inspectorPort = await freePort();
     const args = [join(root, 'node_modules/wrangler/bin/wrangler.js'), 'dev', '--ip', '127.0.0.1', '--port', String(port),
       '--inspector-port', String(inspectorPort), '--persist-to', persistDir, '--show-interactive-dev-session=false',
       '--log-level', 'warn'];
@@ -122,6 +123,8 @@ export async function startStack(options = {}) {
   return {
     get baseUrl() { return `http://127.0.0.1:${port}`; },
     get mcpUrl() { return `http://127.0.0.1:${port}/mcp`; },
+    /** The Worker's DevTools inspector port (CPU profiles: tests/bench/profile.mjs). */
+    get inspectorPort() { return inspectorPort; },
     standinUrl,
     persistDir,
     workerLog: () => worker.log(),

@@ -377,3 +377,60 @@ fn resources_and_prompts() {
         -32602,
     );
 }
+
+#[test]
+fn constant_results_echo_each_request_id() {
+    for id in [r#"7"#, r#""req-α""#, r#"-3"#, r#""""#] {
+        let body = format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/list","params":{{"_meta":{{"io.modelcontextprotocol/protocolVersion":"2026-07-28",{CAPS}}}}}}}"#
+        );
+        let (status, reply, _) = send(
+            &[
+                ("mcp-protocol-version", "2026-07-28"),
+                ("mcp-method", "tools/list"),
+            ],
+            &body,
+        );
+        assert_eq!(status, 200);
+        let id: Value = serde_json::from_str(id).unwrap_or_default();
+        assert_eq!(reply["id"], id);
+        assert_eq!(reply["jsonrpc"], "2.0");
+        assert_eq!(reply["result"]["tools"].as_array().map(Vec::len), Some(4));
+    }
+}
+
+#[test]
+fn constant_results_match_a_fresh_build() {
+    for method in CONSTANT_METHODS {
+        let fresh = common_method(&Value::Null, method, &Map::new())
+            .map(with_cache)
+            .unwrap_or_else(|_| with_cache(discover()));
+        let cached: Value =
+            serde_json::from_str(constant_result(Era::Modern, method).unwrap_or_default())
+                .unwrap_or_default();
+        let mut expected = fresh.clone();
+        expected["resultType"] = json!("complete");
+        assert_eq!(cached, expected, "{method}");
+        if method != "server/discover" {
+            let legacy: Value =
+                serde_json::from_str(constant_result(Era::Legacy, method).unwrap_or_default())
+                    .unwrap_or_default();
+            let fresh = common_method(&Value::Null, method, &Map::new()).unwrap_or_default();
+            assert_eq!(legacy, fresh, "{method}");
+        }
+    }
+    assert_eq!(constant_result(Era::Legacy, "server/discover"), None);
+    assert_eq!(constant_result(Era::Modern, "tools/call"), None);
+}
+
+#[test]
+fn legacy_tools_list_is_served_from_the_cache_without_result_type() {
+    let (status, body, _) = send(
+        &[("mcp-protocol-version", "2025-11-25")],
+        r#"{"jsonrpc":"2.0","id":"x","method":"tools/list"}"#,
+    );
+    assert_eq!(status, 200);
+    assert_eq!(body["id"], "x");
+    assert!(body["result"].get("resultType").is_none());
+    assert_eq!(body["result"]["tools"].as_array().map(Vec::len), Some(4));
+}

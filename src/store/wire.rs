@@ -1,0 +1,78 @@
+//! Subrequests that read their whole reply in one promise (wasm only).
+//!
+//! Why not `worker::Fetch` and `worker::Stub`: their `Response` reads a fetched body chunk by
+//! chunk through a stream reader, one JS round trip per chunk, and converting the raw response
+//! reads its `cf` and WebSocket properties first. On the token path (one Durable Object hop per
+//! `/mcp` request) that was about a tenth of the Worker's CPU time in `tests/bench/profile.mjs
+//! token`. Here the reply's `text()` is one promise, and nothing else is touched.
+
+use wasm_bindgen::{JsCast, JsValue};
+use worker::wasm_bindgen_futures::JsFuture;
+use worker::{web_sys, Env, Error, Result};
+
+/// A reply read whole: its status, headers, and body as text.
+pub struct Reply {
+    pub status: u16,
+    pub headers: web_sys::Headers,
+    pub body: String,
+}
+
+impl Reply {
+    /// A response header, or `None` when absent or unreadable.
+    pub fn header(&self, name: &str) -> Option<String> {
+        self.headers.get(name).ok().flatten()
+    }
+}
+
+/// Sends `request` to the internet (or the local stand-in) and reads the reply whole.
+pub async fn fetch(request: &web_sys::Request) -> Result<Reply> {
+    let global: web_sys::WorkerGlobalScope = worker::js_sys::global().unchecked_into();
+    read(global.fetch_with_request(request)).await
+}
+
+/// POSTs `body` to `path` on the Durable Object `name` of the namespace bound as `binding`, and
+/// reads the reply whole. The host part of the URL means nothing to the object.
+pub async fn post_to_object(
+    env: &Env,
+    binding: &str,
+    name: &str,
+    path: &str,
+    body: &str,
+) -> Result<Reply> {
+    let init = web_sys::RequestInit::new();
+    init.set_method("POST");
+    init.set_body(&JsValue::from_str(body));
+    let request = web_sys::Request::new_with_str_and_init(&format!("https://object{path}"), &init)?;
+    call_object(env, binding, name, &request).await
+}
+
+/// GETs `path` from the Durable Object `name` of the namespace bound as `binding`.
+pub async fn get_from_object(env: &Env, binding: &str, name: &str, path: &str) -> Result<Reply> {
+    let request = web_sys::Request::new_with_str(&format!("https://object{path}"))?;
+    call_object(env, binding, name, &request).await
+}
+
+async fn call_object(
+    env: &Env,
+    binding: &str,
+    name: &str,
+    request: &web_sys::Request,
+) -> Result<Reply> {
+    let namespace: JsValue = env.durable_object(binding)?.into();
+    let namespace: worker::worker_sys::DurableObjectNamespace = namespace.unchecked_into();
+    let stub = namespace.get_by_name(name)?;
+    read(stub.fetch_with_request(request)?).await
+}
+
+async fn read(promise: worker::js_sys::Promise) -> Result<Reply> {
+    let response: web_sys::Response = JsFuture::from(promise).await?.dyn_into()?;
+    let body = JsFuture::from(response.text()?)
+        .await?
+        .as_string()
+        .ok_or_else(|| Error::RustError("a reply body was not text".into()))?;
+    Ok(Reply {
+        status: response.status(),
+        headers: response.headers(),
+        body,
+    })
+}

@@ -1,0 +1,108 @@
+// CPU profile of the Worker under load: where the time of one kind of /mcp request goes.
+// Starts the stack like the benchmarks, attaches to the Worker's DevTools inspector, records a
+// V8 CPU profile while wrk loads one request, and prints the functions with the most self time
+// (wasm functions carry their Rust names when built with CARGO_PROFILE_RELEASE_STRIP=false).
+//
+//   CARGO_PROFILE_RELEASE_STRIP=false bash tests/scripts/build.sh
+//   LOGIKFLOW_BUILD=skip node tests/bench/profile.mjs [list|token|gpr] [seconds]
+//
+// A diagnostic, not a benchmark: profiling slows the Worker, so read shares, not rates.
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import WebSocket from 'ws';
+import { root, standinControl, startStack } from '../e2e/harness.mjs';
+import { OAUTH_VARS, connect } from '../e2e/oauth-flow.mjs';
+
+const run = promisify(execFile);
+const kind = process.argv[2] ?? 'list';
+const seconds = Number(process.argv[3] ?? 6);
+const top = Number(process.env.PROFILE_TOP ?? 45);
+
+function modern(method, params = {}, name) {
+  const headers = { 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, ...(name ? { 'mcp-name': name } : {}) };
+  const body = { jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } };
+  return { headers, body: JSON.stringify(body) };
+}
+
+/** A minimal DevTools protocol session over the inspector's WebSocket. */
+async function attach(port) {
+  const targets = await (await fetch(`http://127.0.0.1:${port}/json/list`)).json();
+  const target = targets.find((t) => t.webSocketDebuggerUrl) ?? targets[0];
+  // The `ws` package: the inspector proxy refuses Node's built-in WebSocket handshake.
+  const socket = new WebSocket(target.webSocketDebuggerUrl);
+  await new Promise((resolve, reject) => { socket.once('open', resolve); socket.once('error', reject); });
+  let next = 1;
+  const waiting = new Map();
+  socket.on('message', (data) => {
+    const message = JSON.parse(data.toString());
+    if (message.id && waiting.has(message.id)) {
+      waiting.get(message.id)(message);
+      waiting.delete(message.id);
+    }
+  });
+  return {
+    send(method, params = {}) {
+      const id = next++;
+      socket.send(JSON.stringify({ id, method, params }));
+      return new Promise((resolve) => waiting.set(id, resolve));
+    },
+    close: () => socket.close(),
+  };
+}
+
+/** Self and total time per function name from a V8 CPU profile. */
+function summarize(profile) {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parent = new Map();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const self = new Map();
+  const total = new Map();
+  const hits = new Map();
+  for (const sample of profile.samples) hits.set(sample, (hits.get(sample) ?? 0) + 1);
+  const name = (node) => node.callFrame.functionName || `(anonymous ${node.callFrame.url.split('/').pop()}:${node.callFrame.lineNumber})`;
+  let all = 0;
+  for (const [id, count] of hits) {
+    all += count;
+    const node = byId.get(id);
+    self.set(name(node), (self.get(name(node)) ?? 0) + count);
+    const seen = new Set();
+    for (let at = id; at !== undefined; at = parent.get(at)) {
+      const n = name(byId.get(at));
+      if (!seen.has(n)) { seen.add(n); total.set(n, (total.get(n) ?? 0) + count); }
+    }
+  }
+  return { self, total, all };
+}
+
+const stack = await startStack({ vars: { ...OAUTH_VARS, RATE_LIMIT_PER_MINUTE: '100000000', ADDRESS_RATE_LIMIT_PER_MINUTE: '100000' } });
+try {
+  await standinControl(stack, 'POST', 'config', { unlimitedRate: true });
+  let request = modern('tools/list');
+  if (kind === 'token') {
+    const { tokens } = await connect(stack);
+    request = { ...request, headers: { ...request.headers, authorization: `Bearer ${tokens.access_token}` } };
+  } else if (kind === 'gpr') {
+    request = modern('tools/call', { name: 'get_pull_request', arguments: { owner: 'logikflow', repo: 'demo', number: 3 } }, 'get_pull_request');
+  }
+  const env = { ...process.env, BODY: request.body, HEADERS: Object.entries(request.headers).map(([k, v]) => `${k}: ${v}`).join('\n') };
+  const load = () => run('wrk', ['-t2', '-c16', `-d${seconds}s`, '-s', join(root, 'tests/bench/post.lua'), stack.mcpUrl], { env });
+  await load(); // warm-up
+  const session = await attach(stack.inspectorPort);
+  await session.send('Profiler.enable');
+  await session.send('Profiler.setSamplingInterval', { interval: 200 });
+  await session.send('Profiler.start');
+  const { stdout } = await load();
+  const { result } = await session.send('Profiler.stop');
+  session.close();
+  const { self, total, all } = summarize(result.profile);
+  const pct = (n) => `${((100 * n) / all).toFixed(1).padStart(5)}%`;
+  console.log(`${kind}: ${/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1]} req/s while profiling, ${all} samples`);
+  console.log('\nself time:');
+  for (const [n, c] of [...self].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${pct(c)}  ${n.slice(0, 140)}`);
+  console.log('\ntotal time:');
+  for (const [n, c] of [...total].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${pct(c)}  ${n.slice(0, 140)}`);
+} finally {
+  await stack.stop();
+}
