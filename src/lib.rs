@@ -9,6 +9,7 @@ pub mod config;
 pub mod errors;
 pub mod github;
 pub mod http;
+pub mod json;
 pub mod mcp;
 pub mod oauth;
 pub mod review;

@@ -78,13 +78,17 @@ impl RpcError {
 
 /// Reads one JSON-RPC message from a POST body.
 pub fn parse_message(body: &[u8]) -> Result<Incoming, RpcError> {
-    let value: Value = serde_json::from_slice(body).map_err(|e| {
+    let parse_error = |reason: String| {
         RpcError::new(
             Value::Null,
             code::PARSE_ERROR,
-            format!("Parse error: the body is not valid JSON ({e})"),
+            format!("Parse error: the body is not valid JSON ({reason})"),
         )
-    })?;
+    };
+    // Text first, then one JSON reader for every body the server parses (see `crate::json`).
+    let text = std::str::from_utf8(body)
+        .map_err(|e| parse_error(format!("not UTF-8 at byte {}", e.valid_up_to())))?;
+    let value: Value = serde_json::from_str(text).map_err(|e| parse_error(e.to_string()))?;
     let object =
         match value {
             Value::Object(object) => object,

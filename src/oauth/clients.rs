@@ -73,7 +73,7 @@ pub fn register(body: &[u8], client_id: String, now: u64) -> Result<ClientRecord
     if body.len() > MAX_DOCUMENT_BYTES {
         return Err(Error::MalformedBody);
     }
-    let Ok(Value::Object(request)) = serde_json::from_slice::<Value>(body) else {
+    let Some(Value::Object(request)) = crate::json::value(body) else {
         return Err(Error::MalformedBody);
     };
     let redirect_uris = match request.get("redirect_uris") {
@@ -193,7 +193,7 @@ pub fn parse_metadata_document(
     if body.len() > MAX_DOCUMENT_BYTES {
         return Err(DocumentProblem::TooLarge);
     }
-    let Ok(Value::Object(document)) = serde_json::from_slice::<Value>(body) else {
+    let Some(Value::Object(document)) = crate::json::value(body) else {
         return Err(DocumentProblem::NotJson);
     };
     match document.get("client_id").and_then(Value::as_str) {
