@@ -26,7 +26,7 @@ impl GitHub<'_> {
     /// GETs `path` and decodes the JSON body.
     pub async fn get<T: DeserializeOwned>(&self, path: &str) -> Result<T, GitHubError> {
         let body = self.get_text(path).await?;
-        crate::json::decode(&body).map_err(|e| GitHubError::Malformed(e.to_string()))
+        crate::json::decode_serde(&body).map_err(|e| GitHubError::Malformed(e.to_string()))
     }
 
     /// GETs `path`; `Ok(None)` when GitHub says 404 (for optional files).

@@ -245,7 +245,7 @@ pub(crate) async fn call_person<Q: Serialize, A: DeserializeOwned>(
             reply.status, reply.body
         )));
     }
-    Ok(crate::json::decode(&reply.body)?)
+    Ok(crate::json::decode_serde(&reply.body)?)
 }
 
 /// A KV value decoded with serde_json (KV's own `json()` goes through serde-wasm-bindgen, which
@@ -256,7 +256,7 @@ async fn kv_json<T: DeserializeOwned>(kv: &worker::KvStore, key: &str) -> Result
         .text()
         .await
         .map_err(|e| internal("KV read", e))?;
-    Ok(text.and_then(|text| crate::json::decode(&text).ok()))
+    Ok(text.and_then(|text| crate::json::decode_serde(&text).ok()))
 }
 
 /// The per-address limit for the endpoints that create state. Fails open.

@@ -127,7 +127,7 @@ struct TokenResponse {
 /// Reads the JSON answer of GitHub's token endpoint (errors come with HTTP 200 there).
 pub fn parse_token_response(body: &str, now: u64) -> Result<GitHubTokens, TokenFailure> {
     let response: TokenResponse =
-        crate::json::decode(body).map_err(|_| TokenFailure::Malformed)?;
+        crate::json::decode_serde(body).map_err(|_| TokenFailure::Malformed)?;
     if let Some(error) = response.error {
         return Err(TokenFailure::Refused(error));
     }

@@ -28,7 +28,7 @@ async fn get_json<T: serde::de::DeserializeOwned>(
     let name = object_name(owner, repo, number);
     let reply = wire::get_from_object(env, BINDING, &name, path).await?;
     match reply.status {
-        200 => Ok(Some(crate::json::decode(&reply.body)?)),
+        200 => Ok(Some(crate::json::decode_serde(&reply.body)?)),
         404 => Ok(None),
         status => Err(store_failed(status)),
     }
@@ -48,7 +48,7 @@ async fn post_json<T: serde::de::DeserializeOwned>(
     if status != 200 {
         return Err(store_failed(status));
     }
-    Ok(crate::json::decode(&body)?)
+    Ok(crate::json::decode_serde(&body)?)
 }
 
 fn store_failed(status: u16) -> worker::Error {

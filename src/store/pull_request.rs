@@ -120,7 +120,7 @@ impl Row {
         let body = self
             .body
             .as_deref()
-            .and_then(|text| crate::json::decode(text).ok())
+            .and_then(|text| crate::json::decode_serde(text).ok())
             .unwrap_or(serde_json::Value::Null);
         SavedRecord {
             version: self.version as u64,
@@ -276,7 +276,7 @@ impl PullRequestStore {
 /// Parses a JSON request body with serde_json (the same deserializer as everywhere else, rather
 /// than `Request::json`'s JS-value one).
 async fn json_body<T: serde::de::DeserializeOwned>(req: &mut Request) -> Result<T> {
-    Ok(crate::json::decode(&req.text().await?)?)
+    Ok(crate::json::decode_serde(&req.text().await?)?)
 }
 
 fn type_error(expected: &str) -> worker::Error {
