@@ -23,8 +23,9 @@
 
 use futures_util::future::{select, Either};
 use futures_util::StreamExt;
-use serde::de::DeserializeOwned;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
+
+use crate::json::FromJson;
 use wasm_bindgen::JsValue;
 use worker::{Delay, Env, Fetch, Headers, Method, Request, RequestInit, RequestRedirect};
 
@@ -231,7 +232,7 @@ fn form(req: &Request, body: Option<Vec<u8>>) -> Result<Params, Error> {
 }
 
 /// One POST to a person's (or an address's) object.
-pub(crate) async fn call_person<Q: Serialize, A: DeserializeOwned>(
+pub(crate) async fn call_person<Q: Serialize, A: FromJson>(
     env: &Env,
     object_name: &str,
     op: &str,
@@ -245,18 +246,18 @@ pub(crate) async fn call_person<Q: Serialize, A: DeserializeOwned>(
             reply.status, reply.body
         )));
     }
-    Ok(crate::json::decode_serde(&reply.body)?)
+    Ok(crate::json::decode(&reply.body)?)
 }
 
 /// A KV value decoded with serde_json (KV's own `json()` goes through serde-wasm-bindgen, which
 /// would compile every stored type a second time). Unreadable values count as absent.
-async fn kv_json<T: DeserializeOwned>(kv: &worker::KvStore, key: &str) -> Result<Option<T>, Error> {
+async fn kv_json<T: FromJson>(kv: &worker::KvStore, key: &str) -> Result<Option<T>, Error> {
     let text = kv
         .get(key)
         .text()
         .await
         .map_err(|e| internal("KV read", e))?;
-    Ok(text.and_then(|text| crate::json::decode_serde(&text).ok()))
+    Ok(text.and_then(|text| crate::json::decode(&text).ok()))
 }
 
 /// The per-address limit for the endpoints that create state. Fails open.
@@ -284,11 +285,24 @@ async fn address_limit(req: &Request, env: &Env, config: &Config) -> Result<(), 
 // ---- clients ----------------------------------------------------------------------------
 
 /// A cached Client ID Metadata Document outcome.
-#[derive(Serialize, Deserialize)]
+#[derive(Serialize)]
 #[serde(rename_all = "snake_case")]
 enum CachedDocument {
     Client { client: ClientRecord },
     Failed,
+}
+
+impl FromJson for CachedDocument {
+    fn from_json(value: serde_json::Value) -> Result<Self, crate::json::DecodeError> {
+        let (name, content) = crate::json::variant(value)?;
+        match name.as_str() {
+            "client" => Ok(CachedDocument::Client {
+                client: crate::json::Fields::of(content)?.required("client")?,
+            }),
+            "failed" => Ok(CachedDocument::Failed),
+            other => Err(crate::json::unknown_variant(other)),
+        }
+    }
 }
 
 async fn load_client(env: &Env, config: &Config, client_id: &str) -> Result<ClientRecord, Error> {

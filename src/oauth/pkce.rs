@@ -7,15 +7,23 @@
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
+
 use sha2::{Digest, Sha256};
 
 use super::error::{Error, GrantError};
 
 /// A validated S256 code challenge: 43 base64url characters, the length of a SHA-256 digest.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(transparent)]
 pub struct CodeChallenge(String);
+
+/// Read back from storage as stored (it was checked when the authorization request came in).
+impl crate::json::FromJson for CodeChallenge {
+    fn from_json(value: serde_json::Value) -> Result<Self, crate::json::DecodeError> {
+        String::from_json(value).map(CodeChallenge)
+    }
+}
 
 impl CodeChallenge {
     /// Parses the authorization request's `code_challenge` and `code_challenge_method`

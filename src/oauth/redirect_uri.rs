@@ -7,7 +7,7 @@
 //! (`javascript:`, `data:`, `file:` …), fragments and user info are refused.
 //! What not: no fetching, no storage; the client's record keeps the strings it registered.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 /// Longest redirect URI we accept; real ones are far shorter.
 pub const MAX_LEN: usize = 2000;
@@ -45,9 +45,16 @@ pub enum RedirectUriError {
 }
 
 /// A redirect URI that passed the registration rules, kept exactly as the client sent it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(transparent)]
 pub struct RedirectUri(String);
+
+/// Read back from storage as stored (it was checked when it was registered).
+impl crate::json::FromJson for RedirectUri {
+    fn from_json(value: serde_json::Value) -> Result<Self, crate::json::DecodeError> {
+        String::from_json(value).map(RedirectUri)
+    }
+}
 
 impl RedirectUri {
     /// Applies the registration rules.

@@ -10,7 +10,8 @@ use std::fmt;
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
+
 use sha2::{Digest, Sha256};
 
 /// What a minted string is for; the prefix says it.
@@ -54,9 +55,16 @@ impl TokenKind {
 }
 
 /// A GitHub user id, the key of a person's Durable Object.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
 #[serde(transparent)]
 pub struct PersonId(String);
+
+/// Read back from internal messages as sent (it was parsed from a token or from GitHub).
+impl crate::json::FromJson for PersonId {
+    fn from_json(value: serde_json::Value) -> Result<Self, crate::json::DecodeError> {
+        String::from_json(value).map(PersonId)
+    }
+}
 
 impl PersonId {
     /// A GitHub user id: 1 to 20 decimal digits.

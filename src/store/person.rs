@@ -306,10 +306,10 @@ impl PersonStore {
     }
 }
 
-/// Reads a JSON body with serde_json (not `Request::json`, whose serde-wasm-bindgen path would
-/// compile every message type a second time).
-async fn body<T: serde::de::DeserializeOwned>(req: &mut Request) -> Result<T> {
-    Ok(crate::json::decode_serde(&req.text().await?)?)
+/// Reads a JSON body with `crate::json` (not `Request::json`, whose serde-wasm-bindgen path
+/// would compile every message type's decoder).
+async fn body<T: crate::json::FromJson>(req: &mut Request) -> Result<T> {
+    Ok(crate::json::decode(&req.text().await?)?)
 }
 
 fn now_ms() -> u64 {
@@ -773,7 +773,7 @@ impl PersonStore {
                         return Ok(None);
                     }
                 };
-                let github: GitHubTokens = crate::json::decode_serde(&plain)?;
+                let github: GitHubTokens = crate::json::decode(&plain)?;
                 *self.opened.borrow_mut() = Some((sealed.clone(), github.clone()));
                 github
             }
@@ -898,7 +898,7 @@ impl PersonStore {
         if !csrf_ok || now >= pending.int(2) {
             return Ok(api::ConsentReply::Expired);
         }
-        let auth: AuthorizationRequest = crate::json::decode_serde(&pending.text(1))?;
+        let auth: AuthorizationRequest = crate::json::decode(&pending.text(1))?;
         if !request.approve {
             return Ok(api::ConsentReply::Denied { request: auth });
         }
@@ -934,7 +934,7 @@ impl PersonStore {
             vec![text(&hash)],
         )? {
             Some(row) => {
-                let mut record: CodeRecord = crate::json::decode_serde(&row.text(0))?;
+                let mut record: CodeRecord = crate::json::decode(&row.text(0))?;
                 record.grant_id = row.opt_text(1);
                 Some(record)
             }
