@@ -14,6 +14,7 @@ use crate::config::Config;
 use crate::errors;
 use crate::github::client::GitHub;
 use crate::http::{is_loopback_host, origin_of, Headers, HttpReply};
+use crate::json::FromJson;
 use crate::mcp::catalog::ToolName;
 use crate::mcp::dispatch::{self, Outcome, ToolRequest, ToolResult};
 use crate::mcp::transport::{self, RequestParts, MAX_BODY_BYTES};
@@ -270,7 +271,7 @@ async fn get_pull_request(
     };
     let facts = crate::tools::save_reading_order::facts_from_snapshot(&read.snapshot);
     let suggestions = |body: &serde_json::Value| {
-        serde_json::from_value::<crate::review::order::Order>(body.clone())
+        crate::review::order::Order::from_json(body.clone())
             .map(|order| crate::review::order::suggest_for_current(&order, &facts))
             .unwrap_or_default()
     };

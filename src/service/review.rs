@@ -11,6 +11,7 @@ use crate::errors;
 use crate::github::api::{path, Comparison};
 use crate::github::client::GitHub;
 use crate::http::{Headers, HttpReply};
+use crate::json::FromJson;
 use crate::review::order::{checklist_ids, validate_order, Order};
 use crate::router::PullPath;
 use crate::tools::caller::Caller;
@@ -119,7 +120,7 @@ pub async fn review(
     };
     let order: Option<Order> = record
         .as_ref()
-        .and_then(|r| serde_json::from_value(r.body.clone()).ok());
+        .and_then(|r| Order::from_json(r.body.clone()).ok());
     let checklist = order.as_ref().map(checklist_ids).unwrap_or_default();
     let commits_since = match &record {
         Some(record) if record.head_sha != read.pull.head.sha => {
@@ -274,7 +275,7 @@ pub async fn arrange(
     let Some(record) = current.order else {
         return Ok(message_page(404, "No order yet", "Ask an agent to arrange this pull request first (save_reading_order); then you can adjust it here.", base_url));
     };
-    let Ok(order) = serde_json::from_value::<Order>(record.body.clone()) else {
+    let Ok(order) = Order::from_json(record.body) else {
         return Ok(message_page(
             500,
             "Unreadable order",

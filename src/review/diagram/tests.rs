@@ -4,6 +4,7 @@
 use serde_json::{json, Value};
 
 use super::{diagram_counts, validate_diagram, Diagram, DiagramRejectionKind, NodeKind};
+use crate::json::FromJson;
 use crate::review::order::facts_from_json;
 
 fn files() -> Value {
@@ -78,7 +79,7 @@ fn round_trip_and_default_kind() {
     let diagram = validate_diagram(&input, &facts).unwrap_or_else(|r| panic!("{}", r.message()));
     assert_eq!(diagram.nodes.first().map(|n| n.kind), Some(NodeKind::Logic));
     let value = serde_json::to_value(&diagram).unwrap_or_default();
-    let back: Diagram = serde_json::from_value(value.clone()).unwrap_or_else(|e| panic!("{e}"));
+    let back = Diagram::from_json(value.clone()).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(back, diagram);
     assert_eq!(
         value,
@@ -92,7 +93,101 @@ fn round_trip_and_default_kind() {
     );
     for (name, kind) in NodeKind::ALL {
         assert_eq!(kind.as_str(), name);
+        assert_eq!(serde_json::to_value(kind).ok(), Some(json!(name)));
+        assert_eq!(NodeKind::from_json(json!(name)), Ok(kind));
     }
+}
+
+/// The reader takes back exactly what the serializer writes, with every field set and with every
+/// optional field left out, so a misspelled field name fails here.
+#[test]
+fn diagram_reads_back_what_it_writes() {
+    use super::{Edge, Group, Line, Node};
+    let node = |id: &str| Node {
+        id: id.into(),
+        title: "T".into(),
+        kind: NodeKind::Logic,
+        group: None,
+        lines: vec![],
+        file: None,
+        hunk: None,
+    };
+    let full = Diagram {
+        title: Some("t".into()),
+        groups: vec![Group {
+            id: "g".into(),
+            title: "G".into(),
+            note: Some("n".into()),
+        }],
+        nodes: vec![
+            Node {
+                kind: NodeKind::Warning,
+                group: Some("g".into()),
+                lines: vec![Line {
+                    label: "l".into(),
+                    text: "x".into(),
+                }],
+                file: Some("f".into()),
+                hunk: Some("h".into()),
+                ..node("a")
+            },
+            node("b"),
+        ],
+        edges: vec![Edge {
+            from: "a".into(),
+            to: "b".into(),
+            label: Some("e".into()),
+            dashed: true,
+        }],
+    };
+    let bare = Diagram {
+        title: None,
+        groups: vec![Group {
+            id: "g".into(),
+            title: "G".into(),
+            note: None,
+        }],
+        nodes: vec![node("a"), node("b")],
+        edges: vec![Edge {
+            from: "a".into(),
+            to: "b".into(),
+            label: None,
+            dashed: false,
+        }],
+    };
+    for diagram in [full, bare] {
+        let value = serde_json::to_value(&diagram).unwrap_or_default();
+        assert_eq!(Diagram::from_json(value), Ok(diagram));
+    }
+}
+
+/// Missing required fields and unknown kinds are refused with the JSON path; `null` reads as
+/// absent.
+#[test]
+fn diagram_reader_refusals() {
+    let error = |value: Value| Diagram::from_json(value).err().map(|e| e.to_string());
+    assert_eq!(
+        error(json!({ "nodes": [] })).as_deref(),
+        Some("edges: missing")
+    );
+    assert_eq!(
+        error(json!({ "nodes": [{ "id": "a", "title": "A", "kind": "step" }], "edges": [] }))
+            .as_deref(),
+        Some("nodes[0].kind: unknown variant \"step\"")
+    );
+    assert_eq!(
+        error(
+            json!({ "nodes": [{ "id": "a", "title": "A", "lines": [{ "label": "l" }] }],
+            "edges": [] })
+        )
+        .as_deref(),
+        Some("nodes[0].lines[0].text: missing")
+    );
+    let nulls = json!({ "title": null, "groups": null,
+        "nodes": [{ "id": "a", "title": "A", "kind": null, "group": null }],
+        "edges": [{ "from": "a", "to": "a", "label": null, "dashed": null }] });
+    let diagram = Diagram::from_json(nulls).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(diagram.nodes.first().map(|n| n.kind), Some(NodeKind::Logic));
 }
 
 #[test]

@@ -29,8 +29,10 @@ pub mod next_step;
 mod parse;
 pub mod suggestions;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
+use serde_json::Value;
 
+use crate::json::{from_name, DecodeError, Fields, FromJson};
 use crate::review::files::FileStatus;
 use crate::review::hints::FileHints;
 
@@ -52,7 +54,7 @@ pub const MAX_CHECK_CHARS: usize = 300;
 pub const MAX_OVERVIEW_CHARS: usize = 2_000;
 
 /// A reading order, in the shape `save_reading_order` takes and `currentOrder` returns.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Order {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -60,8 +62,20 @@ pub struct Order {
     pub sections: Vec<Section>,
 }
 
+/// Reads a stored order back (its `checklist` key is ignored). Agents' input is validated by
+/// [`validate_order`] instead, which reports every problem with the reference's messages.
+impl FromJson for Order {
+    fn from_json(value: Value) -> Result<Self, DecodeError> {
+        let mut f = Fields::of(value)?;
+        Ok(Order {
+            overview: f.optional("overview")?,
+            sections: f.required("sections")?,
+        })
+    }
+}
+
 /// One section of an order, in reading order.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Section {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -75,8 +89,21 @@ pub struct Section {
     pub files: Vec<FileEntry>,
 }
 
+impl FromJson for Section {
+    fn from_json(value: Value) -> Result<Self, DecodeError> {
+        let mut f = Fields::of(value)?;
+        Ok(Section {
+            title: f.optional("title")?,
+            layer: f.optional("layer")?,
+            note: f.optional("note")?,
+            checks: f.or_default("checks")?,
+            files: f.required("files")?,
+        })
+    }
+}
+
 /// One entry of a section's `files`: a whole file, or one part of a split file.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct FileEntry {
     pub path: String,
@@ -91,8 +118,21 @@ pub struct FileEntry {
     pub hunks: Option<Vec<String>>,
 }
 
+impl FromJson for FileEntry {
+    fn from_json(value: Value) -> Result<Self, DecodeError> {
+        let mut f = Fields::of(value)?;
+        Ok(FileEntry {
+            path: f.required("path")?,
+            note: f.optional("note")?,
+            checks: f.or_default("checks")?,
+            focus: f.optional("focus")?,
+            hunks: f.optional("hunks")?,
+        })
+    }
+}
+
 /// A section's `layer`, in the ordering guide's table order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Layer {
     Contracts,
@@ -104,6 +144,15 @@ pub enum Layer {
     Wiring,
     Resources,
     Tooling,
+}
+
+/// Read by the spellings of [`Layer::ALL`], the names `rename_all = "lowercase"` writes.
+impl FromJson for Layer {
+    fn from_json(value: Value) -> Result<Self, DecodeError> {
+        from_name(value, |name| {
+            Layer::ALL.iter().find(|(n, _)| *n == name).map(|&(_, l)| l)
+        })
+    }
 }
 
 impl Layer {
@@ -142,12 +191,21 @@ impl Layer {
 }
 
 /// A file entry's `focus`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Focus {
     Key,
     Skim,
     Generated,
+}
+
+/// Read by the spellings of [`Focus::ALL`], the names `rename_all = "lowercase"` writes.
+impl FromJson for Focus {
+    fn from_json(value: Value) -> Result<Self, DecodeError> {
+        from_name(value, |name| {
+            Focus::ALL.iter().find(|(n, _)| *n == name).map(|&(_, f)| f)
+        })
+    }
 }
 
 impl Focus {

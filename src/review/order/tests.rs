@@ -4,6 +4,7 @@
 use serde_json::{json, Value};
 
 use super::{facts_from_json, order_counts, validate_order, Order, RejectionKind};
+use crate::json::FromJson;
 
 /// The router file of the reference, split into two changes, plus two plain files.
 fn files() -> Value {
@@ -100,9 +101,85 @@ fn parsed_order_round_trips_through_serde() {
     ]});
     let order = validate_order(&input, &facts).unwrap_or_else(|e| panic!("{}", e.message()));
     let value = serde_json::to_value(&order).unwrap_or_default();
-    let back: Order = serde_json::from_value(value.clone()).unwrap_or_else(|e| panic!("{e}"));
+    let back = Order::from_json(value.clone()).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(back, order);
     assert_eq!(value, input);
+}
+
+/// The reader takes back exactly what the serializer writes, with every field set and with every
+/// optional field left out, so a misspelled field name fails here.
+#[test]
+fn order_reads_back_what_it_writes() {
+    use super::{FileEntry, Focus, Layer, Section};
+    let full = Order {
+        overview: Some("o".into()),
+        sections: vec![Section {
+            title: Some("t".into()),
+            layer: Some(Layer::Storage),
+            note: Some("n".into()),
+            checks: vec!["c".into()],
+            files: vec![FileEntry {
+                path: "p".into(),
+                note: Some("m".into()),
+                checks: vec!["d".into()],
+                focus: Some(Focus::Generated),
+                hunks: Some(vec!["h".into()]),
+            }],
+        }],
+    };
+    let bare = Order {
+        overview: None,
+        sections: vec![Section {
+            title: None,
+            layer: None,
+            note: None,
+            checks: vec![],
+            files: vec![FileEntry {
+                path: "p".into(),
+                note: None,
+                checks: vec![],
+                focus: None,
+                hunks: None,
+            }],
+        }],
+    };
+    for order in [full, bare] {
+        let mut value = serde_json::to_value(&order).unwrap_or_default();
+        // The stored form's extra key is ignored.
+        value["checklist"] = json!([]);
+        assert_eq!(Order::from_json(value), Ok(order));
+    }
+    for (name, layer) in Layer::ALL {
+        assert_eq!(serde_json::to_value(layer).ok(), Some(json!(name)));
+        assert_eq!(Layer::from_json(json!(name)), Ok(layer));
+    }
+    for (name, focus) in Focus::ALL {
+        assert_eq!(serde_json::to_value(focus).ok(), Some(json!(name)));
+        assert_eq!(Focus::from_json(json!(name)), Ok(focus));
+    }
+}
+
+/// Missing required fields and unknown names are refused with the JSON path; `null` reads as
+/// absent.
+#[test]
+fn order_reader_refusals() {
+    let error = |value: Value| Order::from_json(value).err().map(|e| e.to_string());
+    assert_eq!(error(json!({})).as_deref(), Some("sections: missing"));
+    assert_eq!(
+        error(json!({ "sections": [{ "files": [{ "path": "a" }, {}] }] })).as_deref(),
+        Some("sections[0].files[1].path: missing")
+    );
+    assert_eq!(
+        error(json!({ "sections": [{ "layer": "UI", "files": [] }] })).as_deref(),
+        Some("sections[0].layer: unknown variant \"UI\"")
+    );
+    assert_eq!(
+        error(json!({ "sections": [{ "files": [{ "path": "a", "focus": 1 }] }] })).as_deref(),
+        Some("sections[0].files[0].focus: expected a string, got a number")
+    );
+    let nulls = json!({ "overview": null, "sections": [{ "title": null, "layer": null,
+        "files": [{ "path": "a", "focus": null, "hunks": null }] }] });
+    assert!(Order::from_json(nulls).is_ok());
 }
 
 #[test]
@@ -550,7 +627,7 @@ fn random_orders_never_panic() {
             }
             Err(rejection) => assert!(!rejection.problems.is_empty()),
         }
-        if let Ok(order) = serde_json::from_value::<Order>(input) {
+        if let Ok(order) = Order::from_json(input) {
             assert!(super::suggest_for_current(&order, &facts).len() <= 8);
             let _ = super::checklist_ids(&order);
         }

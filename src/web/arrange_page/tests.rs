@@ -4,11 +4,12 @@
 use serde_json::{json, Value};
 
 use super::{apply_form, form_base_version, render, ArrangePage};
+use crate::json::FromJson;
 use crate::review::order::Order;
 use crate::tools::get_pull_request::SnapshotFile;
 
 fn order_from(value: Value) -> Order {
-    serde_json::from_value(value).unwrap_or_else(|error| panic!("{error}"))
+    Order::from_json(value).unwrap_or_else(|error| panic!("{error}"))
 }
 
 fn snapshot(path: &str) -> SnapshotFile {

@@ -4,6 +4,7 @@
 use serde_json::{json, Value};
 
 use super::{file_anchor, file_item_id, render, ReviewPage, VersionInfo, REVIEW_JS};
+use crate::json::FromJson;
 use crate::review::change_id::describe_changes;
 use crate::review::order::{checklist_ids, Order};
 use crate::review::patch::parse_patch;
@@ -53,7 +54,7 @@ fn ids(patch: &str) -> Vec<String> {
 }
 
 fn order_from(value: Value) -> Order {
-    serde_json::from_value(value).unwrap_or_else(|error| panic!("{error}"))
+    Order::from_json(value).unwrap_or_else(|error| panic!("{error}"))
 }
 
 /// Everything a page borrows, owned, so each test can change one thing.
