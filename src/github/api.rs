@@ -2,9 +2,14 @@
 //! and how a failed response is classified.
 //!
 //! Only the fields LogiKFlow uses are decoded; everything else GitHub sends is ignored, so a new
-//! field never breaks us. Sending lives in `client` (wasm only).
+//! field never breaks us. The shapes read themselves through `crate::json` rather than serde's
+//! derive (smaller wasm); fields we can do without take their default when GitHub leaves them
+//! out or sends `null`.
+//! Sending lives in `client` (wasm only).
 
-use serde::Deserialize;
+use serde_json::Value;
+
+use crate::json::{DecodeError, Fields, FromJson};
 
 /// GitHub's REST API version we speak (sent as `X-GitHub-Api-Version`).
 pub const API_VERSION: &str = "2022-11-28";
@@ -77,23 +82,40 @@ pub fn file_pages(changed_files: u64) -> u32 {
     listed.div_ceil(FILES_PER_PAGE).max(1)
 }
 
-#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Permissions {
-    #[serde(default)]
     pub admin: bool,
-    #[serde(default)]
     pub maintain: bool,
-    #[serde(default)]
     pub push: bool,
 }
 
-#[derive(Debug, Clone, Deserialize, PartialEq)]
+impl FromJson for Permissions {
+    fn from_json(value: Value) -> Result<Self, DecodeError> {
+        let mut f = Fields::of(value)?;
+        Ok(Permissions {
+            admin: f.or_default("admin")?,
+            maintain: f.or_default("maintain")?,
+            push: f.or_default("push")?,
+        })
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
 pub struct Repository {
     pub full_name: String,
-    #[serde(default)]
     pub private: bool,
-    #[serde(default)]
     pub permissions: Option<Permissions>,
+}
+
+impl FromJson for Repository {
+    fn from_json(value: Value) -> Result<Self, DecodeError> {
+        let mut f = Fields::of(value)?;
+        Ok(Repository {
+            full_name: f.required("full_name")?,
+            private: f.or_default("private")?,
+            permissions: f.optional("permissions")?,
+        })
+    }
 }
 
 impl Repository {
@@ -105,58 +127,109 @@ impl Repository {
     }
 }
 
-#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Account {
     pub login: String,
-    #[serde(default)]
     pub id: u64,
 }
 
-#[derive(Debug, Clone, Deserialize, PartialEq)]
+impl FromJson for Account {
+    fn from_json(value: Value) -> Result<Self, DecodeError> {
+        let mut f = Fields::of(value)?;
+        Ok(Account {
+            login: f.required("login")?,
+            id: f.or_default("id")?,
+        })
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
 pub struct GitRef {
-    #[serde(rename = "ref")]
+    /// The branch name (GitHub's `ref`).
     pub name: String,
     pub sha: String,
 }
 
-#[derive(Debug, Clone, Deserialize, PartialEq)]
+impl FromJson for GitRef {
+    fn from_json(value: Value) -> Result<Self, DecodeError> {
+        let mut f = Fields::of(value)?;
+        Ok(GitRef {
+            name: f.required("ref")?,
+            sha: f.required("sha")?,
+        })
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
 pub struct PullRequest {
     pub number: u64,
-    #[serde(default)]
     pub title: String,
     pub state: String,
-    #[serde(default)]
     pub merged: bool,
-    #[serde(default)]
     pub draft: bool,
     pub user: Option<Account>,
     pub html_url: String,
     pub base: GitRef,
     pub head: GitRef,
-    #[serde(default)]
     pub changed_files: u64,
 }
 
-#[derive(Debug, Clone, Deserialize, PartialEq)]
+impl FromJson for PullRequest {
+    fn from_json(value: Value) -> Result<Self, DecodeError> {
+        let mut f = Fields::of(value)?;
+        Ok(PullRequest {
+            number: f.required("number")?,
+            title: f.or_default("title")?,
+            state: f.required("state")?,
+            merged: f.or_default("merged")?,
+            draft: f.or_default("draft")?,
+            user: f.optional("user")?,
+            html_url: f.required("html_url")?,
+            base: f.required("base")?,
+            head: f.required("head")?,
+            changed_files: f.or_default("changed_files")?,
+        })
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
 pub struct PullFile {
     pub filename: String,
     pub status: String,
-    #[serde(default)]
     pub additions: u64,
-    #[serde(default)]
     pub deletions: u64,
-    #[serde(default)]
     pub patch: Option<String>,
-    #[serde(default)]
     pub previous_filename: Option<String>,
 }
 
-#[derive(Debug, Clone, Deserialize, PartialEq)]
+impl FromJson for PullFile {
+    fn from_json(value: Value) -> Result<Self, DecodeError> {
+        let mut f = Fields::of(value)?;
+        Ok(PullFile {
+            filename: f.required("filename")?,
+            status: f.required("status")?,
+            additions: f.or_default("additions")?,
+            deletions: f.or_default("deletions")?,
+            patch: f.optional("patch")?,
+            previous_filename: f.optional("previous_filename")?,
+        })
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
 pub struct Contents {
-    #[serde(default)]
     pub content: String,
-    #[serde(default)]
     pub encoding: String,
+}
+
+impl FromJson for Contents {
+    fn from_json(value: Value) -> Result<Self, DecodeError> {
+        let mut f = Fields::of(value)?;
+        Ok(Contents {
+            content: f.or_default("content")?,
+            encoding: f.or_default("encoding")?,
+        })
+    }
 }
 
 impl Contents {
@@ -178,12 +251,20 @@ impl Contents {
     }
 }
 
-#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Comparison {
-    #[serde(default)]
     pub ahead_by: u64,
-    #[serde(default)]
     pub total_commits: u64,
+}
+
+impl FromJson for Comparison {
+    fn from_json(value: Value) -> Result<Self, DecodeError> {
+        let mut f = Fields::of(value)?;
+        Ok(Comparison {
+            ahead_by: f.or_default("ahead_by")?,
+            total_commits: f.or_default("total_commits")?,
+        })
+    }
 }
 
 /// Why a GitHub request failed, classified so each maps to one message for the agent.
@@ -367,6 +448,166 @@ mod tests {
             encoding: "base64".into(),
         };
         assert_eq!(contents.text().as_deref(), Some("diagrams: always\n"));
+    }
+
+    fn read<T: FromJson>(text: &str) -> T {
+        crate::json::decode(text).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// GET /repos/{o}/{r}, trimmed from a real answer: unknown fields and nulls are ignored.
+    const REPOSITORY: &str = r#"{
+        "id": 1296269, "node_id": "MDEwOlJlcG9zaXRvcnkxMjk2MjY5", "name": "app",
+        "full_name": "acme/app", "private": true,
+        "owner": {"login": "acme", "id": 1, "type": "Organization", "site_admin": false},
+        "html_url": "https://github.com/acme/app", "description": null, "fork": false,
+        "homepage": null, "license": null, "topics": [], "visibility": "private",
+        "default_branch": "main",
+        "permissions": {"admin": false, "maintain": false, "push": true, "triage": true,
+                        "pull": true}
+    }"#;
+
+    /// GET /repos/{o}/{r}/pulls/{n}, trimmed from a real answer.
+    const PULL_REQUEST: &str = r#"{
+        "url": "https://api.github.com/repos/acme/app/pulls/7", "id": 1296269007,
+        "html_url": "https://github.com/acme/app/pull/7", "number": 7, "state": "open",
+        "locked": false, "title": "Add invites",
+        "user": {"login": "octo", "id": 583231, "type": "User", "site_admin": false},
+        "body": null, "closed_at": null, "merged_at": null, "merge_commit_sha": null,
+        "assignee": null, "labels": [], "milestone": null, "draft": true,
+        "head": {"label": "acme:invites", "ref": "invites",
+                 "sha": "6dcb09b5b57875f334f61aebed695e2e4193db5e",
+                 "user": {"login": "acme", "id": 1}, "repo": {"full_name": "acme/app"}},
+        "base": {"label": "acme:main", "ref": "main",
+                 "sha": "1f5b1e6d2a9d3c4e5f60718293a4b5c6d7e8f901", "user": null,
+                 "repo": null},
+        "_links": {"self": {"href": "https://api.github.com/repos/acme/app/pulls/7"}},
+        "author_association": "COLLABORATOR", "auto_merge": null, "merged": false,
+        "mergeable": null, "comments": 0, "commits": 3, "additions": 42, "deletions": 7,
+        "changed_files": 5
+    }"#;
+
+    #[test]
+    fn reads_github_repositories_and_pull_requests() {
+        let repository: Repository = read(REPOSITORY);
+        assert_eq!(
+            repository,
+            Repository {
+                full_name: "acme/app".into(),
+                private: true,
+                permissions: Some(Permissions {
+                    admin: false,
+                    maintain: false,
+                    push: true,
+                }),
+            }
+        );
+        let bare: Repository = read(r#"{"full_name": "acme/app", "permissions": null}"#);
+        assert_eq!((bare.private, bare.permissions), (false, None));
+
+        let pull: PullRequest = read(PULL_REQUEST);
+        assert_eq!(
+            pull,
+            PullRequest {
+                number: 7,
+                title: "Add invites".into(),
+                state: "open".into(),
+                merged: false,
+                draft: true,
+                user: Some(Account {
+                    login: "octo".into(),
+                    id: 583231,
+                }),
+                html_url: "https://github.com/acme/app/pull/7".into(),
+                base: GitRef {
+                    name: "main".into(),
+                    sha: "1f5b1e6d2a9d3c4e5f60718293a4b5c6d7e8f901".into(),
+                },
+                head: GitRef {
+                    name: "invites".into(),
+                    sha: "6dcb09b5b57875f334f61aebed695e2e4193db5e".into(),
+                },
+                changed_files: 5,
+            }
+        );
+        // A deleted author is `null`; fields we can do without may be left out.
+        let ghost: PullRequest = read(
+            r#"{"number": 8, "state": "closed", "user": null, "html_url": "h",
+                "base": {"ref": "main", "sha": "b"}, "head": {"ref": "x", "sha": "h"}}"#,
+        );
+        assert_eq!(ghost.user, None);
+        assert_eq!(
+            (ghost.title.as_str(), ghost.merged, ghost.draft),
+            ("", false, false)
+        );
+        assert_eq!(ghost.changed_files, 0);
+    }
+
+    #[test]
+    fn reads_github_files_contents_comparisons_and_users() {
+        let files: Vec<PullFile> = read(
+            r#"[{"sha": "bbcd538c8e72b8c175046e27cc8f907076331401", "filename": "src/new.rs",
+                 "status": "renamed", "additions": 2, "deletions": 1, "changes": 3,
+                 "blob_url": "https://github.com/acme/app/blob/6dcb/src/new.rs",
+                 "patch": "@@ -1 +1,2 @@\n-a\n+b\n+c", "previous_filename": "src/old.rs"},
+                {"sha": "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391", "filename": "logo.png",
+                 "status": "added", "additions": 0, "deletions": 0, "changes": 0}]"#,
+        );
+        assert_eq!(
+            files,
+            [
+                PullFile {
+                    filename: "src/new.rs".into(),
+                    status: "renamed".into(),
+                    additions: 2,
+                    deletions: 1,
+                    patch: Some("@@ -1 +1,2 @@\n-a\n+b\n+c".into()),
+                    previous_filename: Some("src/old.rs".into()),
+                },
+                PullFile {
+                    filename: "logo.png".into(),
+                    status: "added".into(),
+                    additions: 0,
+                    deletions: 0,
+                    patch: None,
+                    previous_filename: None,
+                },
+            ]
+        );
+        let contents: Contents = read(
+            r#"{"type": "file", "encoding": "base64", "size": 17, "name": "logikflow.yml",
+                "path": ".github/logikflow.yml", "content": "ZGlhZ3JhbXM6\nIGFsd2F5cwo=\n",
+                "sha": "3d21ec53a331a6f037a91c368710b99387d012c1", "_links": {}}"#,
+        );
+        assert_eq!(contents.text().as_deref(), Some("diagrams: always\n"));
+        let comparison: Comparison = read(
+            r#"{"url": "u", "status": "ahead", "ahead_by": 2, "behind_by": 0,
+                "total_commits": 2, "commits": [], "files": []}"#,
+        );
+        assert_eq!((comparison.ahead_by, comparison.total_commits), (2, 2));
+        let account: Account = read(
+            r#"{"login": "octo", "id": 583231, "name": null, "email": null, "bio": null,
+                "type": "User", "public_repos": 2}"#,
+        );
+        assert_eq!((account.login.as_str(), account.id), ("octo", 583231));
+    }
+
+    #[test]
+    fn unreadable_github_json_names_the_field() {
+        let error = |text: &str| {
+            crate::json::decode::<PullRequest>(text)
+                .err()
+                .map(|e| e.to_string())
+        };
+        assert_eq!(
+            error(r#"{"number": 7, "state": "open", "html_url": "h", "base": {"sha": "b"}}"#)
+                .as_deref(),
+            Some("base.ref: missing")
+        );
+        assert_eq!(
+            error(r#"{"number": "7"}"#).as_deref(),
+            Some("number: expected a whole number of 0 or more, got a string")
+        );
+        assert!(error(r#"{"number": 7"#).is_some_and(|e| e.starts_with("not JSON")));
     }
 
     #[test]

@@ -5,10 +5,10 @@
 //! classified by `api::classify_failure` and returned as a value.
 
 use futures_util::future::{select, Either};
-use serde::de::DeserializeOwned;
 use worker::{web_sys, Delay};
 
 use super::api::{classify_failure, GitHubError, API_VERSION};
+use crate::json::FromJson;
 use crate::store::wire;
 
 /// How long one GitHub request may take before we give up on it, unless configured.
@@ -24,16 +24,13 @@ pub struct GitHub<'a> {
 
 impl GitHub<'_> {
     /// GETs `path` and decodes the JSON body.
-    pub async fn get<T: DeserializeOwned>(&self, path: &str) -> Result<T, GitHubError> {
+    pub async fn get<T: FromJson>(&self, path: &str) -> Result<T, GitHubError> {
         let body = self.get_text(path).await?;
-        crate::json::decode_serde(&body).map_err(|e| GitHubError::Malformed(e.to_string()))
+        crate::json::decode(&body).map_err(|e| GitHubError::Malformed(e.to_string()))
     }
 
     /// GETs `path`; `Ok(None)` when GitHub says 404 (for optional files).
-    pub async fn get_optional<T: DeserializeOwned>(
-        &self,
-        path: &str,
-    ) -> Result<Option<T>, GitHubError> {
+    pub async fn get_optional<T: FromJson>(&self, path: &str) -> Result<Option<T>, GitHubError> {
         match self.get(path).await {
             Ok(value) => Ok(Some(value)),
             Err(GitHubError::NotFound) => Ok(None),

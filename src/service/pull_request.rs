@@ -55,7 +55,7 @@ pub async fn read_pull_with_files(
     let cache = env.kv("CACHE").ok();
     if let Some(cache) = &cache {
         if let Ok(Some(text)) = cache.get(&key).text().await {
-            if let Ok(snapshot) = crate::json::decode_serde::<Snapshot>(&text) {
+            if let Ok(snapshot) = crate::json::decode::<Snapshot>(&text) {
                 return Ok(PullRead {
                     repository,
                     pull,

@@ -3,6 +3,7 @@
 
 use worker::{Env, Result};
 
+use crate::json::FromJson;
 use crate::store::wire::{self, Reply};
 
 use crate::tools::saved::{CurrentState, SaveOutcome, SaveRequest};
@@ -18,7 +19,7 @@ pub fn object_name(owner: &str, repo: &str, number: u64) -> String {
 
 const BINDING: &str = "PULL_REQUESTS";
 
-async fn get_json<T: serde::de::DeserializeOwned>(
+async fn get_json<T: FromJson>(
     env: &Env,
     owner: &str,
     repo: &str,
@@ -28,14 +29,14 @@ async fn get_json<T: serde::de::DeserializeOwned>(
     let name = object_name(owner, repo, number);
     let reply = wire::get_from_object(env, BINDING, &name, path).await?;
     match reply.status {
-        200 => Ok(Some(crate::json::decode_serde(&reply.body)?)),
+        200 => Ok(Some(crate::json::decode(&reply.body)?)),
         404 => Ok(None),
         status => Err(store_failed(status)),
     }
 }
 
 /// POSTs a JSON body to the object and decodes its 200 reply.
-async fn post_json<T: serde::de::DeserializeOwned>(
+async fn post_json<T: FromJson>(
     env: &Env,
     owner: &str,
     repo: &str,
@@ -48,7 +49,7 @@ async fn post_json<T: serde::de::DeserializeOwned>(
     if status != 200 {
         return Err(store_failed(status));
     }
-    Ok(crate::json::decode_serde(&body)?)
+    Ok(crate::json::decode(&body)?)
 }
 
 fn store_failed(status: u16) -> worker::Error {

@@ -9,12 +9,13 @@
 //! `GET /history?kind=order` → `[VersionSummary]`; `GET /version?kind=order&v=N` → [`SavedRecord`];
 //! `GET /ticks?person=login` → ticked item ids; `POST /tick` `{person, item, done, at}` → the same.
 
-use serde::Deserialize;
+use serde_json::Value;
 use worker::{
     durable_object, DurableObject, Env, Method, Request, Response, Result, SqlCursor, SqlStorage,
     SqlStorageValue, State,
 };
 
+use crate::json::{DecodeError, Fields, FromJson};
 use crate::tools::saved::{
     decide_save, CurrentState, DocumentKind, SaveOutcome, SaveRequest, SavedRecord, VersionSummary,
 };
@@ -56,12 +57,23 @@ CREATE TABLE IF NOT EXISTS ticks (
 ";
 
 /// A reviewer ticking (or unticking) one checklist item or file entry.
-#[derive(Deserialize)]
 struct Tick {
     person: String,
     item: String,
     done: bool,
     at: String,
+}
+
+impl FromJson for Tick {
+    fn from_json(value: Value) -> std::result::Result<Self, DecodeError> {
+        let mut f = Fields::of(value)?;
+        Ok(Tick {
+            person: f.required("person")?,
+            item: f.required("item")?,
+            done: f.required("done")?,
+            at: f.required("at")?,
+        })
+    }
 }
 
 /// A row as SQLite returns it (columns in the order of [`ROW_COLUMNS`]).
@@ -120,8 +132,8 @@ impl Row {
         let body = self
             .body
             .as_deref()
-            .and_then(|text| crate::json::decode_serde(text).ok())
-            .unwrap_or(serde_json::Value::Null);
+            .and_then(|text| crate::json::decode(text).ok())
+            .unwrap_or(Value::Null);
         SavedRecord {
             version: self.version as u64,
             body,
@@ -273,10 +285,10 @@ impl PullRequestStore {
     }
 }
 
-/// Parses a JSON request body with serde_json (the same deserializer as everywhere else, rather
-/// than `Request::json`'s JS-value one).
-async fn json_body<T: serde::de::DeserializeOwned>(req: &mut Request) -> Result<T> {
-    Ok(crate::json::decode_serde(&req.text().await?)?)
+/// Parses a JSON request body with serde_json and reads it as `T` (the same reader as everywhere
+/// else, rather than `Request::json`'s JS-value one).
+async fn json_body<T: FromJson>(req: &mut Request) -> Result<T> {
+    Ok(crate::json::decode(&req.text().await?)?)
 }
 
 fn type_error(expected: &str) -> worker::Error {

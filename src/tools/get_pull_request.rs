@@ -5,12 +5,13 @@
 //! that pair of commits, so the adapter caches it in KV and a repeat read costs two GitHub requests
 //! (repository and pull request) instead of ceil(files/100) + 4.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::{json, Map, Value};
 
 use super::arguments::{flag, pull_number, repo_part, unknown_keys, Problems};
 use super::conventions::{self, DiagramPreference};
 use crate::github::api::{PullFile, PullRequest, Repository, MAX_LISTED_FILES};
+use crate::json::{DecodeError, Fields, FromJson};
 use crate::review::change_id::describe_changes;
 use crate::review::files::FileStatus;
 use crate::review::hints::{compute_hints, HintInput};
@@ -58,7 +59,7 @@ pub fn parse_args(args: &Map<String, Value>) -> Result<Args, String> {
 }
 
 /// One change (diff hunk) of a file.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SnapshotChange {
     pub id: String,
     pub header: String,
@@ -67,26 +68,56 @@ pub struct SnapshotChange {
     pub deletions: usize,
 }
 
+impl FromJson for SnapshotChange {
+    fn from_json(value: Value) -> Result<Self, DecodeError> {
+        let mut f = Fields::of(value)?;
+        Ok(SnapshotChange {
+            id: f.required("id")?,
+            header: f.required("header")?,
+            preview: f.required("preview")?,
+            additions: f.required("additions")?,
+            deletions: f.required("deletions")?,
+        })
+    }
+}
+
 /// One changed file with everything derived from its patch.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SnapshotFile {
     pub path: String,
     pub status: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub previous_path: Option<String>,
     pub additions: u64,
     pub deletions: u64,
     /// Every hunk, in diff order (the result shows them only for files with two or more).
-    #[serde(default)]
     pub changes: Vec<SnapshotChange>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub patch: Option<String>,
-    #[serde(default)]
     pub depends_on: Vec<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub test_of: Option<String>,
-    #[serde(default)]
     pub likely_generated: bool,
+}
+
+/// The lists and the generated flag default when missing, so a cached snapshot without them
+/// still reads.
+impl FromJson for SnapshotFile {
+    fn from_json(value: Value) -> Result<Self, DecodeError> {
+        let mut f = Fields::of(value)?;
+        Ok(SnapshotFile {
+            path: f.required("path")?,
+            status: f.required("status")?,
+            previous_path: f.optional("previous_path")?,
+            additions: f.required("additions")?,
+            deletions: f.required("deletions")?,
+            changes: f.or_default("changes")?,
+            patch: f.optional("patch")?,
+            depends_on: f.or_default("depends_on")?,
+            test_of: f.optional("test_of")?,
+            likely_generated: f.or_default("likely_generated")?,
+        })
+    }
 }
 
 impl SnapshotFile {
@@ -97,14 +128,27 @@ impl SnapshotFile {
 }
 
 /// The computed file list of a pull request at one base and head commit.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Snapshot {
     pub files: Vec<SnapshotFile>,
     pub files_truncated_by_github: bool,
     pub changed_files: u64,
     pub diagram_preference: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub conventions_problem: Option<String>,
+}
+
+impl FromJson for Snapshot {
+    fn from_json(value: Value) -> Result<Self, DecodeError> {
+        let mut f = Fields::of(value)?;
+        Ok(Snapshot {
+            files: f.required("files")?,
+            files_truncated_by_github: f.required("files_truncated_by_github")?,
+            changed_files: f.required("changed_files")?,
+            diagram_preference: f.required("diagram_preference")?,
+            conventions_problem: f.optional("conventions_problem")?,
+        })
+    }
 }
 
 /// The KV key of a snapshot: immutable for the repository and the two commits.

@@ -4,15 +4,27 @@
 //! decides `base_version` conflicts: a save whose base is not the latest version writes nothing.
 //! These types are shared by the object (wasm) and the tools (pure), so both sides agree.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::Value;
 
+use crate::json::{DecodeError, Fields, FromJson};
+
 /// Which of the two versioned documents a save or read is about.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum DocumentKind {
     Order,
     Diagram,
+}
+
+impl FromJson for DocumentKind {
+    fn from_json(value: Value) -> Result<Self, DecodeError> {
+        crate::json::from_name(value, |name| match name {
+            "order" => Some(DocumentKind::Order),
+            "diagram" => Some(DocumentKind::Diagram),
+            _ => None,
+        })
+    }
 }
 
 impl DocumentKind {
@@ -25,7 +37,7 @@ impl DocumentKind {
 }
 
 /// One stored version.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SavedRecord {
     pub version: u64,
     /// The validated document as saved (order with checklist ids, or diagram).
@@ -33,7 +45,7 @@ pub struct SavedRecord {
     /// GitHub login of the person who saved it.
     pub person: String,
     /// The agent's client name, when known.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub client: Option<String>,
     /// `agent` (an MCP tool) or `web` (the review page).
     pub source: String,
@@ -43,45 +55,115 @@ pub struct SavedRecord {
     pub saved_at: String,
 }
 
+impl FromJson for SavedRecord {
+    fn from_json(value: Value) -> Result<Self, DecodeError> {
+        let mut f = Fields::of(value)?;
+        Ok(SavedRecord {
+            version: f.required("version")?,
+            body: f.required("body")?,
+            person: f.required("person")?,
+            client: f.optional("client")?,
+            source: f.required("source")?,
+            head_sha: f.required("head_sha")?,
+            saved_at: f.required("saved_at")?,
+        })
+    }
+}
+
 /// A save request to the object.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SaveRequest {
     pub kind: DocumentKind,
     pub base_version: u64,
     pub body: Value,
     pub person: String,
-    #[serde(default)]
     pub client: Option<String>,
     pub source: String,
     pub head_sha: String,
     pub saved_at: String,
 }
 
+impl FromJson for SaveRequest {
+    fn from_json(value: Value) -> Result<Self, DecodeError> {
+        let mut f = Fields::of(value)?;
+        Ok(SaveRequest {
+            kind: f.required("kind")?,
+            base_version: f.required("base_version")?,
+            body: f.required("body")?,
+            person: f.required("person")?,
+            client: f.optional("client")?,
+            source: f.required("source")?,
+            head_sha: f.required("head_sha")?,
+            saved_at: f.required("saved_at")?,
+        })
+    }
+}
+
 /// The object's answer to a save.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "outcome", rename_all = "lowercase")]
 pub enum SaveOutcome {
     Saved { version: u64 },
     Conflict { latest: VersionSummary },
 }
 
+/// Internally tagged: `outcome` names the variant, and its fields sit beside it.
+impl FromJson for SaveOutcome {
+    fn from_json(value: Value) -> Result<Self, DecodeError> {
+        let mut f = Fields::of(value)?;
+        let outcome: String = f.required("outcome")?;
+        match outcome.as_str() {
+            "saved" => Ok(SaveOutcome::Saved {
+                version: f.required("version")?,
+            }),
+            "conflict" => Ok(SaveOutcome::Conflict {
+                latest: f.required("latest")?,
+            }),
+            other => Err(crate::json::unknown_variant(other)),
+        }
+    }
+}
+
 /// A version without its body, for conflicts and history lists.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct VersionSummary {
     pub version: u64,
     pub person: String,
-    #[serde(default)]
     pub client: Option<String>,
     pub source: String,
     pub head_sha: String,
     pub saved_at: String,
 }
 
+impl FromJson for VersionSummary {
+    fn from_json(value: Value) -> Result<Self, DecodeError> {
+        let mut f = Fields::of(value)?;
+        Ok(VersionSummary {
+            version: f.required("version")?,
+            person: f.required("person")?,
+            client: f.optional("client")?,
+            source: f.required("source")?,
+            head_sha: f.required("head_sha")?,
+            saved_at: f.required("saved_at")?,
+        })
+    }
+}
+
 /// The latest order and diagram.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct CurrentState {
     pub order: Option<SavedRecord>,
     pub diagram: Option<SavedRecord>,
+}
+
+impl FromJson for CurrentState {
+    fn from_json(value: Value) -> Result<Self, DecodeError> {
+        let mut f = Fields::of(value)?;
+        Ok(CurrentState {
+            order: f.optional("order")?,
+            diagram: f.optional("diagram")?,
+        })
+    }
 }
 
 /// Decides a save against the latest stored version: the one rule of optimistic concurrency.
@@ -148,10 +230,94 @@ mod tests {
         let saved = SaveOutcome::Saved { version: 2 };
         let text = serde_json::to_string(&saved).unwrap_or_default();
         assert_eq!(text, r#"{"outcome":"saved","version":2}"#);
+        assert_eq!(round_trip(&saved), saved);
         let conflict = SaveOutcome::Conflict { latest: summary(5) };
-        let back: SaveOutcome =
-            serde_json::from_str(&serde_json::to_string(&conflict).unwrap_or_default())
-                .expect("round trip");
-        assert_eq!(back, conflict);
+        assert_eq!(round_trip(&conflict), conflict);
+        let mut with_client = summary(6);
+        with_client.client = Some("Claude".into());
+        let conflict = SaveOutcome::Conflict {
+            latest: with_client,
+        };
+        assert_eq!(round_trip(&conflict), conflict);
+        let unknown = SaveOutcome::from_json(serde_json::json!({"outcome": "lost"}));
+        assert_eq!(
+            unknown.err().map(|e| e.to_string()).as_deref(),
+            Some("unknown variant \"lost\"")
+        );
+    }
+
+    /// Writes with serde, reads with `FromJson`: a field name spelled differently fails here.
+    fn round_trip<T: Serialize + FromJson>(value: &T) -> T {
+        let json = serde_json::to_value(value).unwrap_or_default();
+        T::from_json(json).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    fn record(client: Option<&str>) -> SavedRecord {
+        SavedRecord {
+            version: 4,
+            body: serde_json::json!({"steps": [{"title": "Model"}]}),
+            person: "octo".into(),
+            client: client.map(str::to_string),
+            source: "web".into(),
+            head_sha: "h".repeat(40),
+            saved_at: "2026-11-29T00:00:00Z".into(),
+        }
+    }
+
+    #[test]
+    fn records_and_requests_round_trip() {
+        for client in [Some("Claude"), None] {
+            let state = CurrentState {
+                order: Some(record(client)),
+                diagram: None,
+            };
+            assert_eq!(round_trip(&state), state);
+            let both = CurrentState {
+                diagram: Some(record(client)),
+                ..state
+            };
+            assert_eq!(round_trip(&both), both);
+            for kind in [DocumentKind::Order, DocumentKind::Diagram] {
+                let request = SaveRequest {
+                    kind,
+                    base_version: 3,
+                    body: serde_json::json!({"nodes": []}),
+                    person: "octo".into(),
+                    client: client.map(str::to_string),
+                    source: "agent".into(),
+                    head_sha: "abc".into(),
+                    saved_at: "2026-11-29T00:00:00Z".into(),
+                };
+                assert_eq!(round_trip(&request), request);
+            }
+        }
+        assert_eq!(
+            round_trip(&CurrentState::default()),
+            CurrentState::default()
+        );
+        assert_eq!(
+            round_trip(&vec![summary(2), summary(1)]),
+            vec![summary(2), summary(1)]
+        );
+    }
+
+    #[test]
+    fn reading_follows_the_stored_shapes() {
+        // A body saved as `null` reads back as `null`; a missing body is an error.
+        let mut stored = serde_json::to_value(record(None)).unwrap_or_default();
+        stored["body"] = Value::Null;
+        assert_eq!(
+            SavedRecord::from_json(stored.clone()).map(|r| r.body),
+            Ok(Value::Null)
+        );
+        if let Some(fields) = stored.as_object_mut() {
+            fields.remove("body");
+        }
+        assert!(SavedRecord::from_json(stored).is_err());
+        let kind = DocumentKind::from_json(serde_json::json!("Order"));
+        assert_eq!(
+            kind.err().map(|e| e.to_string()).as_deref(),
+            Some("unknown variant \"Order\"")
+        );
     }
 }

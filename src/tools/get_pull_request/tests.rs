@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::github::api::{Account, GitRef, Permissions};
+use crate::json::FromJson;
 
 fn pull_file(path: &str, status: &str, patch: Option<&str>) -> PullFile {
     PullFile {
@@ -220,17 +221,79 @@ fn unreadable_conventions_are_reported_not_fatal() {
         .is_some_and(|p| p.contains("always, ask or never")));
 }
 
+/// Writes with serde, reads with `FromJson`: a field name spelled differently fails here.
+fn round_trip(snapshot: &Snapshot) {
+    let value = serde_json::to_value(snapshot).unwrap_or_default();
+    let back = Snapshot::from_json(value).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(&back, snapshot);
+}
+
 #[test]
 fn snapshots_round_trip_through_json() {
-    let snapshot = build_snapshot(
+    round_trip(&build_snapshot(
         vec![pull_file("a.rs", "modified", Some(TWO_HUNKS))],
         1,
         None,
         None,
+    ));
+    let every_field = Snapshot {
+        files: vec![SnapshotFile {
+            path: "src/new.rs".into(),
+            status: "renamed".into(),
+            previous_path: Some("src/old.rs".into()),
+            additions: 3,
+            deletions: 1,
+            changes: vec![SnapshotChange {
+                id: "c1".into(),
+                header: "fn".into(),
+                preview: "+ x".into(),
+                additions: 3,
+                deletions: 1,
+            }],
+            patch: Some(TWO_HUNKS.into()),
+            depends_on: vec!["src/b.rs".into()],
+            test_of: Some("src/lib.rs".into()),
+            likely_generated: true,
+        }],
+        files_truncated_by_github: true,
+        changed_files: 3200,
+        diagram_preference: "never".into(),
+        conventions_problem: Some("diagrams: sometimes".into()),
+    };
+    round_trip(&every_field);
+    let mut bare = every_field;
+    bare.conventions_problem = None;
+    bare.files[0] = SnapshotFile {
+        previous_path: None,
+        changes: vec![],
+        patch: None,
+        depends_on: vec![],
+        test_of: None,
+        likely_generated: false,
+        ..bare.files[0].clone()
+    };
+    round_trip(&bare);
+}
+
+#[test]
+fn snapshot_lists_and_flags_default_when_missing() {
+    let value = serde_json::json!({
+        "files": [{"path": "a.rs", "status": "added", "additions": 1, "deletions": 0,
+                   "patch": null}],
+        "files_truncated_by_github": false,
+        "changed_files": 1,
+        "diagram_preference": "ask",
+    });
+    let snapshot = Snapshot::from_json(value).unwrap_or_else(|e| panic!("{e}"));
+    assert!(snapshot.files[0].changes.is_empty());
+    assert!(snapshot.files[0].depends_on.is_empty());
+    assert!(!snapshot.files[0].likely_generated);
+    assert_eq!(snapshot.files[0].patch, None);
+    let missing = Snapshot::from_json(serde_json::json!({"files": []}));
+    assert_eq!(
+        missing.err().map(|e| e.to_string()).as_deref(),
+        Some("files_truncated_by_github: missing")
     );
-    let text = serde_json::to_string(&snapshot).unwrap_or_default();
-    let back: Snapshot = serde_json::from_str(&text).expect("a snapshot reads back");
-    assert_eq!(back, snapshot);
 }
 
 #[test]
