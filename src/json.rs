@@ -80,12 +80,6 @@ pub fn decode<T: FromJson>(text: &str) -> Result<T, DecodeError> {
     T::from_json(value)
 }
 
-/// Transitional, until every type reads itself: a serde-derived type, through the `Value`
-/// deserializer only (each type's decoder is compiled once, against `Value`).
-pub fn decode_serde<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, serde_json::Error> {
-    serde_json::from_value(serde_json::from_str::<Value>(text)?)
-}
-
 /// Parses a UTF-8 body as JSON; `None` when it is not UTF-8 or not JSON.
 pub fn value(body: &[u8]) -> Option<Value> {
     serde_json::from_str(std::str::from_utf8(body).ok()?).ok()
