@@ -119,8 +119,8 @@ pub fn error_page(title: &str, message: &str, base_url: &str) -> String {
     body.push_str(&escape(title));
     body.push_str("</h1>\n<p>");
     let mut message = escape(message);
-    if let Some(first) = message.get(..1) {
-        message.replace_range(..1, &first.to_uppercase());
+    if let Some(first) = message.get_mut(..1) {
+        first.make_ascii_uppercase();
     }
     body.push_str(&message);
     body.push_str(".</p>\n<p>Go back to the app you were connecting and start again. ");
