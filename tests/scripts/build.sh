@@ -3,6 +3,7 @@
 # installed wasm-bindgen, esbuild and wasm-opt so it never downloads anything. Wrangler calls this as
 # its build command. LOGIKFLOW_BUILD=skip skips the build when build/ is newer than every source
 # (tests that restart wrangler use it); LOGIKFLOW_BUILD=dev builds without wasm-opt (faster).
+# A release build ends with a binaryen size pass over build/index_bg.wasm.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -28,4 +29,12 @@ if [ "${LOGIKFLOW_BUILD:-}" = dev ]; then
   worker-build --release --no-opt
 else
   worker-build --release
+  # Size pass (see Cargo.toml): binaryen -O2 with inlining off, debug names and producer notes
+  # stripped. Features: exactly what rustc and wasm-bindgen emit for workerd's V8.
+  "$WASM_OPT_BIN" build/index_bg.wasm -O2 --converge \
+    --always-inline-max-function-size=0 --one-caller-inline-max-function-size=0 \
+    --flexible-inline-max-function-size=0 --strip-debug --strip-producers \
+    --enable-bulk-memory --enable-bulk-memory-opt --enable-sign-ext --enable-mutable-globals \
+    --enable-nontrapping-float-to-int --enable-multivalue --enable-reference-types \
+    --enable-exception-handling -o build/index_bg.wasm
 fi
