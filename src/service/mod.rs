@@ -36,34 +36,7 @@ pub async fn handle(mut req: Request, env: &Env, config: &Config) -> Result<Http
     Ok(match route(&method, url.path()) {
         Route::Mcp => {
             let headers = Headers::new(req.headers().entries());
-            let parts = RequestParts {
-                method: &method,
-                headers: &headers,
-                own_origin: &base_url,
-                allowed_origins: &config.allowed_origins,
-            };
-            if let Err(reply) = transport::check_request(&parts) {
-                return Ok(reply);
-            }
-            let host = url.host_str().unwrap_or_default();
-            let caller = match authenticate(&headers, host, env, config, &base_url).await {
-                Ok(caller) => caller,
-                Err(reply) => return Ok(reply),
-            };
-            let body = req.bytes().await?;
-            if body.len() > MAX_BODY_BYTES {
-                return Ok(transport::too_large());
-            }
-            match dispatch::dispatch(&headers, &body) {
-                Outcome::Reply(reply) => reply,
-                Outcome::Tool(request) => {
-                    if request.tool.writes() && !caller.may_write {
-                        return Ok(challenge::insufficient_scope_reply(&base_url, &request.id));
-                    }
-                    let result = run_tool(&request, &caller, env, config, &base_url).await;
-                    dispatch::tool_reply(&request, result)
-                }
-            }
+            mcp(&method, &url, &headers, req.bytes(), env, config).await?
         }
         Route::ResourceMetadata => HttpReply::json(200, &challenge::resource_metadata(&base_url))
             .with_header("cache-control", "public, max-age=3600")
@@ -120,6 +93,48 @@ pub async fn handle(mut req: Request, env: &Env, config: &Config) -> Result<Http
         Route::MethodNotAllowed => {
             HttpReply::new(405, "text/plain; charset=utf-8", "Method not allowed")
                 .with_header("allow", "GET, HEAD")
+        }
+    })
+}
+
+/// `/mcp`: transport checks, authentication, then the body (read only once the caller is known,
+/// through `body`) and dispatch. Takes the request's parts rather than a `worker::Request`, so the
+/// entry can serve this hot path straight from the raw request (see `entry`).
+pub async fn mcp(
+    method: &str,
+    url: &url::Url,
+    headers: &Headers,
+    body: impl std::future::Future<Output = Result<Vec<u8>>>,
+    env: &Env,
+    config: &Config,
+) -> Result<HttpReply> {
+    let base_url = origin_of(url);
+    let parts = RequestParts {
+        method,
+        headers,
+        own_origin: &base_url,
+        allowed_origins: &config.allowed_origins,
+    };
+    if let Err(reply) = transport::check_request(&parts) {
+        return Ok(reply);
+    }
+    let host = url.host_str().unwrap_or_default();
+    let caller = match authenticate(headers, host, env, config, &base_url).await {
+        Ok(caller) => caller,
+        Err(reply) => return Ok(reply),
+    };
+    let body = body.await?;
+    if body.len() > MAX_BODY_BYTES {
+        return Ok(transport::too_large());
+    }
+    Ok(match dispatch::dispatch(headers, &body) {
+        Outcome::Reply(reply) => reply,
+        Outcome::Tool(request) => {
+            if request.tool.writes() && !caller.may_write {
+                return Ok(challenge::insufficient_scope_reply(&base_url, &request.id));
+            }
+            let result = run_tool(&request, &caller, env, config, &base_url).await;
+            dispatch::tool_reply(&request, result)
         }
     })
 }
