@@ -900,8 +900,11 @@ async fn revoke_endpoint(env: &Env, body: Option<Vec<u8>>) -> HttpReply {
         Ok(token) => token,
         Err(error) => return error::json_reply(&error),
     };
-    // RFC 7009 §2.2: an unknown or invalid token still gets 200.
-    if let Some((TokenKind::Access | TokenKind::Refresh, person)) = tokens::parse(token) {
+    // RFC 7009 §2.2: an unknown or invalid token still gets 200. API tokens are revoked here
+    // too (holding one is the authority to end it), so a script can retire its own token.
+    if let Some((TokenKind::Access | TokenKind::Refresh | TokenKind::Api, person)) =
+        tokens::parse(token)
+    {
         let request = api::RevokeRequest {
             token: token.to_string(),
             client_id: params.get("client_id").ok().flatten().map(str::to_string),

@@ -1046,6 +1046,11 @@ impl PersonStore {
         let kind = match tokens::parse(&request.token) {
             Some((TokenKind::Access, _)) => "access",
             Some((TokenKind::Refresh, _)) => "refresh",
+            Some((TokenKind::Api, _)) => {
+                // Not bound to a client: whoever holds it may end it.
+                let hash = tokens::hash(&request.token);
+                return self.run("DELETE FROM api_tokens WHERE hash = ?", vec![text(&hash)]);
+            }
             _ => return Ok(()),
         };
         let Some(row) = self.token_row(&request.token, kind)? else {

@@ -1,7 +1,8 @@
 // /settings end to end: a person signed in on the web (a fetch-driven browser through /signin, the
 // GitHub stand-in, our consent page and /signin/callback) sees the apps connected to their account
 // with their access and last use, disconnects one (its very next /mcp request gets 401 and its
-// refresh token is refused), and creates, uses and revokes an API token. Forms without the CSRF
+// refresh token is refused), and creates, uses and revokes an API token (on the page and at
+// /oauth/revoke). Forms without the CSRF
 // token, or from another origin, are refused. In local development the page says a GitHub sign-in
 // is needed.
 import assert from 'node:assert/strict';
@@ -192,6 +193,16 @@ describe('settings', () => {
     assert.match(after.headers.get('www-authenticate'), /error="invalid_token"/);
     assert.equal((await listTools(stack, readToken)).status, 200, 'other tokens keep working');
     assert.equal(row((await settingsPage(stack, page.cookie)).html, 'CI &lt;bot&gt;'), undefined);
+
+    // RFC 7009 revocation works for API tokens too: the holder ends it, with no client id.
+    const revokeByToken = await fetch(`${stack.baseUrl}/oauth/revoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: readToken }),
+    });
+    assert.equal(revokeByToken.status, 200);
+    assert.equal((await listTools(stack, readToken)).status, 401, 'revoked at /oauth/revoke, refused at once');
+    assert.equal(row((await settingsPage(stack, page.cookie)).html, 'reader'), undefined);
   });
 
   test('disconnecting the browser\'s own session signs it out', async () => {
