@@ -8,7 +8,7 @@ cd "$(dirname "$0")/../.."
 seconds=${1:-10}
 export RUSTC_BOOTSTRAP=1
 cargo fuzz build --fuzz-dir tests/fuzz -O
-for target in patch_parser jsonrpc_decoder order_validator diagram_validator; do
+for target in patch_parser jsonrpc_decoder order_validator diagram_validator json_reader; do
   scratch=$(mktemp -d)
   if ! cargo fuzz run --fuzz-dir tests/fuzz -O "$target" "$scratch" "tests/fuzz/corpus/$target" -- \
       -max_total_time="$seconds" -rss_limit_mb=2048 -print_final_stats=0 > "/tmp/logikflow-fuzz-$target.log" 2>&1; then

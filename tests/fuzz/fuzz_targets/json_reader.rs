@@ -1,0 +1,31 @@
+//! Fuzzes `json::FromJson` on the types read from outside the Worker or from storage: GitHub's
+//! answers, the KV snapshot, the pull request object's state, stored orders and diagrams, and the
+//! person object's messages. Any input must give a value or a `DecodeError`, never a panic.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use logikflow::github::api::{Comparison, Contents, PullFile, PullRequest, Repository};
+use logikflow::json::decode;
+use logikflow::oauth::person_api::{CheckReply, SettingsReply, TokenReply};
+use logikflow::review::diagram::Diagram;
+use logikflow::review::order::Order;
+use logikflow::tools::get_pull_request::Snapshot;
+use logikflow::tools::saved::CurrentState;
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let _ = decode::<PullRequest>(text);
+    let _ = decode::<Vec<PullFile>>(text);
+    let _ = decode::<Repository>(text);
+    let _ = decode::<Contents>(text);
+    let _ = decode::<Comparison>(text);
+    let _ = decode::<Snapshot>(text);
+    let _ = decode::<CurrentState>(text);
+    let _ = decode::<Order>(text);
+    let _ = decode::<Diagram>(text);
+    let _ = decode::<CheckReply>(text);
+    let _ = decode::<TokenReply>(text);
+    let _ = decode::<SettingsReply>(text);
+});
