@@ -239,14 +239,7 @@ pub(crate) async fn call_person<Q: Serialize, A: FromJson>(
     body: &Q,
 ) -> worker::Result<A> {
     let body = serde_json::to_string(body)?;
-    let reply = crate::store::wire::post_to_object(env, PERSONS, object_name, op, &body).await?;
-    if reply.status != 200 {
-        return Err(worker::Error::RustError(format!(
-            "{op}: {} {}",
-            reply.status, reply.body
-        )));
-    }
-    Ok(crate::json::decode(&reply.body)?)
+    crate::store::wire::post_json(env, PERSONS, object_name, op, &body).await
 }
 
 /// A KV value decoded with serde_json (KV's own `json()` goes through serde-wasm-bindgen, which

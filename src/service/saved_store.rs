@@ -4,7 +4,7 @@
 use worker::{Env, Result};
 
 use crate::json::FromJson;
-use crate::store::wire::{self, Reply};
+use crate::store::wire;
 
 use crate::tools::saved::{CurrentState, SaveOutcome, SaveRequest};
 
@@ -35,7 +35,7 @@ async fn get_json<T: FromJson>(
     }
 }
 
-/// POSTs a JSON body to the object and decodes its 200 reply.
+/// POSTs a JSON body to the pull request's object and decodes its 200 reply.
 async fn post_json<T: FromJson>(
     env: &Env,
     owner: &str,
@@ -45,11 +45,7 @@ async fn post_json<T: FromJson>(
     body: &str,
 ) -> Result<T> {
     let name = object_name(owner, repo, number);
-    let Reply { status, body, .. } = wire::post_to_object(env, BINDING, &name, path, body).await?;
-    if status != 200 {
-        return Err(store_failed(status));
-    }
-    Ok(crate::json::decode(&body)?)
+    wire::post_json(env, BINDING, &name, path, body).await
 }
 
 fn store_failed(status: u16) -> worker::Error {

@@ -46,6 +46,25 @@ pub async fn post_to_object(
     call_object(env, binding, name, &request).await
 }
 
+/// POSTs `body` like [`post_to_object`] and decodes the object's 200 reply as `T`; any other
+/// status is an error naming the operation and the object's answer.
+pub async fn post_json<T: crate::json::FromJson>(
+    env: &Env,
+    binding: &str,
+    name: &str,
+    path: &str,
+    body: &str,
+) -> Result<T> {
+    let reply = post_to_object(env, binding, name, path, body).await?;
+    if reply.status != 200 {
+        return Err(Error::RustError(format!(
+            "{binding} {path} answered {}: {}",
+            reply.status, reply.body
+        )));
+    }
+    Ok(crate::json::decode(&reply.body)?)
+}
+
 /// GETs `path` from the Durable Object `name` of the namespace bound as `binding`.
 pub async fn get_from_object(env: &Env, binding: &str, name: &str, path: &str) -> Result<Reply> {
     let request = web_sys::Request::new_with_str(&format!("https://object{path}"))?;
