@@ -31,9 +31,12 @@ else
   worker-build --release
   # Size pass (see Cargo.toml): binaryen -O2 with inlining off, debug names and producer notes
   # stripped. Features: exactly what rustc and wasm-bindgen emit for workerd's V8.
+  # CARGO_PROFILE_RELEASE_STRIP=false keeps the function names, for tests/bench/profile.mjs.
+  names="--strip-debug"
+  if [ "${CARGO_PROFILE_RELEASE_STRIP:-}" = false ]; then names="--debuginfo"; fi
   "$WASM_OPT_BIN" build/index_bg.wasm -O2 --converge \
     --always-inline-max-function-size=0 --one-caller-inline-max-function-size=0 \
-    --flexible-inline-max-function-size=0 --strip-debug --strip-producers \
+    --flexible-inline-max-function-size=0 "$names" --strip-producers \
     --enable-bulk-memory --enable-bulk-memory-opt --enable-sign-ext --enable-mutable-globals \
     --enable-nontrapping-float-to-int --enable-multivalue --enable-reference-types \
     --enable-exception-handling -o build/index_bg.wasm
