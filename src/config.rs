@@ -29,7 +29,8 @@ pub struct Config {
     /// Requests per address per minute to `/authorize`, `/oauth/token` and `/oauth/register`
     /// (`ADDRESS_RATE_LIMIT_PER_MINUTE`, default 60).
     pub address_rate_limit_per_minute: u32,
-    /// Access token lifetime in seconds (`ACCESS_TOKEN_TTL_SECONDS`, default 3600; tests lower it).
+    /// Access token lifetime in seconds (`ACCESS_TOKEN_TTL_SECONDS`, default and at most 3600;
+    /// tests lower it).
     pub access_token_ttl_seconds: u64,
     /// Accept `http://127.0.0.1:PORT/…` Client ID Metadata Document URLs
     /// (`ALLOW_LOOPBACK_CLIENT_METADATA=1`; end-to-end tests only).
@@ -127,7 +128,10 @@ impl Config {
             access_token_ttl_seconds: text("ACCESS_TOKEN_TTL_SECONDS")
                 .and_then(|v| v.trim().parse::<u64>().ok())
                 .filter(|&seconds| seconds > 0)
-                .unwrap_or(crate::oauth::grants::ACCESS_TTL_SECONDS),
+                // The spec: access tokens last up to one hour, whatever a deployment sets.
+                .map_or(crate::oauth::grants::ACCESS_TTL_SECONDS, |seconds| {
+                    seconds.min(crate::oauth::grants::ACCESS_TTL_SECONDS)
+                }),
             allow_loopback_client_metadata: text("ALLOW_LOOPBACK_CLIENT_METADATA")
                 .is_some_and(|v| v == "1" || v == "true"),
         }

@@ -9,7 +9,6 @@
 
 use wasm_bindgen::JsValue;
 use worker::js_sys::Uint8Array;
-use worker::wasm_bindgen_futures::JsFuture;
 use worker::{event, web_sys, Context, Env, Result};
 
 use crate::config::Config;
@@ -43,10 +42,7 @@ async fn serve(req: web_sys::Request, env: &Env, config: &Config) -> Result<Http
     let method = req.method();
     if matches!(route(&method, url.path()), Route::Mcp) {
         let headers = Headers::new(worker::Headers(req.headers()).entries());
-        let body = async {
-            let buffer = JsFuture::from(req.array_buffer()?).await?;
-            Ok(Uint8Array::new(&buffer).to_vec())
-        };
+        let body = crate::body::read(&req, crate::mcp::transport::MAX_BODY_BYTES);
         return service::mcp(&method, &url, &headers, body, env, config).await;
     }
     service::handle(worker::Request::from(req), env, config).await

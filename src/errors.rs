@@ -19,12 +19,12 @@ pub fn github_failure(error: &GitHubError, what: &str) -> String {
             ),
             None => "GitHub's rate limit was reached for this account. Wait a minute, then retry.".to_string(),
         },
-        GitHubError::Forbidden(message) if message.is_empty() => {
-            format!("GitHub refused access to {what}. Check that the signed-in account may read this repository.")
-        }
-        GitHubError::Forbidden(message) => {
-            format!("GitHub refused access to {what}: {message}")
-        }
+        // A 403 that is not a rate limit (SAML enforcement, an IP allow list, an organization
+        // that blocks OAuth apps): this account can't see the pull request, in the spec's words.
+        GitHubError::Forbidden(message) => format!(
+            "GitHub says this pull request doesn't exist or this account can't see it: {what}. GitHub refused access{}{message}. Check that the signed-in GitHub account may read this repository (an organization may require SSO authorization or approval of LogiKFlow).",
+            if message.is_empty() { "" } else { ": " }
+        ),
         GitHubError::Unavailable(status) => format!(
             "GitHub is not answering properly right now (HTTP {status}, twice). Retry in a minute."
         ),
@@ -87,8 +87,8 @@ mod tests {
         );
         check(GitHubError::Timeout, "GitHub did not answer in time");
         check(
-            GitHubError::Forbidden("SAML".into()),
-            "GitHub refused access to acme/app#1: SAML",
+            GitHubError::Forbidden("Resource protected by organization SAML enforcement".into()),
+            "GitHub says this pull request doesn't exist or this account can't see it: acme/app#1. GitHub refused access: Resource protected by organization SAML enforcement.",
         );
     }
 

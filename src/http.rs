@@ -84,8 +84,49 @@ pub fn is_loopback_host(host: &str) -> bool {
             .unwrap_or(false)
 }
 
+/// `next` when it is a path on this site, else `/`: sign-in must not become an open redirect.
+/// Only visible ASCII is kept, because browsers drop tabs and newlines while parsing a
+/// `Location`, so `/\t/evil.example` would become the foreign `//evil.example`.
+pub fn same_site_path(next: Option<&str>) -> String {
+    match next {
+        Some(path)
+            if path.starts_with('/')
+                && !path.starts_with("//")
+                && path
+                    .bytes()
+                    .all(|b| (0x21..0x7f).contains(&b) && b != b'\\') =>
+        {
+            path.to_string()
+        }
+        _ => "/".to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn only_same_site_paths_are_kept_as_next() {
+        use super::same_site_path as next;
+        assert_eq!(
+            next(Some("/r/acme/app/pull/3?x=1#s2")),
+            "/r/acme/app/pull/3?x=1#s2"
+        );
+        for hostile in [
+            "//evil.example",
+            "/\t/evil.example",
+            "/\n/evil.example",
+            "/\\evil.example",
+            "\\/evil.example",
+            "https://evil.example",
+            "/ /evil.example",
+            "/\u{a0}/x",
+            "",
+        ] {
+            assert_eq!(next(Some(hostile)), "/", "{hostile:?}");
+        }
+        assert_eq!(next(None), "/");
+    }
+
     use super::*;
 
     #[test]

@@ -20,6 +20,8 @@ pub mod tools;
 pub mod web;
 
 #[cfg(target_arch = "wasm32")]
+mod body;
+#[cfg(target_arch = "wasm32")]
 mod entry;
 #[cfg(target_arch = "wasm32")]
 mod service;

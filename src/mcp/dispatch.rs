@@ -109,11 +109,25 @@ pub fn dispatch(headers: &Headers, body: &[u8]) -> Outcome {
         None => meta_version.is_some(),
     };
     if modern {
+        // A header naming a version we don't speak, on a body that names none: say so, rather
+        // than complain that the body lacks 2026-07-28's `_meta`.
+        if let Some(version) = header_version.filter(|&v| v != MODERN && meta_version.is_none()) {
+            let error = unsupported_version(id.unwrap_or(Value::Null), version);
+            return Outcome::Reply(rpc_error(400, &error));
+        }
         return modern_request(headers, id, &method, &params);
     }
     if let Some(version) = header_version {
         if !LEGACY.contains(&version) {
             let error = unsupported_version(id.unwrap_or(Value::Null), version);
+            return Outcome::Reply(rpc_error(400, &error));
+        }
+        if let Some(meta_version) = meta_version.filter(|&meta| meta != version) {
+            let error = RpcError::new(
+                id.unwrap_or(Value::Null),
+                code::HEADER_MISMATCH,
+                format!("Header mismatch: MCP-Protocol-Version is {version} but _meta says {meta_version}"),
+            );
             return Outcome::Reply(rpc_error(400, &error));
         }
     }
@@ -338,7 +352,10 @@ fn legacy_request(id: Option<Value>, method: &str, params: &Map<String, Value>) 
     };
     Outcome::Reply(match answer {
         Ok(result) => HttpReply::json(200, &jsonrpc::result(&id, result)),
-        Err(error) => rpc_error(status_of(&error), &error),
+        // Not `status_of`: in the 2025 transport a 404 means "session expired", and clients
+        // would drop the JSON-RPC error to start a new session.
+        Err(error) if error.code == code::INTERNAL_ERROR => rpc_error(500, &error),
+        Err(error) => rpc_error(200, &error),
     })
 }
 

@@ -23,28 +23,64 @@ pub struct RequestParts<'a> {
     pub allowed_origins: &'a [String],
 }
 
-/// Checks the HTTP method, origin and declared size. `Err` is the reply to send.
-pub fn check_request(parts: &RequestParts<'_>) -> Result<(), HttpReply> {
-    if let Some(origin) = parts.headers.get("origin") {
-        if !origin_allowed(origin, parts.own_origin, parts.allowed_origins) {
+/// The first check, before authentication: a present `Origin` must be this server's own or on
+/// the allow-list. `Ok` carries an allowed foreign origin, whose replies need CORS headers
+/// ([`allow_cross_origin`]). A CORS preflight (`OPTIONS`) is answered here, because browsers
+/// send it without credentials. `Err` is the reply to send.
+pub fn check_origin(parts: &RequestParts<'_>) -> Result<Option<String>, HttpReply> {
+    let cross_origin = match parts.headers.get("origin") {
+        None => None,
+        Some(origin) if !origin_allowed(origin, parts.own_origin, parts.allowed_origins) => {
             return Err(error_reply(
                 403,
                 code::SERVER_ERROR,
                 &format!("Forbidden: requests from origin {origin} are not allowed"),
             ));
         }
-    }
-    match parts.method {
-        "POST" => {}
-        "OPTIONS" => return Err(HttpReply::empty(204).with_header("allow", "POST, OPTIONS")),
-        _ => {
-            return Err(error_reply(
-                405,
-                code::SERVER_ERROR,
-                "Method not allowed: this endpoint is stateless and answers POST only",
-            )
-            .with_header("allow", "POST"))
+        Some(origin) => {
+            let origin = origin.trim().trim_end_matches('/');
+            (!origin.eq_ignore_ascii_case(parts.own_origin)).then(|| origin.to_string())
         }
+    };
+    if parts.method == "OPTIONS" {
+        let reply = HttpReply::empty(204).with_header("allow", "POST, OPTIONS");
+        return Err(match &cross_origin {
+            Some(origin) => allow_cross_origin(reply, origin)
+                .with_header("access-control-allow-methods", "POST, OPTIONS")
+                .with_header("access-control-allow-headers", ALLOWED_REQUEST_HEADERS)
+                .with_header("access-control-max-age", "86400"),
+            None => reply,
+        });
+    }
+    Ok(cross_origin)
+}
+
+/// Request headers a browser client on an allowed origin may send.
+const ALLOWED_REQUEST_HEADERS: &str = "authorization, content-type, accept, mcp-protocol-version, \
+     mcp-method, mcp-name, mcp-session-id, last-event-id";
+
+/// CORS headers for a reply to an allowed foreign origin; the challenge and the rate limit's
+/// wait are exposed so a browser client can act on them.
+pub fn allow_cross_origin(reply: HttpReply, origin: &str) -> HttpReply {
+    reply
+        .with_header("access-control-allow-origin", origin)
+        .with_header(
+            "access-control-expose-headers",
+            "www-authenticate, retry-after",
+        )
+        .with_header("vary", "origin")
+}
+
+/// The second check, once the caller is known (so an anonymous request gets the 401 challenge
+/// first, as the spec asks): the HTTP method, the media type and the declared size.
+pub fn check_message(parts: &RequestParts<'_>) -> Result<(), HttpReply> {
+    if parts.method != "POST" {
+        return Err(error_reply(
+            405,
+            code::SERVER_ERROR,
+            "Method not allowed: this endpoint is stateless and answers POST only",
+        )
+        .with_header("allow", "POST"));
     }
     if let Some(content_type) = parts.headers.get("content-type") {
         let media = content_type.split(';').next().unwrap_or("").trim();
@@ -106,7 +142,10 @@ mod tests {
             own_origin: "http://127.0.0.1:8787",
             allowed_origins: &allowed,
         };
-        let got = check_request(&parts).err().map(|reply| reply.status);
+        let got = check_origin(&parts)
+            .and_then(|_| check_message(&parts))
+            .err()
+            .map(|reply| reply.status);
         assert_eq!(got, expected_status, "{method} {headers:?}");
     }
 
@@ -151,7 +190,54 @@ mod tests {
             own_origin: "http://localhost:8787",
             allowed_origins: &[],
         };
-        let reply = check_request(&parts).unwrap_err();
+        let reply = check_message(&parts).unwrap_err();
         assert_eq!(reply.header("allow"), Some("POST"));
+    }
+
+    fn origin_check(method: &str, origin: &str) -> Result<Option<String>, HttpReply> {
+        let headers = Headers::new([("origin", origin)]);
+        let allowed = vec!["https://inspector.example/".to_string()];
+        check_origin(&RequestParts {
+            method,
+            headers: &headers,
+            own_origin: "https://logikflow.dev",
+            allowed_origins: &allowed,
+        })
+    }
+
+    #[test]
+    fn an_allowed_foreign_origin_gets_cors_and_the_own_origin_does_not() {
+        assert_eq!(
+            origin_check("POST", "https://inspector.example").unwrap(),
+            Some("https://inspector.example".to_string())
+        );
+        assert_eq!(origin_check("POST", "https://logikflow.dev").unwrap(), None);
+        let reply = allow_cross_origin(HttpReply::empty(200), "https://inspector.example");
+        assert_eq!(
+            reply.header("access-control-allow-origin"),
+            Some("https://inspector.example")
+        );
+        assert_eq!(reply.header("vary"), Some("origin"));
+    }
+
+    #[test]
+    fn a_preflight_is_answered_before_authentication() {
+        let reply = origin_check("OPTIONS", "https://inspector.example").unwrap_err();
+        assert_eq!(reply.status, 204);
+        assert_eq!(
+            reply.header("access-control-allow-origin"),
+            Some("https://inspector.example")
+        );
+        let allowed = reply.header("access-control-allow-headers").unwrap();
+        for name in ["authorization", "mcp-protocol-version", "content-type"] {
+            assert!(allowed.contains(name), "{allowed}");
+        }
+        // A hostile origin's preflight is refused like its POST.
+        assert_eq!(
+            origin_check("OPTIONS", "https://evil.example")
+                .unwrap_err()
+                .status,
+            403
+        );
     }
 }

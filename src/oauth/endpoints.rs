@@ -124,6 +124,7 @@ pub enum BearerRefusal {
 pub async fn authenticate_bearer(
     env: &Env,
     config: &Config,
+    base_url: &str,
     token: &str,
 ) -> Result<Caller, BearerRefusal> {
     let Some((kind, person)) = tokens::parse(token) else {
@@ -135,6 +136,7 @@ pub async fn authenticate_bearer(
     let request = api::CheckRequest {
         token: token.to_string(),
         limit_per_minute: config.rate_limit_per_minute.max(1),
+        resource: crate::oauth::authorize::canonical_resource(base_url),
     };
     let reply: api::CheckReply = call_person(env, &person.object_name(), api::CHECK, &request)
         .await
@@ -214,8 +216,10 @@ fn header(req: &Request, name: &str) -> Option<String> {
 
 /// The body, or `None` when it is unreadable or over the size we accept.
 async fn read_body(req: &mut Request) -> Option<Vec<u8>> {
-    let body = req.bytes().await.ok()?;
-    (body.len() <= MAX_FORM_BYTES).then_some(body)
+    match crate::body::read(req.inner(), MAX_FORM_BYTES).await {
+        Ok(crate::body::Capped::Body(body)) => Some(body),
+        _ => None,
+    }
 }
 
 fn form(req: &Request, body: Option<Vec<u8>>) -> Result<Params, Error> {
@@ -853,7 +857,8 @@ async fn token(
             authorize::check_scope(params.get("scope")?)?;
             let request = api::RefreshTokenRequest {
                 refresh_token: refresh_token.to_string(),
-                client_id: params.get("client_id")?.map(str::to_string),
+                // OAuth 2.1 section 4.3.1: a public client identifies itself on refresh too.
+                client_id: Some(params.require("client_id")?.to_string()),
                 resource: params.get("resource")?.map(str::to_string),
                 access_ttl_seconds: ttl,
             };

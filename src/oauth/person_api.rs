@@ -233,6 +233,9 @@ impl FromJson for RevokeRequest {
 pub struct CheckRequest {
     pub token: String,
     pub limit_per_minute: u32,
+    /// The resource this request was sent to (`{base_url}/mcp`): an OAuth token is accepted
+    /// only there, the resource it was issued for (RFC 8707).
+    pub resource: String,
 }
 
 impl FromJson for CheckRequest {
@@ -241,6 +244,7 @@ impl FromJson for CheckRequest {
         Ok(CheckRequest {
             token: f.required("token")?,
             limit_per_minute: f.required("limit_per_minute")?,
+            resource: f.required("resource")?,
         })
     }
 }

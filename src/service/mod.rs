@@ -10,6 +10,7 @@ mod saves;
 mod settings;
 mod web_session;
 
+use crate::body::Capped;
 use crate::config::Config;
 use crate::errors;
 use crate::github::client::GitHub;
@@ -36,7 +37,8 @@ pub async fn handle(mut req: Request, env: &Env, config: &Config) -> Result<Http
     Ok(match route(&method, url.path()) {
         Route::Mcp => {
             let headers = Headers::new(req.headers().entries());
-            mcp(&method, &url, &headers, req.bytes(), env, config).await?
+            let body = crate::body::read(req.inner(), MAX_BODY_BYTES);
+            mcp(&method, &url, &headers, body, env, config).await?
         }
         Route::ResourceMetadata => HttpReply::json(200, &challenge::resource_metadata(&base_url))
             .with_header("cache-control", "public, max-age=3600")
@@ -104,7 +106,7 @@ pub async fn mcp(
     method: &str,
     url: &url::Url,
     headers: &Headers,
-    body: impl std::future::Future<Output = Result<Vec<u8>>>,
+    body: impl std::future::Future<Output = Result<Capped>>,
     env: &Env,
     config: &Config,
 ) -> Result<HttpReply> {
@@ -115,25 +117,44 @@ pub async fn mcp(
         own_origin: &base_url,
         allowed_origins: &config.allowed_origins,
     };
-    if let Err(reply) = transport::check_request(&parts) {
-        return Ok(reply);
-    }
+    let cross_origin = match transport::check_origin(&parts) {
+        Ok(cross_origin) => cross_origin,
+        Err(reply) => return Ok(reply),
+    };
+    let reply = mcp_message(&parts, url, body, env, config).await?;
+    Ok(match cross_origin {
+        Some(origin) => transport::allow_cross_origin(reply, &origin),
+        None => reply,
+    })
+}
+
+/// `/mcp` after the origin check: who is calling, then the message itself.
+async fn mcp_message(
+    parts: &RequestParts<'_>,
+    url: &url::Url,
+    body: impl std::future::Future<Output = Result<Capped>>,
+    env: &Env,
+    config: &Config,
+) -> Result<HttpReply> {
+    let base_url = parts.own_origin;
     let host = url.host_str().unwrap_or_default();
-    let caller = match authenticate(headers, host, env, config, &base_url).await {
+    let caller = match authenticate(parts.headers, host, env, config, base_url).await {
         Ok(caller) => caller,
         Err(reply) => return Ok(reply),
     };
-    let body = body.await?;
-    if body.len() > MAX_BODY_BYTES {
-        return Ok(transport::too_large());
+    if let Err(reply) = transport::check_message(parts) {
+        return Ok(reply);
     }
-    Ok(match dispatch::dispatch(headers, &body) {
+    let Capped::Body(body) = body.await? else {
+        return Ok(transport::too_large());
+    };
+    Ok(match dispatch::dispatch(parts.headers, &body) {
         Outcome::Reply(reply) => reply,
         Outcome::Tool(request) => {
             if request.tool.writes() && !caller.may_write {
-                return Ok(challenge::insufficient_scope_reply(&base_url, &request.id));
+                return Ok(challenge::insufficient_scope_reply(base_url, &request.id));
             }
-            let result = run_tool(&request, &caller, env, config, &base_url).await;
+            let result = run_tool(&request, &caller, env, config, base_url).await;
             dispatch::tool_reply(&request, result)
         }
     })
@@ -185,7 +206,7 @@ async fn authenticate(
     let Some(token) = challenge::bearer_token(authorization) else {
         return Err(challenge::unauthorized(base_url, Refusal::InvalidToken));
     };
-    match authenticate_bearer(env, config, token).await {
+    match authenticate_bearer(env, config, base_url, token).await {
         Ok(caller) => Ok(caller),
         Err(BearerRefusal::Invalid) => {
             Err(challenge::unauthorized(base_url, Refusal::InvalidToken))
@@ -298,5 +319,6 @@ async fn get_pull_request(
         pull: &read.pull,
         snapshot: &read.snapshot,
         saved,
+        may_write: caller.may_write,
     }))
 }

@@ -64,7 +64,10 @@ pub async fn read_pull_with_files(
             }
         }
     }
-    let snapshot = fetch_snapshot(github, owner, repo, &pull).await?;
+    let (snapshot, complete) = fetch_snapshot(github, owner, repo, &pull).await?;
+    // A snapshot built while `.gitattributes` or the conventions file could not be read is
+    // served once but not cached: cached, it would hide their hints until the next push.
+    let cache = cache.filter(|_| complete);
     if let (Some(cache), Ok(text)) = (&cache, serde_json::to_string(&snapshot)) {
         // A failed cache write only costs the next read some requests.
         if let Ok(put) = cache.put(&key, crate::store::KvText(text)) {
@@ -78,12 +81,14 @@ pub async fn read_pull_with_files(
     })
 }
 
+/// The snapshot, and whether both optional files were read (present or absent) rather than
+/// lost to a GitHub failure.
 async fn fetch_snapshot(
     github: &GitHub<'_>,
     owner: &str,
     repo: &str,
     pull: &PullRequest,
-) -> Result<Snapshot, GitHubError> {
+) -> Result<(Snapshot, bool), GitHubError> {
     let pages = file_pages(pull.changed_files);
     let page_paths: Vec<String> = (1..=pages)
         .map(|page| path::pull_files(owner, repo, pull.number, page))
@@ -114,12 +119,14 @@ async fn fetch_snapshot(
         files.extend(more);
     }
     // Optional files that GitHub failed to send are treated as absent, never as a failure.
+    let complete = attributes.is_ok() && conventions_file.is_ok();
     let attributes_text = attributes.ok().flatten().and_then(|c| c.text());
     let conventions_text = conventions_file.ok().flatten().and_then(|c| c.text());
-    Ok(build_snapshot(
+    let snapshot = build_snapshot(
         files,
         pull.changed_files,
         attributes_text.as_deref(),
         conventions_text.as_deref(),
-    ))
+    );
+    Ok((snapshot, complete))
 }

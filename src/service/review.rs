@@ -191,10 +191,9 @@ async fn checked_form(
 ) -> worker::Result<Option<Vec<(String, String)>>> {
     let secure = req.url()?.scheme() == "https";
     let headers = Headers::new(req.headers().entries());
-    let body = req.bytes().await?;
-    if body.len() > 256 * 1024 {
+    let crate::body::Capped::Body(body) = crate::body::read(req.inner(), 256 * 1024).await? else {
         return Ok(None);
-    }
+    };
     let form = csrf::form_pairs(&body);
     let cookie_token = headers
         .get("cookie")

@@ -15,13 +15,14 @@ use crate::tools::caller::Caller;
 use crate::tools::save_reading_order::{self as save, SaveTarget};
 use crate::tools::saved::{DocumentKind, SaveOutcome, SaveRequest};
 
-/// The app in `updatedBy`: the credential's own name (the OAuth client's registered name or the
-/// API token's name) when there is one, else the name the client reports in `_meta` (local use).
+/// The app in `updatedBy` (DESIGN.md section 4): the name the client reports in `_meta`
+/// clientInfo (2026-07-28 requests), else the credential's own name (the OAuth client's
+/// registered name or the API token's name). The person's login is shown beside it either way.
 fn client_name(request: &ToolRequest, caller: &Caller) -> Option<String> {
-    caller
+    request
         .client_name
         .clone()
-        .or_else(|| request.client_name.clone())
+        .or_else(|| caller.client_name.clone())
 }
 
 fn now() -> String {

@@ -104,14 +104,17 @@ pub async fn handle(
     }
 
     // A form: CSRF first.
-    let body = req.bytes().await.unwrap_or_default();
-    if body.len() > MAX_FORM_BYTES {
-        return Ok(HttpReply::new(
-            413,
-            "text/plain; charset=utf-8",
-            "Form too large",
-        ));
-    }
+    let body = match crate::body::read(req.inner(), MAX_FORM_BYTES).await {
+        Ok(crate::body::Capped::Body(body)) => body,
+        Ok(crate::body::Capped::TooLarge) => {
+            return Ok(HttpReply::new(
+                413,
+                "text/plain; charset=utf-8",
+                "Form too large",
+            ))
+        }
+        Err(_) => Vec::new(),
+    };
     let form = csrf::form_pairs(&body);
     let origin = header(req, "origin");
     if !csrf::verify(

@@ -60,16 +60,6 @@ fn encode(text: &str) -> String {
     url::form_urlencoded::byte_serialize(text.as_bytes()).collect()
 }
 
-/// Only same-site paths are allowed as `next`, so sign-in can't be used to redirect elsewhere.
-fn safe_next(next: Option<&str>) -> String {
-    match next {
-        Some(path) if path.starts_with('/') && !path.starts_with("//") && !path.contains('\\') => {
-            path.to_string()
-        }
-        _ => "/".to_string(),
-    }
-}
-
 /// Calls one of this server's OAuth endpoints in-process with a form body.
 async fn call_oauth(
     env: &Env,
@@ -135,7 +125,7 @@ pub async fn sign_in(
 ) -> worker::Result<HttpReply> {
     let url = req.url()?;
     let secure = url.scheme() == "https";
-    let next = safe_next(
+    let next = crate::http::same_site_path(
         url.query_pairs()
             .find(|(k, _)| k == "next")
             .map(|(_, v)| v.into_owned())
@@ -181,7 +171,7 @@ pub async fn callback(
     let next_path = url::form_urlencoded::parse(format!("n={next}").as_bytes())
         .next()
         .map(|(_, v)| v.into_owned());
-    let next = safe_next(next_path.as_deref());
+    let next = crate::http::same_site_path(next_path.as_deref());
     let Some(code) = query("code") else {
         let reason = query("error_description")
             .or_else(|| query("error"))
@@ -273,7 +263,7 @@ pub async fn viewer(
         None => url.path().to_string(),
     };
     if let Some(access) = read_cookie(req, ACCESS_COOKIE, secure) {
-        match authenticate_bearer(env, config, &access).await {
+        match authenticate_bearer(env, config, base_url, &access).await {
             Ok(caller) => return Ok(Ok(caller)),
             Err(BearerRefusal::RateLimited {
                 retry_after_seconds,

@@ -204,6 +204,8 @@ struct Access {
     id: String,
     may_write: bool,
     client_name: String,
+    /// The resource an OAuth grant's tokens were issued for; API tokens are not bound to one.
+    resource: Option<String>,
 }
 
 const GRANT_COLUMNS: &str =
@@ -484,6 +486,15 @@ impl PersonStore {
         let Some(access) = self.checked_access(kind, &request.token, now)? else {
             return Ok(api::CheckReply::Invalid);
         };
+        // RFC 8707: a token is good only at the resource it was issued for (the same Worker
+        // under another host name is another resource).
+        if access
+            .resource
+            .as_deref()
+            .is_some_and(|bound| !grants::resource_matches(bound, &request.resource))
+        {
+            return Ok(api::CheckReply::Invalid);
+        }
         let (window, admission) =
             rate_limit::admit(self.window.get(), now_ms, request.limit_per_minute);
         self.window.set(window);
@@ -584,6 +595,7 @@ impl PersonStore {
                 id: grant.id,
                 may_write: grant.may_write,
                 client_name: grant.client_name,
+                resource: Some(grant.resource),
             };
             (access, valid_until)
         }))
@@ -601,6 +613,7 @@ impl PersonStore {
                 id: row.text(0),
                 client_name: row.text(1),
                 may_write: row.int(2) != 0,
+                resource: None,
             }))
     }
 

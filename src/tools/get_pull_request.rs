@@ -247,6 +247,9 @@ pub struct ResultInputs<'a> {
     pub pull: &'a PullRequest,
     pub snapshot: &'a Snapshot,
     pub saved: SavedState,
+    /// Whether this connection was granted saving (a read-only connection can't arrange,
+    /// whatever GitHub allows the account).
+    pub may_write: bool,
 }
 
 /// The review link of a pull request.
@@ -263,6 +266,7 @@ pub fn shape_result(inputs: ResultInputs<'_>) -> Value {
         pull,
         snapshot,
         saved,
+        may_write,
     } = inputs;
     let state = if pull.merged {
         "merged"
@@ -283,7 +287,7 @@ pub fn shape_result(inputs: ResultInputs<'_>) -> Value {
             "headSha": pull.head.sha,
             "url": pull.html_url,
         },
-        "canArrange": repository.can_arrange(),
+        "canArrange": may_write && repository.can_arrange(),
         "filesTruncatedByGitHub": snapshot.files_truncated_by_github,
         "changedFiles": snapshot.changed_files,
         "files": [],

@@ -23,33 +23,46 @@ export function freePort() {
   });
 }
 
+/**
+ * Starts a detached process and resolves `ready` when its output matches `readyPattern`. A
+ * caller that learns readiness another way calls `started()`: from then on neither the start
+ * timeout nor an "[ERROR]" line stops the process (a long benchmark outlives the timeout).
+ */
 function startProcess(command, args, options, readyPattern, timeoutMs) {
   const child = spawn(command, args, { ...options, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
+  let settled = false;
+  let timer;
+  const settle = () => { settled = true; clearTimeout(timer); };
   const ready = new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
+    timer = setTimeout(() => {
+      if (settled) return;
+      settle();
       stopProcess(child);
       reject(new Error(`${command} did not start in ${timeoutMs} ms:\n${output}`));
     }, timeoutMs);
     const onData = (chunk) => {
       output += chunk;
+      if (settled) return;
       if (/\[ERROR\]/.test(output.replace(/\x1b\[[0-9;]*m/g, ''))) {
-        clearTimeout(timer);
+        settle();
         stopProcess(child);
         reject(new Error(`${command} failed to start:\n${output}`));
       } else if (readyPattern.test(output)) {
-        clearTimeout(timer);
+        settle();
         resolve();
       }
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
     child.once('exit', (code) => {
-      clearTimeout(timer);
+      if (settled) return;
+      settle();
       reject(new Error(`${command} exited with ${code} before it was ready:\n${output}`));
     });
   });
-  return { child, ready, log: () => output };
+  ready.catch(() => {}); // a caller racing `ready` may never await it
+  return { child, ready, started: settle, log: () => output };
 }
 
 /** Kills a detached child and everything it started (wrangler runs workerd children). */
@@ -104,8 +117,9 @@ export async function startStack(options = {}) {
   let port;
   let inspectorPort;
   async function startWorker() {
-    port = await freePort();
-    inspectorPort = await freePort();
+    // A restart keeps the port: OAuth tokens are bound to the resource URL, host and port.
+    port = port ?? await freePort();
+    inspectorPort = inspectorPort ?? await freePort();
     const args = [join(root, 'node_modules/wrangler/bin/wrangler.js'), 'dev', '--ip', '127.0.0.1', '--port', String(port),
       '--inspector-port', String(inspectorPort), '--persist-to', persistDir, '--show-interactive-dev-session=false',
       '--log-level', 'warn'];
@@ -117,6 +131,7 @@ export async function startStack(options = {}) {
     // wrangler at --log-level warn may not print "Ready"; fall back to polling the port.
     await Promise.race([worker.ready, waitForHttp(`http://127.0.0.1:${port}/`, 120_000)]);
     await waitForHttp(`http://127.0.0.1:${port}/`, 30_000);
+    worker.started();
   }
   await startWorker();
 

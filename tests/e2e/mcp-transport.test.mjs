@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { modernRequest, postMcp, startStack } from './harness.mjs';
 
 let stack;
-before(async () => { stack = await startStack(); });
+before(async () => { stack = await startStack({ vars: { ALLOWED_ORIGINS: 'https://inspector.example' } }); });
 after(async () => { await stack?.stop(); });
 
 describe('HTTP rules', () => {
@@ -25,6 +25,46 @@ describe('HTTP rules', () => {
     const own = await postMcp(stack, ping, { origin: stack.baseUrl });
     assert.equal(own.status, 200);
     assert.deepEqual(own.body.result, {});
+  });
+
+  test('an allowed foreign origin gets CORS: a preflight, then the reply it may read', async () => {
+    const preflight = await fetch(stack.mcpUrl, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://inspector.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, mcp-protocol-version' },
+    });
+    assert.equal(preflight.status, 204);
+    assert.equal(preflight.headers.get('access-control-allow-origin'), 'https://inspector.example');
+    assert.match(preflight.headers.get('access-control-allow-headers'), /authorization/);
+    assert.match(preflight.headers.get('access-control-allow-headers'), /mcp-protocol-version/);
+    const ping = { jsonrpc: '2.0', id: 1, method: 'ping' };
+    const reply = await postMcp(stack, ping, { origin: 'https://inspector.example' });
+    assert.equal(reply.status, 200);
+    assert.equal(reply.headers.get('access-control-allow-origin'), 'https://inspector.example');
+    assert.match(reply.headers.get('access-control-expose-headers'), /www-authenticate/);
+    const hostile = await fetch(stack.mcpUrl, { method: 'OPTIONS', headers: { origin: 'https://evil.example' } });
+    assert.equal(hostile.status, 403);
+    assert.equal(hostile.headers.get('access-control-allow-origin'), null);
+  });
+
+  test('a body sent without a declared length is cut off at 1 MiB', async () => {
+    let sent = 0;
+    const chunk = new TextEncoder().encode(' '.repeat(64 * 1024));
+    const body = new ReadableStream({
+      pull(controller) {
+        if (sent >= 17) return controller.close();
+        sent += 1;
+        controller.enqueue(sent === 1 ? new TextEncoder().encode('{"jsonrpc":"2.0","id":1,"method":"ping"}') : chunk);
+      },
+    });
+    try {
+      const response = await fetch(stack.mcpUrl, { method: 'POST', body, duplex: 'half', headers: { 'content-type': 'application/json' } });
+      assert.equal(response.status, 413);
+    } catch (error) {
+      // The Worker may close the connection before the client has finished sending.
+      assert.match(String(error.cause?.code ?? error), /EPIPE|ECONNRESET|UND_ERR_SOCKET/);
+    }
+    const small = await postMcp(stack, { jsonrpc: '2.0', id: 2, method: 'ping' });
+    assert.equal(small.status, 200);
   });
 
   test('a body over 1 MiB gets 413', async () => {

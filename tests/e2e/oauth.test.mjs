@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { createServer } from 'node:http';
+import { createServer, request } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -18,6 +18,44 @@ import {
   OAUTH_VARS, answerConsent, authorizeCode, authorizeUrl, callTool, connect, cookieFrom, exchange, hidden, listTools, pkce,
   refresh, register, registerClient, signIn, sleep, tokenRequest,
 } from './oauth-flow.mjs';
+
+/**
+ * POSTs up to `chunks` chunks of 64 KiB with chunked transfer encoding, writing only as fast as
+ * the server reads. Resolves with how many chunks were written and the reply (status and text)
+ * or the connection error, whichever comes first.
+ */
+function chunkedUpload(url, headers, chunks) {
+  return new Promise((resolve) => {
+    const req = request(url, { method: 'POST', headers: { ...headers, 'transfer-encoding': 'chunked' } });
+    let written = 0;
+    let done = false;
+    const finish = (result) => {
+      if (done) return;
+      done = true;
+      req.destroy();
+      resolve({ written, ...result });
+    };
+    req.on('response', (response) => {
+      let text = '';
+      response.on('data', (data) => { text += data; });
+      response.on('end', () => finish({ status: response.statusCode, text }));
+      response.on('error', (error) => finish({ error: error.code }));
+    });
+    req.on('error', (error) => finish({ error: error.code }));
+    const chunk = Buffer.alloc(64 * 1024, 97);
+    const pump = () => {
+      while (!done && written < chunks) {
+        written += 1;
+        if (!req.write(chunk)) {
+          req.once('drain', pump);
+          return;
+        }
+      }
+      if (!done) req.end();
+    };
+    pump();
+  });
+}
 
 // ---- the main stack ------------------------------------------------------------------------
 
@@ -58,6 +96,49 @@ describe('OAuth', () => {
     assert.match(bogus.headers.get('www-authenticate'), /error="invalid_token"/);
     const foreign = await listTools(stack, 'gho_standin_octo');
     assert.equal(foreign.status, 401, 'a GitHub token is not one of ours');
+    // The challenge comes before any transport complaint: an anonymous GET is a 401, not a 405.
+    const get = await fetch(stack.mcpUrl);
+    assert.equal(get.status, 401);
+    assert.match(get.headers.get('www-authenticate'), /^Bearer resource_metadata=/);
+  });
+
+  test('a token is good only at the resource it was issued for (RFC 8707)', async () => {
+    const { tokens } = await connect(stack);
+    assert.equal((await listTools(stack, tokens.access_token)).status, 200);
+    // The same Worker under another host name is another resource.
+    const otherHost = { ...stack, mcpUrl: stack.mcpUrl.replace('127.0.0.1', 'localhost') };
+    const elsewhere = await listTools(otherHost, tokens.access_token);
+    assert.equal(elsewhere.status, 401);
+    assert.match(elsewhere.headers.get('www-authenticate'), /error="invalid_token"/);
+    assert.equal((await listTools(stack, tokens.access_token)).status, 200, 'still good at home');
+  });
+
+  test('a read-only connection is told it cannot arrange', async () => {
+    const { tokens } = await connect(stack, { write: false });
+    const read = await callTool(stack, tokens.access_token, 'get_pull_request', { owner: 'logikflow', repo: 'demo', number: 3 });
+    assert.equal(read.body.result.isError, false);
+    assert.equal(read.body.result.structuredContent.canArrange, false);
+    const { tokens: writer } = await connect(stack);
+    const again = await callTool(stack, writer.access_token, 'get_pull_request', { owner: 'logikflow', repo: 'demo', number: 3 });
+    assert.equal(again.body.result.structuredContent.canArrange, true);
+  });
+
+  test('bodies without a declared length are cut off at the limit, before any check', async () => {
+    // A chunked upload of up to 100 MiB (no content-length) to an unauthenticated endpoint: the
+    // Worker answers once the form limit is passed and stops reading, and keeps serving.
+    const revoke = await chunkedUpload(`${stack.baseUrl}/oauth/revoke`, { 'content-type': 'application/x-www-form-urlencoded' }, 1600);
+    assert.ok(revoke.written < 1600, `the Worker stopped reading early (sent ${revoke.written} of 1600 chunks of 64 KiB)`);
+    if (revoke.status !== undefined) assert.equal(revoke.status, 400);
+    const { tokens } = await connect(stack);
+    const mcp = await chunkedUpload(stack.mcpUrl, {
+      'content-type': 'application/json', authorization: `Bearer ${tokens.access_token}`, 'mcp-protocol-version': '2026-07-28',
+    }, 1600);
+    assert.ok(mcp.written < 1600, `sent ${mcp.written} of 1600 chunks`);
+    if (mcp.status !== undefined) {
+      assert.equal(mcp.status, 413);
+      assert.equal(JSON.parse(mcp.text).error.message, 'Request body too large: the limit is 1 MiB');
+    }
+    assert.equal((await listTools(stack, tokens.access_token)).status, 200);
   });
 
   test('dynamic registration accepts https, loopback http and app schemes, and refuses the rest', async () => {
@@ -245,6 +326,16 @@ describe('OAuth', () => {
     assert.equal(replayed.body.error, 'invalid_grant');
     assert.equal((await listTools(stack, rotated.body.access_token)).status, 401, 'the whole grant is revoked');
     assert.equal((await refresh(stack, rotated.body.refresh_token, clientId)).body.error, 'invalid_grant');
+  });
+
+  test('a refresh must name its client (OAuth 2.1, public clients)', async () => {
+    const { clientId, tokens } = await connect(stack);
+    const anonymous = await tokenRequest(stack, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, resource: stack.mcpUrl });
+    assert.equal(anonymous.status, 400);
+    assert.equal(anonymous.body.error, 'invalid_request');
+    assert.match(anonymous.body.error_description, /client_id/);
+    const named = await refresh(stack, tokens.refresh_token, clientId);
+    assert.equal(named.status, 200, 'the refused attempt spent nothing');
   });
 
   test('revocation ends the grant at once; unknown tokens still get 200', async () => {

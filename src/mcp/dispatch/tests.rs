@@ -328,10 +328,42 @@ fn notifications_are_accepted() {
 fn legacy_ping_and_unknown() {
     let (status, value, _) = send(&[], r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#);
     assert_eq!((status, value["result"].clone()), (200, json!({})));
+    // 200, not 404: in the 2025 transport a 404 tells the client its session expired.
     check_error(
         send(&[], r#"{"jsonrpc":"2.0","id":1,"method":"nope"}"#),
-        404,
+        200,
         -32601,
+    );
+    check_error(
+        send(
+            &[("mcp-protocol-version", "2025-06-18")],
+            r#"{"jsonrpc":"2.0","id":1,"method":"nope"}"#,
+        ),
+        200,
+        -32601,
+    );
+}
+
+#[test]
+fn an_unknown_version_is_named_even_without_meta() {
+    let got = send(
+        &[("mcp-protocol-version", "2025-01-01")],
+        r#"{"jsonrpc":"2.0","id":3,"method":"tools/list"}"#,
+    );
+    assert_eq!(got.1["id"], 3);
+    assert_eq!(got.1["error"]["data"]["requested"], "2025-01-01");
+    check_error(got, 400, -32022);
+}
+
+#[test]
+fn a_2025_header_on_a_2026_body_is_a_mismatch() {
+    let body = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{{"_meta":{{"io.modelcontextprotocol/protocolVersion":"2026-07-28",{CAPS}}}}}}}"#
+    );
+    check_error(
+        send(&[("mcp-protocol-version", "2025-06-18")], &body),
+        400,
+        -32020,
     );
 }
 

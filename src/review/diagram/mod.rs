@@ -523,6 +523,15 @@ fn parse_node(
     }
     let file = problems.optional_string(map, path, "file", usize::MAX);
     let hunk = problems.optional_string(map, path, "hunk", usize::MAX);
+    if let (Some(hunk), None) = (hunk, file) {
+        // A shape problem, not a reference one: whatever the change, it needs its file.
+        problems.push(format!(
+            "{} {} needs {}, the changed file the change belongs to",
+            field(path, "hunk"),
+            shown(hunk),
+            field(path, "file")
+        ));
+    }
     Some(Node {
         id: id?,
         title: title?.to_string(),
@@ -604,11 +613,7 @@ fn check_references(diagram: &Diagram, facts: &PullFacts) -> Vec<String> {
             continue;
         };
         let Some(file) = file else {
-            problems.push(format!(
-                "{path}.hunk {} needs {path}.file, the changed file the change belongs to",
-                shown(hunk)
-            ));
-            continue;
+            continue; // refused by `parse_node`
         };
         if file.change_ids.iter().any(|id| id == hunk) {
             continue;

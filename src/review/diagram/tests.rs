@@ -332,6 +332,12 @@ fn kinds_groups_and_edges() {
         ),
         "The diagram is invalid: nodes[0].group \"g\" is not a group id (the diagram has no groups)",
     );
+    check(
+        small(
+            json!({ "nodes": [{ "id": "a", "title": "A", "hunk": "h1pdwiwd" }, { "id": "b", "title": "B" }] }),
+        ),
+        "The diagram is invalid: nodes[0].hunk \"h1pdwiwd\" needs nodes[0].file, the changed file the change belongs to",
+    );
 }
 
 #[test]
@@ -340,7 +346,7 @@ fn references() {
     let rejection = validate_diagram(
         &small(json!({ "nodes": [
             { "id": "a", "title": "A", "file": "gone.ts" },
-            { "id": "b", "title": "B", "hunk": "h1pdwiwd" },
+            { "id": "b", "title": "B" },
             { "id": "c", "title": "C", "file": "services/invite-service.ts", "hunk": "hnope" },
             { "id": "d", "title": "D", "file": "logo.png", "hunk": "h1" },
             { "id": "e", "title": "E", "file": "services/invite-service.test.ts", "hunk": "h1" },
@@ -354,7 +360,7 @@ fn references() {
     );
     assert_eq!(
         rejection.map(|_| String::new()).unwrap_or_else(|r| r.message()),
-        "The diagram points at files or changes that aren't in the pull request: nodes[0].file \"gone.ts\" isn't a changed file of the pull request; nodes[1].hunk \"h1pdwiwd\" needs nodes[1].file, the changed file the change belongs to; nodes[2].hunk \"hnope\" isn't a change of services/invite-service.ts (its changes are h1pdwiwd and hyzm99a); nodes[3].hunk \"h1\" isn't a change of logo.png (it has no diff GitHub can show, so point at the file only); nodes[4].hunk \"h1\" isn't a change of services/invite-service.test.ts (its only change is h31)",
+        "The diagram points at files or changes that aren't in the pull request: nodes[0].file \"gone.ts\" isn't a changed file of the pull request; nodes[2].hunk \"hnope\" isn't a change of services/invite-service.ts (its changes are h1pdwiwd and hyzm99a); nodes[3].hunk \"h1\" isn't a change of logo.png (it has no diff GitHub can show, so point at the file only); nodes[4].hunk \"h1\" isn't a change of services/invite-service.test.ts (its only change is h31)",
     );
 }
 

@@ -68,6 +68,7 @@ fn shape(snapshot: &Snapshot, include_patches: bool) -> Value {
         pull: &pull(),
         snapshot,
         saved: SavedState::default(),
+        may_write: true,
     })
 }
 
@@ -309,7 +310,27 @@ fn merged_pull_requests_say_so() {
         pull: &merged,
         snapshot: &snapshot,
         saved: SavedState::default(),
+        may_write: true,
     });
     assert_eq!(result["pullRequest"]["state"], "merged");
     assert_eq!(result["canArrange"], false);
+}
+
+#[test]
+fn a_read_only_connection_cannot_arrange() {
+    let snapshot = build_snapshot(vec![], 0, None, None);
+    let result = |may_write| {
+        shape_result(ResultInputs {
+            args: &args(false),
+            base_url: "https://h",
+            repository: &repository(true),
+            pull: &pull(),
+            snapshot: &snapshot,
+            saved: SavedState::default(),
+            may_write,
+        })["canArrange"]
+            .clone()
+    };
+    assert_eq!(result(true), true);
+    assert_eq!(result(false), false);
 }
