@@ -471,25 +471,30 @@ fn tool_call(
         );
         return Outcome::Reply(rpc_error(200, &error));
     };
-    let arguments = match params.get("arguments") {
-        None | Some(Value::Null) => Map::new(),
-        Some(Value::Object(arguments)) => arguments.clone(),
-        Some(_) => {
-            let error = RpcError::new(
-                id,
-                code::INVALID_PARAMS,
-                "Invalid params: tools/call arguments must be an object",
-            );
-            return Outcome::Reply(rpc_error(200, &error));
-        }
+    let (arguments, shape_error) = match params.get("arguments") {
+        None | Some(Value::Null) => (Map::new(), None),
+        Some(Value::Object(arguments)) => (arguments.clone(), None),
+        Some(other) => (Map::new(), Some(other)),
     };
-    Outcome::Tool(ToolRequest {
+    let request = ToolRequest {
         id,
         era,
         tool,
         arguments,
         client_name,
-    })
+    };
+    match shape_error {
+        // Bad tool input is the tool's answer, not a protocol error (DESIGN.md section 4).
+        Some(other) => {
+            let message = format!(
+                "The request is invalid: arguments must be an object of {}'s arguments, got {}",
+                tool.as_str(),
+                crate::tools::arguments::describe(other)
+            );
+            Outcome::Reply(tool_reply(&request, ToolResult::Error(message)))
+        }
+        None => Outcome::Tool(request),
+    }
 }
 
 /// Frames a tool's answer as the JSON-RPC result of its `tools/call`.

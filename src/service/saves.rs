@@ -9,7 +9,7 @@ use super::{pull_request, saved_store};
 use crate::errors;
 use crate::github::client::GitHub;
 use crate::mcp::dispatch::{ToolRequest, ToolResult};
-use crate::review::diagram::{diagram_counts, validate_diagram};
+use crate::review::diagram::{check_diagram_shape, diagram_counts, validate_diagram};
 use crate::review::order::{next_step, order_counts, suggest, validate_order};
 use crate::tools::caller::Caller;
 use crate::tools::save_reading_order::{self as save, SaveTarget};
@@ -135,6 +135,9 @@ pub async fn save_diagram(
         Ok(input) => input,
         Err(message) => return ToolResult::Error(message),
     };
+    if let Err(rejection) = check_diagram_shape(input) {
+        return ToolResult::Error(rejection.message());
+    }
     let read = match read_for_save(env, github, caller, &target, "a diagram").await {
         Ok(read) => read,
         Err(message) => return ToolResult::Error(message),
@@ -180,6 +183,6 @@ async fn store(
         .await
         .map_err(|error| {
             worker::console_error!("saving to the pull request store failed: {error}");
-            "LogiKFlow could not save right now (storage unavailable); nothing was saved. Retry in a minute.".to_string()
+            "LogiKFlow could not confirm the save (storage unavailable). In a minute, call get_pull_request: if the version moved past your base_version, this save went through; otherwise retry it.".to_string()
         })
 }

@@ -63,13 +63,20 @@ pub fn repo_part(args: &Map<String, Value>, key: &str, problems: &mut Problems) 
     }
 }
 
+/// A non-negative whole number; `3.0` counts, as JSON Schema's `integer` says it does.
+fn whole_number(value: &Value) -> Option<u64> {
+    value.as_u64().or_else(|| {
+        value
+            .as_f64()
+            .filter(|n| n.fract() == 0.0 && (0.0..=9_007_199_254_740_991.0).contains(n))
+            .map(|n| n as u64)
+    })
+}
+
 /// A required pull request number (a positive integer).
 pub fn pull_number(args: &Map<String, Value>, problems: &mut Problems) -> u64 {
     match args.get("number") {
-        Some(value) => match value
-            .as_u64()
-            .filter(|n| *n > 0 && *n <= u64::from(u32::MAX))
-        {
+        Some(value) => match whole_number(value).filter(|n| *n > 0 && *n <= u64::from(u32::MAX)) {
             Some(number) => number,
             None => {
                 problems.push(format!(
@@ -104,7 +111,7 @@ pub fn flag(args: &Map<String, Value>, key: &str, default: bool, problems: &mut 
 /// A required version number (0 or more).
 pub fn version(args: &Map<String, Value>, key: &str, problems: &mut Problems) -> u64 {
     match args.get(key) {
-        Some(value) => match value.as_u64() {
+        Some(value) => match whole_number(value) {
             Some(version) => version,
             None => {
                 problems.push(format!(
@@ -181,6 +188,23 @@ mod tests {
         assert!(all[1].contains("include_patches must be true or false"));
         assert!(all[2].contains("base_version is required"));
         assert!(all[3].contains("\"extra\" is not an argument"));
+    }
+
+    #[test]
+    fn whole_floats_are_integers_as_json_schema_says() {
+        let mut problems = Problems::default();
+        let a = args(json!({ "number": 12.0, "base_version": 0.0 }));
+        assert_eq!(pull_number(&a, &mut problems), 12);
+        assert_eq!(version(&a, "base_version", &mut problems), 0);
+        assert!(problems.is_empty());
+        let a = args(json!({ "number": 1.5, "base_version": -1.0 }));
+        pull_number(&a, &mut problems);
+        version(&a, "base_version", &mut problems);
+        assert_eq!(problems.into_vec().len(), 2);
+        let a = args(json!({ "number": 4_294_967_296_u64 }));
+        let mut problems = Problems::default();
+        pull_number(&a, &mut problems);
+        assert!(!problems.is_empty(), "above the schema's maximum");
     }
 
     #[test]

@@ -109,12 +109,23 @@ pub fn conflict(latest: &VersionSummary, sent: u64, document: &str, base_field: 
     } else {
         latest.person.as_str()
     };
+    let what = if document.is_empty() {
+        "order"
+    } else {
+        "diagram"
+    };
+    if sent > latest.version {
+        // Not someone else's save: a base_version from nowhere (a typo, or another pull request).
+        return format!(
+            "Conflict: {who} saved {document}version {} at {}, the latest; there is no version {sent} to start from. Call get_pull_request again, merge your changes into the current {what}, and save with base_version {} ({base_field}).",
+            latest.version, latest.saved_at, latest.version,
+        );
+    }
     format!(
         "Conflict: {who} saved {document}version {} at {}, after the version you started from ({sent}). Call get_pull_request again, merge your changes into the current {what}, and save with base_version {} ({base_field}).",
         latest.version,
         latest.saved_at,
         latest.version,
-        what = if document.is_empty() { "order" } else { "diagram" },
     )
 }
 
@@ -249,6 +260,13 @@ mod tests {
         assert!(
             diagram.starts_with("Conflict: mona saved diagram version 2"),
             "{diagram}"
+        );
+        let ahead = conflict(&summary(3), 9, "diagram ", "diagramBaseVersion");
+        assert!(
+            ahead.starts_with("Conflict: mona saved diagram version 3")
+                && ahead.contains("there is no version 9")
+                && !ahead.contains("after the version you started from"),
+            "{ahead}"
         );
         let none = conflict(&summary(0), 4, "", "baseVersion");
         assert!(

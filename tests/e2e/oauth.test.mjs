@@ -128,13 +128,17 @@ describe('OAuth', () => {
     // Worker answers once the form limit is passed and stops reading, and keeps serving.
     const revoke = await chunkedUpload(`${stack.baseUrl}/oauth/revoke`, { 'content-type': 'application/x-www-form-urlencoded' }, 1600);
     assert.ok(revoke.written < 1600, `the Worker stopped reading early (sent ${revoke.written} of 1600 chunks of 64 KiB)`);
-    if (revoke.status !== undefined) assert.equal(revoke.status, 400);
+    // Our answer is a 400; under `wrangler dev` the local proxy in front of the Worker may
+    // instead report that the Worker hung up on the upload (500 "Network connection lost"),
+    // or the connection may close first.
+    const proxyLostUpload = revoke.status === 500 && /Network connection lost/.test(revoke.text);
+    if (revoke.status !== undefined && !proxyLostUpload) assert.equal(revoke.status, 400);
     const { tokens } = await connect(stack);
     const mcp = await chunkedUpload(stack.mcpUrl, {
       'content-type': 'application/json', authorization: `Bearer ${tokens.access_token}`, 'mcp-protocol-version': '2026-07-28',
     }, 1600);
     assert.ok(mcp.written < 1600, `sent ${mcp.written} of 1600 chunks`);
-    if (mcp.status !== undefined) {
+    if (mcp.status !== undefined && !(mcp.status === 500 && /Network connection lost/.test(mcp.text))) {
       assert.equal(mcp.status, 413);
       assert.equal(JSON.parse(mcp.text).error.message, 'Request body too large: the limit is 1 MiB');
     }

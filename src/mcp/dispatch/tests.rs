@@ -466,3 +466,17 @@ fn legacy_tools_list_is_served_from_the_cache_without_result_type() {
     assert!(body["result"].get("resultType").is_none());
     assert_eq!(body["result"]["tools"].as_array().map(Vec::len), Some(4));
 }
+
+#[test]
+fn arguments_that_are_not_an_object_are_a_tool_error() {
+    let (status, body, tool) = modern("tools/call", r#""name":"save_diagram","arguments":[1]"#);
+    assert!(tool.is_none(), "the tool must not run");
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["result"]["isError"], true, "{body}");
+    assert!(body["result"].get("structuredContent").is_none(), "{body}");
+    let text = body["result"]["content"][0]["text"].as_str().unwrap_or("");
+    assert!(
+        text.starts_with("The request is invalid: arguments must be an object"),
+        "{text}"
+    );
+}

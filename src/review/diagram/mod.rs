@@ -266,6 +266,17 @@ impl DiagramRejection {
 /// Validates the `diagram` argument of `save_diagram` (MCP reference: `save_diagram`, Errors).
 ///
 /// `input` is the `diagram` object itself; problem paths start inside it (`nodes[2].kind`).
+/// The shape checks alone, which need no pull request: run before reading GitHub, so a
+/// malformed diagram is told so at once, not after (or behind) a GitHub failure.
+pub fn check_diagram_shape(input: &Value) -> Result<(), DiagramRejection> {
+    parse_diagram(input)
+        .map(|_| ())
+        .map_err(|problems| DiagramRejection {
+            kind: DiagramRejectionKind::Invalid,
+            problems,
+        })
+}
+
 pub fn validate_diagram(input: &Value, facts: &PullFacts) -> Result<Diagram, DiagramRejection> {
     let diagram = parse_diagram(input).map_err(|problems| DiagramRejection {
         kind: DiagramRejectionKind::Invalid,
@@ -428,7 +439,7 @@ fn parse_id(
     };
     if !valid_id(id) {
         problems.push(format!(
-            "{id_path} must be 1 to {MAX_ID_CHARS} letters, digits, - or _, got {}",
+            "{id_path} must be 1 to {MAX_ID_CHARS} ASCII letters, digits, - or _, got {}",
             shown(id)
         ));
         return None;

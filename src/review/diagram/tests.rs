@@ -3,7 +3,9 @@
 
 use serde_json::{json, Value};
 
-use super::{diagram_counts, validate_diagram, Diagram, DiagramRejectionKind, NodeKind};
+use super::{
+    check_diagram_shape, diagram_counts, validate_diagram, Diagram, DiagramRejectionKind, NodeKind,
+};
 use crate::json::FromJson;
 use crate::review::order::facts_from_json;
 
@@ -268,7 +270,7 @@ fn ids() {
             "edges": []
         }),
         &format!(
-            "The diagram is invalid: groups[1].id is required; nodes[0].id must be 1 to 40 letters, digits, - or _, got \"{}\"; nodes[1].id must be 1 to 40 letters, digits, - or _, got \"a b\"; nodes[2].id must be 1 to 40 letters, digits, - or _, got \"\"; nodes[3].id must be 1 to 40 letters, digits, - or _, got \"é\"; nodes[4].id \"dup\" is already used by groups[0] (ids must be unique across groups and nodes); nodes[6].id \"ok\" is already used by nodes[5] (ids must be unique across groups and nodes); nodes[7].id must be a string, got number",
+            "The diagram is invalid: groups[1].id is required; nodes[0].id must be 1 to 40 ASCII letters, digits, - or _, got \"{}\"; nodes[1].id must be 1 to 40 ASCII letters, digits, - or _, got \"a b\"; nodes[2].id must be 1 to 40 ASCII letters, digits, - or _, got \"\"; nodes[3].id must be 1 to 40 ASCII letters, digits, - or _, got \"é\"; nodes[4].id \"dup\" is already used by groups[0] (ids must be unique across groups and nodes); nodes[6].id \"ok\" is already used by nodes[5] (ids must be unique across groups and nodes); nodes[7].id must be a string, got number",
             "x".repeat(41)
         ),
     );
@@ -465,4 +467,16 @@ fn random_diagrams_never_panic() {
             Err(rejection) => assert!(!rejection.problems.is_empty()),
         }
     }
+}
+
+#[test]
+fn the_shape_is_checked_without_the_pull_request() {
+    assert!(check_diagram_shape(&small(json!({ "nodes": [
+        { "id": "a", "title": "A", "file": "any/file.ts", "hunk": "hany" },
+        { "id": "b", "title": "B" }
+    ] })))
+    .is_ok());
+    let rejection = check_diagram_shape(&json!({ "nodes": [] })).unwrap_err();
+    assert_eq!(rejection.kind, DiagramRejectionKind::Invalid);
+    assert!(rejection.message().starts_with("The diagram is invalid: "));
 }

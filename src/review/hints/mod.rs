@@ -74,8 +74,10 @@ pub fn compute_hints(files: &[HintInput<'_>], gitattributes: Option<&str>) -> Ve
                     .into_iter()
                     .map(|other| index.path(other).to_string())
                     .collect(),
+                // A deleted test covers nothing any more.
                 test_of: sources
                     .test_of(file.path, &index)
+                    .filter(|_| file.status.exists_at_head())
                     .map(|source| index.path(source).to_string()),
                 likely_generated: generated::likely_generated(file.path, file.hunks, &attributes),
             }
@@ -257,5 +259,26 @@ mod tests {
                 assert!(!hint.depends_on.iter().any(|dep| dep == input.path));
             }
         }
+    }
+
+    #[test]
+    fn a_deleted_test_covers_nothing() {
+        let input = |path, status| HintInput {
+            path,
+            status,
+            previous_path: None,
+            hunks: None,
+        };
+        let subject = input("src/a.ts", FileStatus::Modified);
+        let kept = compute_hints(
+            &[subject, input("src/a.test.ts", FileStatus::Modified)],
+            None,
+        );
+        assert_eq!(kept[1].test_of.as_deref(), Some("src/a.ts"));
+        let gone = compute_hints(
+            &[subject, input("src/a.test.ts", FileStatus::Removed)],
+            None,
+        );
+        assert_eq!(gone[1].test_of, None);
     }
 }
