@@ -1,0 +1,33 @@
+// The KV snapshot cache never keeps a snapshot built while GitHub failed to send one of the
+// optional files (`.gitattributes`, `.github/logikflow.yml`): cached, it would hide their hints
+// until the next push. Its own stack, so the pull request's snapshot starts uncached.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { modernRequest, postMcp, standinControl, startStack } from './harness.mjs';
+
+let stack;
+before(async () => { stack = await startStack(); });
+after(async () => { await stack?.stop(); });
+
+async function read() {
+  const { message, headers } = modernRequest(1, 'tools/call',
+    { name: 'get_pull_request', arguments: { owner: 'logikflow', repo: 'demo', number: 3 } }, 'get_pull_request');
+  const reply = await postMcp(stack, message, headers);
+  assert.equal(reply.body.result.isError, false, JSON.stringify(reply.body));
+  return reply.body.result.structuredContent;
+}
+
+test('a snapshot read while the conventions file failed is served but not cached', async () => {
+  // Both tries of the conventions file fail (5xx, retried once): the read still succeeds.
+  await standinControl(stack, 'POST', 'faults', { path: '/contents/.github/logikflow.yml', kind: 'status', status: 502, times: 0 });
+  const during = await read();
+  assert.equal(during.diagramPreference, 'ask', 'the file was unreadable, so nothing was preferred');
+  await standinControl(stack, 'DELETE', 'faults');
+  const after = await read();
+  assert.equal(after.diagramPreference, 'always', 'the next read fetched the file again');
+  // That complete snapshot is cached: a third read fetches no files.
+  await standinControl(stack, 'DELETE', 'requests');
+  await read();
+  const log = await standinControl(stack, 'GET', 'requests');
+  assert.equal(log.requests.filter((r) => r.kind === 'rest' && r.path.includes('/contents/')).length, 0);
+});
