@@ -119,6 +119,26 @@ fn origin_allowed(origin: &str, own_origin: &str, allowed: &[String]) -> bool {
             .any(|allowed| origin.eq_ignore_ascii_case(allowed.trim().trim_end_matches('/')))
 }
 
+/// `reply`, a refusal made before the body was read (401, 429, 503), with the id of the request
+/// in `body` put in place of its null id, so the client can match the error to its request. A
+/// body that is not one JSON-RPC request leaves the reply as it is.
+pub fn with_request_id(mut reply: HttpReply, body: &[u8]) -> HttpReply {
+    let id = match crate::json::value(body) {
+        Some(Value::Object(mut message)) => message.remove("id"),
+        _ => None,
+    };
+    let Some(id @ (Value::String(_) | Value::Number(_))) = id else {
+        return reply;
+    };
+    if let Ok(Value::Object(mut answer)) = serde_json::from_str::<Value>(&reply.body) {
+        if answer.get("id") == Some(&Value::Null) {
+            answer.insert("id".into(), id);
+            reply.body = Value::Object(answer).to_string();
+        }
+    }
+    reply
+}
+
 /// A JSON-RPC error with a null id, for refusals made before the body is read.
 pub fn error_reply(status: u16, error_code: i64, message: &str) -> HttpReply {
     let body: Value = json!({
@@ -179,6 +199,29 @@ mod tests {
             None,
         );
         check("POST", &[("content-type", "text/plain")], Some(415));
+    }
+
+    #[test]
+    fn refusals_made_before_the_body_get_its_id() {
+        let refusal = || error_reply(401, code::SERVER_ERROR, "Unauthorized");
+        let id_of = |reply: HttpReply| {
+            serde_json::from_str::<Value>(&reply.body).unwrap_or_default()["id"].clone()
+        };
+        let body = br#"{"jsonrpc":"2.0","id":"abc","method":"tools/list"}"#;
+        assert_eq!(id_of(with_request_id(refusal(), body)), json!("abc"));
+        assert_eq!(id_of(with_request_id(refusal(), br#"{"id":7}"#)), json!(7));
+        for unusable in [
+            &b""[..],
+            b"{",
+            br#"[{"id":1}]"#,
+            br#"{"id":{"x":1}}"#,
+            br#"{"method":"x"}"#,
+        ] {
+            assert_eq!(id_of(with_request_id(refusal(), unusable)), Value::Null);
+        }
+        let kept = with_request_id(refusal().with_header("www-authenticate", "Bearer"), body);
+        assert_eq!(kept.status, 401);
+        assert_eq!(kept.header("www-authenticate"), Some("Bearer"));
     }
 
     #[test]

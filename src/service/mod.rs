@@ -140,7 +140,13 @@ async fn mcp_message(
     let host = url.host_str().unwrap_or_default();
     let caller = match authenticate(parts.headers, host, env, config, base_url).await {
         Ok(caller) => caller,
-        Err(reply) => return Ok(reply),
+        // Refused before the body was read: read it (capped) for the request's id.
+        Err(reply) => {
+            return Ok(match body.await {
+                Ok(Capped::Body(body)) => transport::with_request_id(reply, &body),
+                _ => reply,
+            })
+        }
     };
     if let Err(reply) = transport::check_message(parts) {
         return Ok(reply);

@@ -89,6 +89,7 @@ describe('OAuth', () => {
     const { message, headers } = modernRequest(1, 'tools/list');
     const missing = await postMcp(stack, message, headers);
     assert.equal(missing.status, 401);
+    assert.equal(missing.body.id, 1, 'the refusal carries the request id');
     const challenge = missing.headers.get('www-authenticate');
     assert.match(challenge, /^Bearer resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource\/mcp", scope="reviews"$/);
     const bogus = await listTools(stack, 'lfa_1001_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
@@ -597,6 +598,7 @@ describe('OAuth limits and lifetimes', () => {
     const retryAfter = Number(limited.headers.get('retry-after'));
     assert.ok(retryAfter >= 1 && retryAfter <= 60, `Retry-After ${retryAfter}`);
     assert.match(limited.body.error.message, /retry in \d+ seconds?/);
+    assert.equal(limited.body.id, 1, 'the refusal carries the request id');
     assert.equal((await listTools(stack, reader.tokens.access_token)).status, 200, 'another person has their own window');
   });
 
