@@ -34,7 +34,13 @@ pub async fn read(request: &web_sys::Request, limit: usize) -> Result<Capped> {
         }
         None => {}
     }
-    let Some(stream) = request.body() else {
+    read_stream(request.body(), limit).await
+}
+
+/// Reads a body stream chunk by chunk (a request's, or a fetched response's), abandoning it as
+/// soon as it passes `limit` bytes.
+pub async fn read_stream(stream: Option<web_sys::ReadableStream>, limit: usize) -> Result<Capped> {
+    let Some(stream) = stream else {
         return Ok(Capped::Body(Vec::new()));
     };
     let reader: web_sys::ReadableStreamDefaultReader = stream.get_reader().unchecked_into();

@@ -22,12 +22,10 @@
 //! (GitHub round trips, 10 minutes, deleted on use).
 
 use futures_util::future::{select, Either};
-use futures_util::StreamExt;
 use serde::Serialize;
 
 use crate::json::FromJson;
-use wasm_bindgen::JsValue;
-use worker::{Delay, Env, Fetch, Headers, Method, Request, RequestInit, RequestRedirect};
+use worker::{web_sys, Delay, Env, Method, Request};
 
 use super::authorize::{
     self, csrf_cookie_name, flow_cookie_name, AuthorizationRequest, Refusal, SignInFlow,
@@ -350,24 +348,23 @@ async fn load_client(env: &Env, config: &Config, client_id: &str) -> Result<Clie
 /// Fetches a Client ID Metadata Document: no redirects followed, at most 5 KB, 3 seconds.
 async fn fetch_metadata_document(url: &str) -> Result<ClientRecord, DocumentProblem> {
     let fetch = async {
-        let headers = Headers::new();
+        let unreachable = |_| DocumentProblem::Unreachable;
+        let headers = web_sys::Headers::new().map_err(unreachable)?;
         headers
             .set("accept", "application/json")
-            .map_err(|_| DocumentProblem::Unreachable)?;
+            .map_err(unreachable)?;
         headers
             .set("user-agent", "logikflow")
-            .map_err(|_| DocumentProblem::Unreachable)?;
-        let mut init = RequestInit::new();
-        init.with_method(Method::Get)
-            .with_headers(headers)
-            .with_redirect(RequestRedirect::Manual);
-        let request =
-            Request::new_with_init(url, &init).map_err(|_| DocumentProblem::Unreachable)?;
-        let mut response = Fetch::Request(request)
-            .send()
+            .map_err(unreachable)?;
+        let init = web_sys::RequestInit::new();
+        init.set_method("GET");
+        init.set_headers(&headers);
+        init.set_redirect(web_sys::RequestRedirect::Manual);
+        let request = web_sys::Request::new_with_str_and_init(url, &init).map_err(unreachable)?;
+        let response = crate::store::wire::send(&request)
             .await
             .map_err(|_| DocumentProblem::Unreachable)?;
-        match response.status_code() {
+        match response.status() {
             200 => {}
             300..=399 => return Err(DocumentProblem::Redirected),
             status => return Err(DocumentProblem::Status(status)),
@@ -381,18 +378,13 @@ async fn fetch_metadata_document(url: &str) -> Result<ClientRecord, DocumentProb
         if declared.is_some_and(|len| len > clients::MAX_DOCUMENT_BYTES) {
             return Err(DocumentProblem::TooLarge);
         }
-        let mut stream = response
-            .stream()
-            .map_err(|_| DocumentProblem::Unreachable)?;
-        let mut body = Vec::new();
-        while let Some(chunk) = stream.next().await {
-            let chunk = chunk.map_err(|_| DocumentProblem::Unreachable)?;
-            body.extend_from_slice(&chunk);
-            if body.len() > clients::MAX_DOCUMENT_BYTES {
-                return Err(DocumentProblem::TooLarge);
+        match crate::body::read_stream(response.body(), clients::MAX_DOCUMENT_BYTES).await {
+            Ok(crate::body::Capped::Body(body)) => {
+                clients::parse_metadata_document(url, &body, now())
             }
+            Ok(crate::body::Capped::TooLarge) => Err(DocumentProblem::TooLarge),
+            Err(_) => Err(DocumentProblem::Unreachable),
         }
-        clients::parse_metadata_document(url, &body, now())
     };
     let timer = Delay::from(std::time::Duration::from_millis(DOCUMENT_TIMEOUT_MS));
     match select(Box::pin(fetch), Box::pin(timer)).await {
@@ -727,33 +719,19 @@ async fn sign_in_with_github(
 }
 
 async fn post_github_form(url: &str, body: String) -> Result<String, Error> {
-    let send = async {
-        let headers = Headers::new();
-        headers.set("accept", "application/json")?;
-        headers.set("content-type", "application/x-www-form-urlencoded")?;
-        headers.set("user-agent", "logikflow")?;
-        let mut init = RequestInit::new();
-        init.with_method(Method::Post)
-            .with_headers(headers)
-            .with_body(Some(JsValue::from_str(&body)));
-        let mut response = Fetch::Request(Request::new_with_init(url, &init)?)
-            .send()
-            .await?;
-        let status = response.status_code();
-        let text = response.text().await?;
-        if status != 200 {
-            return Err(worker::Error::RustError(format!("HTTP {status}")));
+    match crate::store::wire::post_github_form(url, &body, GITHUB_TIMEOUT_MS).await {
+        Ok(reply) if reply.status == 200 => Ok(reply.body),
+        Ok(reply) => {
+            worker::console_error!(
+                "oauth: GitHub token endpoint answered HTTP {}",
+                reply.status
+            );
+            Err(Error::GitHubUnavailable)
         }
-        Ok::<String, worker::Error>(text)
-    };
-    let timer = Delay::from(std::time::Duration::from_millis(GITHUB_TIMEOUT_MS));
-    match select(Box::pin(send), Box::pin(timer)).await {
-        Either::Left((Ok(text), _)) => Ok(text),
-        Either::Left((Err(error), _)) => {
+        Err(error) => {
             worker::console_error!("oauth: GitHub token endpoint failed: {error}");
             Err(Error::GitHubUnavailable)
         }
-        Either::Right(_) => Err(Error::GitHubUnavailable),
     }
 }
 

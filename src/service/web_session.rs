@@ -9,7 +9,7 @@
 
 use serde_json::Value;
 use sha2::{Digest, Sha256};
-use worker::{Env, Method, Request, RequestInit};
+use worker::{Env, Method, Request};
 
 use crate::config::Config;
 use crate::http::HttpReply;
@@ -69,13 +69,16 @@ async fn call_oauth(
     content_type: &str,
     body: String,
 ) -> worker::Result<(u16, Value)> {
-    let headers = worker::Headers::new();
+    let headers = worker::web_sys::Headers::new()?;
     headers.set("content-type", content_type)?;
-    let mut init = RequestInit::new();
-    init.with_method(Method::Post)
-        .with_headers(headers)
-        .with_body(Some(body.into()));
-    let request = Request::new_with_init(&format!("{base_url}{path}"), &init)?;
+    let init = worker::web_sys::RequestInit::new();
+    init.set_method("POST");
+    init.set_headers(&headers);
+    init.set_body(&body.into());
+    let request = Request::from(worker::web_sys::Request::new_with_str_and_init(
+        &format!("{base_url}{path}"),
+        &init,
+    )?);
     let reply = Box::pin(oauth_handle(request, env, config, base_url)).await?;
     let value = serde_json::from_str(&reply.body).unwrap_or(Value::Null);
     Ok((reply.status, value))

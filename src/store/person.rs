@@ -29,11 +29,10 @@
 
 use std::cell::{Cell, RefCell};
 
-use futures_util::future::{select, Either};
 use wasm_bindgen::JsValue;
 use worker::{
-    durable_object, Delay, DurableObject, Env, Fetch, Headers, Method, Request, RequestInit,
-    Response, Result, SqlStorage, SqlStorageValue, State,
+    durable_object, DurableObject, Env, Method, Request, Response, Result, SqlStorage,
+    SqlStorageValue, State,
 };
 
 use crate::config::Config;
@@ -822,32 +821,11 @@ impl PersonStore {
                 "GitHub client is not configured".into(),
             ));
         };
-        let headers = Headers::new();
-        headers.set("accept", "application/json")?;
-        headers.set("content-type", "application/x-www-form-urlencoded")?;
-        headers.set("user-agent", "logikflow")?;
-        let mut init = RequestInit::new();
-        init.with_method(Method::Post)
-            .with_headers(headers)
-            .with_body(Some(
-                github_flow::refresh_body(client_id, secret, refresh_token).into(),
-            ));
         let url = format!("{}/login/oauth/access_token", config.github_oauth_url);
-        let send = async {
-            let mut response = Fetch::Request(Request::new_with_init(&url, &init)?)
-                .send()
-                .await?;
-            response.text().await
-        };
-        let timer = Delay::from(std::time::Duration::from_millis(GITHUB_TIMEOUT_MS));
-        let body = match select(Box::pin(send), Box::pin(timer)).await {
-            Either::Left((body, _)) => body?,
-            Either::Right(_) => {
-                return Err(worker::Error::RustError(
-                    "GitHub did not answer in time".into(),
-                ))
-            }
-        };
+        let form = github_flow::refresh_body(client_id, secret, refresh_token);
+        let body = super::wire::post_github_form(&url, &form, GITHUB_TIMEOUT_MS)
+            .await?
+            .body;
         github_flow::parse_token_response(&body, now)
             .map_err(|e| worker::Error::RustError(format!("GitHub refused the refresh: {e:?}")))
     }

@@ -26,8 +26,40 @@ impl Reply {
 
 /// Sends `request` to the internet (or the local stand-in) and reads the reply whole.
 pub async fn fetch(request: &web_sys::Request) -> Result<Reply> {
+    read(send_promise(request)).await
+}
+
+/// Sends `request` and returns the response without reading its body.
+pub async fn send(request: &web_sys::Request) -> Result<web_sys::Response> {
+    Ok(JsFuture::from(send_promise(request)).await?.dyn_into()?)
+}
+
+fn send_promise(request: &web_sys::Request) -> worker::js_sys::Promise {
     let global: web_sys::WorkerGlobalScope = worker::js_sys::global().unchecked_into();
-    read(global.fetch_with_request(request)).await
+    global.fetch_with_request(request)
+}
+
+/// POSTs a form to GitHub's OAuth token endpoint at `url` and reads the reply whole, or fails
+/// when no reply comes within `timeout_ms`.
+pub async fn post_github_form(url: &str, form: &str, timeout_ms: u64) -> Result<Reply> {
+    use futures_util::future::{select, Either};
+    let headers = web_sys::Headers::new()?;
+    headers.set("accept", "application/json")?;
+    headers.set("content-type", "application/x-www-form-urlencoded")?;
+    headers.set("user-agent", "logikflow")?;
+    let init = web_sys::RequestInit::new();
+    init.set_method("POST");
+    init.set_headers(&headers);
+    init.set_body(&JsValue::from_str(form));
+    let request = web_sys::Request::new_with_str_and_init(url, &init)?;
+    let timer = worker::Delay::from(std::time::Duration::from_millis(timeout_ms));
+    let answer = match select(Box::pin(fetch(&request)), Box::pin(timer)).await {
+        Either::Left((reply, _)) => reply,
+        Either::Right(_) => Err(Error::RustError(format!(
+            "GitHub did not answer within {timeout_ms} ms"
+        ))),
+    };
+    answer
 }
 
 /// POSTs `body` to `path` on the Durable Object `name` of the namespace bound as `binding`, and

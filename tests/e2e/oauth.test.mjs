@@ -449,6 +449,17 @@ describe('OAuth', () => {
         '/oauth/client.json': { client_id: documentUrl, client_name: 'Metadata App', redirect_uris: [redirectTo] },
         '/oauth/bad.json': { client_id: `${badUrl}x`, client_name: 'Bad', redirect_uris: [redirectTo] },
       };
+      if (request.url === '/oauth/moved.json') {
+        response.writeHead(302, { location: documentUrl });
+        return response.end();
+      }
+      if (request.url === '/oauth/huge.json') {
+        // Chunked (no content-length), well over the 5 KB cap, and valid up to the cut.
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.write(`{"client_id":"${request.url}","client_name":"`);
+        for (let i = 0; i < 40; i++) response.write('x'.repeat(1024));
+        return response.end('"}');
+      }
       const document = documents[request.url];
       response.writeHead(document ? 200 : 404, { 'content-type': 'application/json' });
       response.end(JSON.stringify(document ?? {}));
@@ -473,6 +484,14 @@ describe('OAuth', () => {
       const bad = await fetch(authorizeUrl(stack, { clientId: badUrl, redirectUri: redirectTo, challenge }), { redirect: 'manual' });
       assert.equal(bad.status, 401);
       assert.equal(bad.headers.get('location'), null);
+      // A redirect is not followed, and a document over the size cap is not read to its end.
+      for (const refused of ['moved.json', 'huge.json']) {
+        const clientId = `http://127.0.0.1:${port}/oauth/${refused}`;
+        const page = await fetch(authorizeUrl(stack, { clientId, redirectUri: redirectTo, challenge }), { redirect: 'manual' });
+        assert.ok(page.status >= 400, `${refused}: ${page.status}`);
+        assert.equal(page.headers.get('location'), null, refused);
+        assert.match(await page.text(), refused === 'moved.json' ? /redirect/i : /large|size|KB/i, refused);
+      }
     } finally {
       server.close();
     }
