@@ -302,6 +302,17 @@ pub fn shape_result(inputs: ResultInputs<'_>) -> Value {
     if let Some(problem) = &snapshot.conventions_problem {
         result["conventionsProblem"] = json!(problem);
     }
+    // Room for the top-level flags, and for every file's patch field or flag when asked for.
+    let reserved = 2 * PER_FILE_OVERHEAD
+        + if args.include_patches {
+            (files.len() + 1) * PER_FILE_OVERHEAD
+        } else {
+            0
+        };
+    let budget = MAX_RESULT_CHARS.saturating_sub(json_len(&result) + reserved);
+    if trim_changes(&mut files, budget) {
+        result["changesTrimmed"] = json!(true);
+    }
     if args.include_patches {
         let budget = MAX_RESULT_CHARS.saturating_sub(json_len(&result) + json_len(&json!(files)));
         let truncated = attach_patches(&mut files, &snapshot.files, budget);
@@ -311,6 +322,45 @@ pub fn shape_result(inputs: ResultInputs<'_>) -> Value {
     }
     result["files"] = Value::Array(files);
     result
+}
+
+/// Keeps a very large pull request's file list within `budget` characters (the response cap):
+/// first without the changes' previews, then without the `changes` of the files with the most
+/// changes, until it fits. Every file stays listed, since an order must name them all; a file
+/// that lost its `changes` can still be placed whole. Returns true when anything was taken out.
+fn trim_changes(files: &mut [Value], budget: usize) -> bool {
+    let mut size = json_len(&json!(files));
+    if size <= budget {
+        return false;
+    }
+    for change in files
+        .iter_mut()
+        .filter_map(|file| file.get_mut("changes").and_then(Value::as_array_mut))
+        .flatten()
+    {
+        if let Some(preview) = change.as_object_mut().and_then(|c| c.remove("preview")) {
+            size -= json_len(&preview) + ",\"preview\":".len();
+        }
+    }
+    let mut by_changes: Vec<usize> = (0..files.len()).collect();
+    let count = |file: &Value| {
+        file.get("changes")
+            .and_then(Value::as_array)
+            .map_or(0, Vec::len)
+    };
+    by_changes.sort_by_key(|&index| std::cmp::Reverse(count(&files[index])));
+    for index in by_changes {
+        if size <= budget {
+            break;
+        }
+        if let Some(changes) = files[index]
+            .as_object_mut()
+            .and_then(|f| f.remove("changes"))
+        {
+            size -= json_len(&changes) + ",\"changes\":".len();
+        }
+    }
+    true
 }
 
 fn json_len(value: &Value) -> usize {

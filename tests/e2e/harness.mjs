@@ -81,7 +81,8 @@ async function waitForHttp(url, timeoutMs) {
   let lastError;
   while (Date.now() < deadline) {
     try {
-      await fetch(url);
+      // A port that accepts but never answers must not hang the wait.
+      await fetch(url, { signal: AbortSignal.timeout(10_000) });
       return;
     } catch (error) {
       lastError = error;

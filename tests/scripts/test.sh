@@ -41,7 +41,8 @@ CI=true WRANGLER_SEND_METRICS=false LOGIKFLOW_BUILD=skip node node_modules/wrang
 test -f dist/index.js || { echo "dry-run deploy wrote no bundle"; exit 1; }
 
 step "end-to-end tests"
-LOGIKFLOW_BUILD=skip node --test --test-concurrency=2 --test-reporter=spec \
+# No single test may hang the run: ten minutes each is far above any test's need.
+LOGIKFLOW_BUILD=skip node --test --test-concurrency=2 --test-timeout=600000 --test-reporter=spec \
   'tests/standin/*.test.mjs' 'tests/e2e/*.test.mjs'
 
 step "all tests passed in $((SECONDS - started))s"

@@ -188,6 +188,43 @@ fn the_response_stays_under_its_cap() {
 }
 
 #[test]
+fn a_huge_file_list_is_trimmed_to_the_cap_but_lists_every_file() {
+    let line = "+".to_string() + &"x".repeat(150) + "\n";
+    let patch: String = (0..5)
+        .map(|i| format!("@@ -{0},1 +{0},2 @@ fn f{i}\n {line}{line}", i * 100 + 1))
+        .collect();
+    let files: Vec<PullFile> = (0..1500)
+        .map(|i| pull_file(&format!("src/module{i}/file.rs"), "modified", Some(&patch)))
+        .collect();
+    let snapshot = build_snapshot(files, 1500, None, None);
+    let with_patches = shape(&snapshot, true);
+    let size = with_patches.to_string().len();
+    assert!(size <= MAX_RESULT_CHARS, "with patches asked for: {size}");
+    assert_eq!(with_patches["patchesTruncated"], true);
+    let result = shape(&snapshot, false);
+    let size = result.to_string().len();
+    assert!(size <= MAX_RESULT_CHARS, "{size}");
+    assert_eq!(result["changesTrimmed"], true);
+    let files = result["files"].as_array().cloned().unwrap_or_default();
+    assert_eq!(files.len(), 1500, "every file stays listed");
+    let with_changes = files.iter().filter(|f| f.get("changes").is_some()).count();
+    assert!(with_changes > 0 && with_changes < 1500, "{with_changes}");
+    assert!(!result.to_string().contains("\"preview\""));
+    // A pull request that fits keeps everything.
+    let small = shape(
+        &build_snapshot(
+            vec![pull_file("a.rs", "modified", Some(&patch))],
+            1,
+            None,
+            None,
+        ),
+        false,
+    );
+    assert!(small.get("changesTrimmed").is_none());
+    assert!(small["files"][0]["changes"][0].get("preview").is_some());
+}
+
+#[test]
 fn github_lists_at_most_3000_files() {
     let files: Vec<PullFile> = (0..3000)
         .map(|i| pull_file(&format!("f{i}.txt"), "added", None))
