@@ -138,6 +138,16 @@ impl Config {
     }
 }
 
+impl Config {
+    /// The key that tags the tokens we mint (`oauth::tokens`), derived from
+    /// `TOKEN_ENCRYPTION_KEY`; `None` when that secret is not set (then OAuth is off anyway).
+    pub fn token_tag_key(&self) -> Option<crate::oauth::tokens::TagKey> {
+        self.token_encryption_key
+            .as_deref()
+            .map(crate::oauth::tokens::TagKey::derive)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -98,7 +98,7 @@ pub async fn handle(
         }
         (Method::Post, metadata::REVOKE_PATH) => {
             let body = read_body(&mut req).await;
-            cors(revoke_endpoint(env, body).await)
+            cors(revoke_endpoint(env, config, body).await)
         }
         (_, metadata::METADATA_PATH) => not_allowed("GET, HEAD"),
         (_, metadata::AUTHORIZE_PATH | metadata::CALLBACK_PATH) => not_allowed("GET"),
@@ -125,7 +125,7 @@ pub async fn authenticate_bearer(
     base_url: &str,
     token: &str,
 ) -> Result<Caller, BearerRefusal> {
-    let Some((kind, person)) = tokens::parse(token) else {
+    let Some((kind, person)) = ours(config, token) else {
         return Err(BearerRefusal::Invalid);
     };
     if !kind.is_bearer() {
@@ -231,6 +231,12 @@ fn form(req: &Request, body: Option<Vec<u8>>) -> Result<Params, Error> {
     let body = body.ok_or(Error::MalformedBody)?;
     let text = String::from_utf8(body).map_err(|_| Error::MalformedBody)?;
     Ok(Params::parse(&text))
+}
+
+/// The kind and person of a token we minted, its tag checked: a made-up string never reaches
+/// anyone's object (see `oauth::tokens`).
+fn ours(config: &Config, token: &str) -> Option<(TokenKind, tokens::PersonId)> {
+    tokens::verify(token, &config.token_tag_key()?)
 }
 
 /// One POST to a person's (or an address's) object.
@@ -823,7 +829,7 @@ async fn token(
                 resource: params.get("resource")?.map(str::to_string),
                 access_ttl_seconds: ttl,
             };
-            let Some((TokenKind::Code, person)) = tokens::parse(code) else {
+            let Some((TokenKind::Code, person)) = ours(config, code) else {
                 return Err(Error::Grant(GrantError::CodeUnknown));
             };
             call_person(env, &person.object_name(), api::TOKEN, &request)
@@ -840,7 +846,7 @@ async fn token(
                 resource: params.get("resource")?.map(str::to_string),
                 access_ttl_seconds: ttl,
             };
-            let Some((TokenKind::Refresh, person)) = tokens::parse(refresh_token) else {
+            let Some((TokenKind::Refresh, person)) = ours(config, refresh_token) else {
                 return Err(Error::Grant(GrantError::RefreshUnknown));
             };
             call_person(env, &person.object_name(), api::REFRESH, &request)
@@ -866,7 +872,7 @@ async fn token(
 
 // ---- /oauth/revoke ----------------------------------------------------------------------
 
-async fn revoke_endpoint(env: &Env, body: Option<Vec<u8>>) -> HttpReply {
+async fn revoke_endpoint(env: &Env, config: &Config, body: Option<Vec<u8>>) -> HttpReply {
     let params = Params::parse(
         &body
             .and_then(|b| String::from_utf8(b).ok())
@@ -879,7 +885,7 @@ async fn revoke_endpoint(env: &Env, body: Option<Vec<u8>>) -> HttpReply {
     // RFC 7009 §2.2: an unknown or invalid token still gets 200. API tokens are revoked here
     // too (holding one is the authority to end it), so a script can retire its own token.
     if let Some((TokenKind::Access | TokenKind::Refresh | TokenKind::Api, person)) =
-        tokens::parse(token)
+        ours(config, token)
     {
         let request = api::RevokeRequest {
             token: token.to_string(),

@@ -1,8 +1,11 @@
 //! The strings we hand out: access and refresh tokens, authorization codes and consent ids.
 //!
 //! Why: each carries the person's GitHub user id (`lfa_1001_<random>`), so any handler can route
-//! to that person's Durable Object without a lookup (DESIGN.md §3), and 256 random bits, so it
+//! to that person's Durable Object without a lookup (DESIGN.md §3), and 192 random bits, so it
 //! cannot be guessed. Only SHA-256 hashes are stored: a leaked database holds nothing usable.
+//! The last 64 bits of the random-looking part are a tag (HMAC-SHA-256 under a key derived from
+//! the deployment's secret), so the Worker refuses a made-up string before it reaches anyone's
+//! object: knowing a person's public GitHub id is not enough to load their object with lookups.
 //! What not: no randomness of our own (the adapter passes bytes in), no storage, no lifetimes
 //! (`grants` decides those).
 
@@ -93,17 +96,80 @@ impl fmt::Display for PersonId {
     }
 }
 
-/// Random bytes in every minted string.
+/// Bytes behind the 43 base64url characters of every minted string: random, then the tag.
 pub const RANDOM_BYTES: usize = 32;
+/// The tag's share of them.
+const TAG_BYTES: usize = 8;
 
-/// `lfa_<person>_<43 base64url characters>`.
-pub fn mint(kind: TokenKind, person: &PersonId, random: &[u8; RANDOM_BYTES]) -> String {
-    format!(
-        "{}{}_{}",
-        kind.prefix(),
-        person,
-        URL_SAFE_NO_PAD.encode(random)
-    )
+/// The key that tags minted strings, derived from the deployment's `TOKEN_ENCRYPTION_KEY`.
+#[derive(Clone, PartialEq, Eq)]
+pub struct TagKey([u8; 32]);
+
+impl TagKey {
+    /// Derived rather than the secret itself, so the tag never uses the encryption key raw.
+    pub fn derive(secret: &str) -> TagKey {
+        let digest = Sha256::new()
+            .chain_update(b"logikflow token tag v1\0")
+            .chain_update(secret.as_bytes())
+            .finalize();
+        TagKey(digest.into())
+    }
+
+    /// HMAC-SHA-256 (RFC 2104) of the string's head (`lfa_1001_`) and its random bytes.
+    fn tag(&self, head: &str, random: &[u8]) -> [u8; 32] {
+        let mut inner_pad = [0x36_u8; 64];
+        let mut outer_pad = [0x5c_u8; 64];
+        for (index, byte) in self.0.iter().enumerate() {
+            inner_pad[index] ^= byte;
+            outer_pad[index] ^= byte;
+        }
+        let inner = Sha256::new()
+            .chain_update(inner_pad)
+            .chain_update(head.as_bytes())
+            .chain_update(random)
+            .finalize();
+        Sha256::new()
+            .chain_update(outer_pad)
+            .chain_update(inner)
+            .finalize()
+            .into()
+    }
+}
+
+/// `TagKey` holds a secret: never printed.
+impl fmt::Debug for TagKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("TagKey([redacted])")
+    }
+}
+
+/// `lfa_<person>_<43 base64url characters>`: 24 of `random`'s bytes, then their tag.
+pub fn mint(
+    kind: TokenKind,
+    person: &PersonId,
+    random: &[u8; RANDOM_BYTES],
+    key: &TagKey,
+) -> String {
+    let head = format!("{}{}_", kind.prefix(), person);
+    let split = RANDOM_BYTES - TAG_BYTES;
+    let mut body = *random;
+    let tag = key.tag(&head, &body[..split]);
+    body[split..].copy_from_slice(&tag[..TAG_BYTES]);
+    head + &URL_SAFE_NO_PAD.encode(body)
+}
+
+/// The kind and person of a string minted with `key`: well formed and carrying its tag.
+/// `None` for anything else, including a well-formed string someone made up.
+pub fn verify(token: &str, key: &TagKey) -> Option<(TokenKind, PersonId)> {
+    let (kind, person) = parse(token)?;
+    let head_len = kind.prefix().len() + person.as_str().len() + 1;
+    let body = URL_SAFE_NO_PAD.decode(token.get(head_len..)?).ok()?;
+    if body.len() != RANDOM_BYTES {
+        return None;
+    }
+    let (random, tag) = body.split_at(RANDOM_BYTES - TAG_BYTES);
+    let expected = key.tag(token.get(..head_len)?, random);
+    crate::oauth::pkce::constant_time_eq(tag, &expected[..TAG_BYTES]).then_some((kind, person))
 }
 
 /// The kind and person of a string we minted; `None` for anything else.
@@ -154,16 +220,20 @@ mod tests {
         PersonId::from_github_id(1001)
     }
 
+    fn key() -> TagKey {
+        TagKey::derive("the-secret")
+    }
+
     #[test]
     fn mint_and_parse() {
         for kind in TokenKind::ALL {
-            let token = mint(kind, &person(), &[7; RANDOM_BYTES]);
+            let token = mint(kind, &person(), &[7; RANDOM_BYTES], &key());
             assert_eq!(parse(&token), Some((kind, person())), "{token}");
         }
-        let access = mint(TokenKind::Access, &person(), &[255; RANDOM_BYTES]);
+        let access = mint(TokenKind::Access, &person(), &[255; RANDOM_BYTES], &key());
         assert!(access.starts_with("lfa_1001_"), "{access}");
         assert_eq!(access.len(), "lfa_1001_".len() + 43);
-        let api = mint(TokenKind::Api, &person(), &[1; RANDOM_BYTES]);
+        let api = mint(TokenKind::Api, &person(), &[1; RANDOM_BYTES], &key());
         assert!(api.starts_with("lfk_1001_"), "{api}");
         assert_eq!(parse(&api), Some((TokenKind::Api, person())));
         assert!(TokenKind::Api.is_bearer() && TokenKind::Access.is_bearer());
@@ -186,6 +256,50 @@ mod tests {
         ] {
             assert_eq!(parse(token), None, "{token}");
         }
+    }
+
+    #[test]
+    fn only_strings_minted_with_the_key_verify() {
+        for kind in TokenKind::ALL {
+            for fill in [0_u8, 7, 255] {
+                let token = mint(kind, &person(), &[fill; RANDOM_BYTES], &key());
+                assert_eq!(verify(&token, &key()), Some((kind, person())), "{token}");
+                assert_eq!(verify(&token, &TagKey::derive("another")), None, "{token}");
+            }
+        }
+        let token = mint(TokenKind::Access, &person(), &[9; RANDOM_BYTES], &key());
+        // Another person, another kind, or any changed character: the tag no longer matches.
+        assert_eq!(verify(&token.replacen("1001", "1002", 1), &key()), None);
+        assert_eq!(verify(&token.replacen("lfa_", "lfk_", 1), &key()), None);
+        let mut changed = token.clone().into_bytes();
+        let last = changed.len() - 20;
+        changed[last] = if changed[last] == b'A' { b'B' } else { b'A' };
+        assert_eq!(
+            verify(&String::from_utf8(changed).unwrap_or_default(), &key()),
+            None
+        );
+        // Well formed but made up.
+        assert_eq!(
+            verify(
+                "lfa_1001_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+                &key()
+            ),
+            None
+        );
+        assert_eq!(format!("{:?}", key()), "TagKey([redacted])");
+    }
+
+    #[test]
+    fn hmac_matches_rfc_4231() {
+        // RFC 4231 test case 2 ("Jefe"), through the same construction with a 32-byte key
+        // padded by zeros, which HMAC defines as the same key.
+        let mut raw = [0_u8; 32];
+        raw[..4].copy_from_slice(b"Jefe");
+        let tag = TagKey(raw).tag("what do ya want ", b"for nothing?");
+        assert_eq!(
+            hex(&tag),
+            "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"
+        );
     }
 
     #[test]

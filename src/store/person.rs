@@ -396,8 +396,8 @@ impl PersonStore {
         access_ttl: u64,
         now: u64,
     ) -> Result<api::TokenReply> {
-        let access = tokens::mint(TokenKind::Access, person, &random()?);
-        let refresh = tokens::mint(TokenKind::Refresh, person, &random()?);
+        let access = tokens::mint(TokenKind::Access, person, &random()?, &self.tag_key()?);
+        let refresh = tokens::mint(TokenKind::Refresh, person, &random()?, &self.tag_key()?);
         let insert =
             "INSERT INTO tokens (hash, kind, grant_id, expires_at, spent) VALUES (?, ?, ?, ?, 0)";
         self.run(
@@ -433,7 +433,7 @@ impl PersonStore {
         may_write: bool,
         now: u64,
     ) -> Result<String> {
-        let code = tokens::mint(TokenKind::Code, person, &random()?);
+        let code = tokens::mint(TokenKind::Code, person, &random()?, &self.tag_key()?);
         let record = CodeRecord {
             client_id: request.client_id.clone(),
             client_name: request.client_name.clone(),
@@ -678,7 +678,12 @@ impl PersonStore {
     ) -> Result<api::CreateApiTokenReply> {
         self.ensure_schema()?;
         let now = now_ms() / 1000;
-        let token = tokens::mint(TokenKind::Api, &request.person, &random()?);
+        let token = tokens::mint(
+            TokenKind::Api,
+            &request.person,
+            &random()?,
+            &self.tag_key()?,
+        );
         let id = tokens::random_id(&random()?[..16]);
         self.run(
             "INSERT INTO api_tokens (id, hash, name, may_write, created_at, last_used_at) VALUES (?, ?, ?, ?, ?, 0)",
@@ -706,6 +711,13 @@ impl PersonStore {
             vec![text(&request.id)],
         )?;
         Ok(api::Removed { removed })
+    }
+
+    /// The key our tokens are tagged with (see `oauth::tokens`).
+    fn tag_key(&self) -> Result<tokens::TagKey> {
+        Config::from_env(&self.env)
+            .token_tag_key()
+            .ok_or_else(|| worker::Error::RustError("TOKEN_ENCRYPTION_KEY is not set".into()))
     }
 
     async fn key(&self) -> Result<JsValue> {
@@ -852,7 +864,12 @@ impl PersonStore {
             let code = self.issue_code(&request.person, auth, true, now)?;
             return Ok(api::BeginReply::Code { code });
         }
-        let consent_id = tokens::mint(TokenKind::Consent, &request.person, &random()?);
+        let consent_id = tokens::mint(
+            TokenKind::Consent,
+            &request.person,
+            &random()?,
+            &self.tag_key()?,
+        );
         self.run(
             "INSERT INTO pending (hash, csrf_hash, login, request, expires_at) VALUES (?, ?, ?, ?, ?)",
             vec![
