@@ -70,6 +70,14 @@ describe('HTTP rules', () => {
     }
     const small = await postMcp(stack, { jsonrpc: '2.0', id: 2, method: 'ping' });
     assert.equal(small.status, 200);
+    // A small body sent in chunks (no content-length) is read whole and answered.
+    const parts = ['{"jsonrpc":"2.0",', '"id":3,', '"method":"ping"}'].map((p) => new TextEncoder().encode(p));
+    const chunked = await fetch(stack.mcpUrl, {
+      method: 'POST', duplex: 'half', headers: { 'content-type': 'application/json' },
+      body: new ReadableStream({ pull(controller) { const next = parts.shift(); if (next) controller.enqueue(next); else controller.close(); } }),
+    });
+    assert.equal(chunked.status, 200);
+    assert.deepEqual(await chunked.json(), { jsonrpc: '2.0', id: 3, result: {} });
   });
 
   test('a body over 1 MiB gets 413', async () => {
