@@ -52,7 +52,7 @@ pub async fn read_stream(stream: Option<web_sys::ReadableStream>, limit: usize) 
         }
         let chunk: Uint8Array = Reflect::get(&step, &JsValue::from_str("value"))?.unchecked_into();
         let start = body.len();
-        let end = start + chunk.length() as usize;
+        let end = start.saturating_add(chunk.length() as usize);
         if end > limit {
             // Stop the upload; the refusal does not wait for the cancel to settle.
             let _ = reader.cancel();

@@ -125,17 +125,21 @@ impl Config {
                 text("ADDRESS_RATE_LIMIT_PER_MINUTE").as_deref(),
                 crate::oauth::rate_limit::DEFAULT_PER_ADDRESS,
             ),
-            access_token_ttl_seconds: text("ACCESS_TOKEN_TTL_SECONDS")
-                .and_then(|v| v.trim().parse::<u64>().ok())
-                .filter(|&seconds| seconds > 0)
-                // The spec: access tokens last up to one hour, whatever a deployment sets.
-                .map_or(crate::oauth::grants::ACCESS_TTL_SECONDS, |seconds| {
-                    seconds.min(crate::oauth::grants::ACCESS_TTL_SECONDS)
-                }),
+            access_token_ttl_seconds: access_ttl(text("ACCESS_TOKEN_TTL_SECONDS").as_deref()),
             allow_loopback_client_metadata: text("ALLOW_LOOPBACK_CLIENT_METADATA")
                 .is_some_and(|v| v == "1" || v == "true"),
         }
     }
+}
+
+/// `ACCESS_TOKEN_TTL_SECONDS`: a positive number of seconds, at most an hour (the spec: access
+/// tokens last up to one hour, whatever a deployment sets); the hour when unset or unreadable.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))] // read by the wasm-only `from_env`
+fn access_ttl(text: Option<&str>) -> u64 {
+    let hour = crate::oauth::grants::ACCESS_TTL_SECONDS;
+    text.and_then(|v| v.trim().parse::<u64>().ok())
+        .filter(|&seconds| seconds > 0)
+        .map_or(hour, |seconds| seconds.min(hour))
 }
 
 impl Config {
@@ -159,6 +163,16 @@ mod tests {
             vec!["a".to_string(), "b".to_string()]
         );
         assert!(split_list("").is_empty());
+    }
+
+    #[test]
+    fn access_tokens_last_at_most_an_hour() {
+        assert_eq!(access_ttl(None), 3600);
+        assert_eq!(access_ttl(Some("2")), 2);
+        assert_eq!(access_ttl(Some(" 600 ")), 600);
+        assert_eq!(access_ttl(Some("86400")), 3600);
+        assert_eq!(access_ttl(Some("0")), 3600);
+        assert_eq!(access_ttl(Some("soon")), 3600);
     }
 
     #[test]

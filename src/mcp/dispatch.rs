@@ -202,11 +202,7 @@ fn modern_request(
         let error = RpcError::new(id, code::HEADER_MISMATCH, message);
         return Outcome::Reply(rpc_error(400, &error));
     }
-    let client_name = meta
-        .and_then(|m| m.get(META_CLIENT_INFO))
-        .and_then(|info| info.get("name"))
-        .and_then(Value::as_str)
-        .map(|name| name.chars().take(100).collect());
+    let client_name = reported_client_name(params);
     if let Some(result) = constant_result(Era::Modern, method) {
         return Outcome::Reply(constant_reply(&id, result));
     }
@@ -335,12 +331,7 @@ fn legacy_request(id: Option<Value>, method: &str, params: &Map<String, Value>) 
         "initialize" => Ok(initialize(params)),
         "ping" | "logging/setLevel" => Ok(json!({})),
         "tools/call" => {
-            let client_name = params
-                .get("_meta")
-                .and_then(|meta| meta.get(META_CLIENT_INFO))
-                .and_then(|info| info.get("name"))
-                .and_then(Value::as_str)
-                .map(str::to_string);
+            let client_name = reported_client_name(params);
             return tool_call(id, Era::Legacy, params, client_name);
         }
         _ => {
@@ -432,6 +423,17 @@ fn common_method(id: &Value, method: &str, params: &Map<String, Value>) -> Resul
         "completion/complete" => Ok(json!({ "completion": { "values": [], "hasMore": false } })),
         _ => Err(method_not_found(id, method)),
     }
+}
+
+/// The name a client reports in `_meta` clientInfo, cut to 100 characters: it is stored in
+/// every saved version and shown to reviewers.
+fn reported_client_name(params: &Map<String, Value>) -> Option<String> {
+    params
+        .get("_meta")
+        .and_then(|meta| meta.get(META_CLIENT_INFO))
+        .and_then(|info| info.get("name"))
+        .and_then(Value::as_str)
+        .map(|name| name.chars().take(100).collect())
 }
 
 fn method_not_found(id: &Value, method: &str) -> RpcError {

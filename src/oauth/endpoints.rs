@@ -86,7 +86,7 @@ pub async fn handle(
         }
         (Method::Post, metadata::CONSENT_PATH) => {
             let body = read_body(&mut req).await;
-            consent_endpoint(&req, env, base_url, body).await
+            consent_endpoint(&req, env, config, base_url, body).await
         }
         (Method::Post, metadata::TOKEN_PATH) => {
             let body = read_body(&mut req).await;
@@ -746,6 +746,7 @@ async fn post_github_form(url: &str, body: String) -> Result<String, Error> {
 async fn consent_endpoint(
     req: &Request,
     env: &Env,
+    config: &Config,
     base_url: &str,
     body: Option<Vec<u8>>,
 ) -> HttpReply {
@@ -771,7 +772,7 @@ async fn consent_endpoint(
         Ok(form) => form,
         Err(error) => return error::page_reply(&error, base_url),
     };
-    let Some((TokenKind::Consent, person)) = tokens::parse(&form.consent_id) else {
+    let Some((TokenKind::Consent, person)) = ours(config, &form.consent_id) else {
         return error::page_reply(&Error::ConsentExpired, base_url);
     };
     let request = api::ConsentRequest {

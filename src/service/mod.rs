@@ -128,6 +128,9 @@ pub async fn mcp(
     })
 }
 
+/// The largest refused body read to echo its request id.
+const ID_READ_LIMIT: usize = 64 * 1024;
+
 /// `/mcp` after the origin check: who is calling, then the message itself.
 async fn mcp_message(
     parts: &RequestParts<'_>,
@@ -140,12 +143,21 @@ async fn mcp_message(
     let host = url.host_str().unwrap_or_default();
     let caller = match authenticate(parts.headers, host, env, config, base_url).await {
         Ok(caller) => caller,
-        // Refused before the body was read: read it (capped) for the request's id.
+        // Refused before the body was read: a small declared body is read for the request's
+        // id; a large or undeclared one is not worth reading for a refusal.
         Err(reply) => {
+            let small = parts
+                .headers
+                .get("content-length")
+                .and_then(|length| length.trim().parse::<usize>().ok())
+                .is_some_and(|length| length <= ID_READ_LIMIT);
+            if !small {
+                return Ok(reply);
+            }
             return Ok(match body.await {
                 Ok(Capped::Body(body)) => transport::with_request_id(reply, &body),
                 _ => reply,
-            })
+            });
         }
     };
     if let Err(reply) = transport::check_message(parts) {

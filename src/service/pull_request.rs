@@ -119,7 +119,14 @@ async fn fetch_snapshot(
         files.extend(more);
     }
     // Optional files that GitHub failed to send are treated as absent, never as a failure.
-    let complete = attributes.is_ok() && conventions_file.is_ok();
+    // Only a failure that may pass (5xx, timeout, network, rate limit, a cut-off answer) keeps
+    // the snapshot out of the cache; a lasting refusal (an app without Contents access) would
+    // otherwise make every read at this head start over.
+    let lost = |read: &Result<Option<Contents>, GitHubError>| {
+        matches!(read, Err(error) if error.is_transient()
+            || matches!(error, GitHubError::RateLimited { .. } | GitHubError::Malformed(_)))
+    };
+    let complete = !lost(&attributes) && !lost(&conventions_file);
     let attributes_text = attributes.ok().flatten().and_then(|c| c.text());
     let conventions_text = conventions_file.ok().flatten().and_then(|c| c.text());
     let snapshot = build_snapshot(

@@ -8,21 +8,23 @@ use worker::Env;
 use super::{pull_request, saved_store};
 use crate::errors;
 use crate::github::client::GitHub;
-use crate::mcp::dispatch::{ToolRequest, ToolResult};
+use crate::mcp::dispatch::{Era, ToolRequest, ToolResult};
 use crate::review::diagram::{check_diagram_shape, diagram_counts, validate_diagram};
 use crate::review::order::{next_step, order_counts, suggest, validate_order};
 use crate::tools::caller::Caller;
 use crate::tools::save_reading_order::{self as save, SaveTarget};
 use crate::tools::saved::{DocumentKind, SaveOutcome, SaveRequest};
 
-/// The app in `updatedBy` (DESIGN.md section 4): the name the client reports in `_meta`
-/// clientInfo (2026-07-28 requests), else the credential's own name (the OAuth client's
-/// registered name or the API token's name). The person's login is shown beside it either way.
+/// The app in `updatedBy` (DESIGN.md section 4): on 2026-07-28 requests the name the client
+/// reports in `_meta` clientInfo, else the credential's own name (the OAuth client's registered
+/// name or the API token's name); 2025 requests (whose clientInfo belongs to `initialize`) the
+/// other way round. The person's login is shown beside it either way.
 fn client_name(request: &ToolRequest, caller: &Caller) -> Option<String> {
-    request
-        .client_name
-        .clone()
-        .or_else(|| caller.client_name.clone())
+    let (first, second) = match request.era {
+        Era::Modern => (&request.client_name, &caller.client_name),
+        Era::Legacy => (&caller.client_name, &request.client_name),
+    };
+    first.clone().or_else(|| second.clone())
 }
 
 fn now() -> String {

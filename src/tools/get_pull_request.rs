@@ -328,18 +328,22 @@ pub fn shape_result(inputs: ResultInputs<'_>) -> Value {
 /// first without the changes' previews, then without the `changes` of the files with the most
 /// changes, until it fits. Every file stays listed, since an order must name them all; a file
 /// that lost its `changes` can still be placed whole. Returns true when anything was taken out.
+/// A list too long even without changes (thousands of long renamed paths) stays over the cap:
+/// no file may be left out.
 fn trim_changes(files: &mut [Value], budget: usize) -> bool {
     let mut size = json_len(&json!(files));
     if size <= budget {
         return false;
     }
+    let mut trimmed = false;
     for change in files
         .iter_mut()
         .filter_map(|file| file.get_mut("changes").and_then(Value::as_array_mut))
         .flatten()
     {
         if let Some(preview) = change.as_object_mut().and_then(|c| c.remove("preview")) {
-            size -= json_len(&preview) + ",\"preview\":".len();
+            size = size.saturating_sub(json_len(&preview) + ",\"preview\":".len());
+            trimmed = true;
         }
     }
     let mut by_changes: Vec<usize> = (0..files.len()).collect();
@@ -357,10 +361,11 @@ fn trim_changes(files: &mut [Value], budget: usize) -> bool {
             .as_object_mut()
             .and_then(|f| f.remove("changes"))
         {
-            size -= json_len(&changes) + ",\"changes\":".len();
+            size = size.saturating_sub(json_len(&changes) + ",\"changes\":".len());
+            trimmed = true;
         }
     }
-    true
+    trimmed
 }
 
 fn json_len(value: &Value) -> usize {

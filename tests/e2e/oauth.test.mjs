@@ -61,7 +61,7 @@ function chunkedUpload(url, headers, chunks) {
 
 describe('OAuth', () => {
   let stack;
-  before(async () => { stack = await startStack({ localDev: false, vars: { ...OAUTH_VARS, ADDRESS_RATE_LIMIT_PER_MINUTE: '10000' } }); });
+  before(async () => { stack = await startStack({ localDev: false, vars: { ...OAUTH_VARS, ADDRESS_RATE_LIMIT_PER_MINUTE: '10000', ALLOWED_ORIGINS: 'https://inspector.example' } }); });
   after(async () => { await stack?.stop(); });
 
   test('authorization server metadata', async () => {
@@ -97,6 +97,11 @@ describe('OAuth', () => {
     assert.match(bogus.headers.get('www-authenticate'), /error="invalid_token"/);
     const foreign = await listTools(stack, 'gho_standin_octo');
     assert.equal(foreign.status, 401, 'a GitHub token is not one of ours');
+    // A browser client on an allowed origin can read the challenge.
+    const fromBrowser = await postMcp(stack, message, { ...headers, origin: 'https://inspector.example' });
+    assert.equal(fromBrowser.status, 401);
+    assert.equal(fromBrowser.headers.get('access-control-allow-origin'), 'https://inspector.example');
+    assert.match(fromBrowser.headers.get('access-control-expose-headers'), /www-authenticate/);
     // The challenge comes before any transport complaint: an anonymous GET is a 401, not a 405.
     const get = await fetch(stack.mcpUrl);
     assert.equal(get.status, 401);

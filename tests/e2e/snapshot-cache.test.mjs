@@ -9,9 +9,9 @@ let stack;
 before(async () => { stack = await startStack(); });
 after(async () => { await stack?.stop(); });
 
-async function read() {
+async function read(number = 3) {
   const { message, headers } = modernRequest(1, 'tools/call',
-    { name: 'get_pull_request', arguments: { owner: 'logikflow', repo: 'demo', number: 3 } }, 'get_pull_request');
+    { name: 'get_pull_request', arguments: { owner: 'logikflow', repo: 'demo', number } }, 'get_pull_request');
   const reply = await postMcp(stack, message, headers);
   assert.equal(reply.body.result.isError, false, JSON.stringify(reply.body));
   return reply.body.result.structuredContent;
@@ -30,4 +30,16 @@ test('a snapshot read while the conventions file failed is served but not cached
   await read();
   const log = await standinControl(stack, 'GET', 'requests');
   assert.equal(log.requests.filter((r) => r.kind === 'rest' && r.path.includes('/contents/')).length, 0);
+});
+
+test('a lasting refusal of an optional file (403) does not stop caching', async () => {
+  // An app without Contents access: the file is treated as absent and the snapshot cached, so
+  // a repeat read still costs no more than the pull request and the saved state.
+  await standinControl(stack, 'POST', 'faults', { path: '/contents/.gitattributes', kind: 'status', status: 403, times: 0 });
+  await read(1);
+  await standinControl(stack, 'DELETE', 'requests');
+  await read(1);
+  const log = await standinControl(stack, 'GET', 'requests');
+  assert.equal(log.requests.filter((r) => r.kind === 'rest' && r.path.includes('/contents/')).length, 0);
+  await standinControl(stack, 'DELETE', 'faults');
 });

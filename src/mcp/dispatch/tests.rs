@@ -480,3 +480,22 @@ fn arguments_that_are_not_an_object_are_a_tool_error() {
         "{text}"
     );
 }
+
+#[test]
+fn reported_client_names_are_cut_to_100_characters_in_both_eras() {
+    let long = "n".repeat(5000);
+    let (_, _, modern_request) = modern(
+        "tools/call",
+        &format!(r#""name":"get_ordering_guide","arguments":{{}},"_meta_ignored":"{long}""#),
+    );
+    assert_eq!(
+        modern_request.and_then(|r| r.client_name),
+        Some("test-agent".to_string())
+    );
+    let body = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"get_ordering_guide","arguments":{{}},"_meta":{{"io.modelcontextprotocol/clientInfo":{{"name":"{long}"}}}}}}}}"#
+    );
+    let (_, _, legacy) = send(&[("mcp-protocol-version", "2025-06-18")], &body);
+    let name = legacy.and_then(|r| r.client_name).unwrap_or_default();
+    assert_eq!(name.chars().count(), 100);
+}

@@ -225,6 +225,28 @@ fn a_huge_file_list_is_trimmed_to_the_cap_but_lists_every_file() {
 }
 
 #[test]
+fn a_list_with_nothing_to_trim_does_not_claim_a_trim() {
+    let files: Vec<PullFile> = (0..3000)
+        .map(|i| {
+            let mut file = pull_file(
+                &format!("src/{}/renamed-file-{i}.rs", "deep/".repeat(12)),
+                "renamed",
+                None,
+            );
+            file.previous_filename = Some(format!("old/{}/file-{i}.rs", "path/".repeat(12)));
+            file
+        })
+        .collect();
+    let result = shape(&build_snapshot(files, 3000, None, None), false);
+    assert!(
+        result.to_string().len() > MAX_RESULT_CHARS,
+        "the list alone is over the cap"
+    );
+    assert!(result.get("changesTrimmed").is_none());
+    assert_eq!(result["files"].as_array().map(Vec::len), Some(3000));
+}
+
+#[test]
 fn github_lists_at_most_3000_files() {
     let files: Vec<PullFile> = (0..3000)
         .map(|i| pull_file(&format!("f{i}.txt"), "added", None))
