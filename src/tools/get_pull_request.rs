@@ -310,8 +310,8 @@ pub fn shape_result(inputs: ResultInputs<'_>) -> Value {
             0
         };
     let budget = MAX_RESULT_CHARS.saturating_sub(json_len(&result) + reserved);
-    if trim_changes(&mut files, budget) {
-        result["changesTrimmed"] = json!(true);
+    if trim_file_list(&mut files, budget) {
+        result["fileListTrimmed"] = json!(true);
     }
     if args.include_patches {
         let budget = MAX_RESULT_CHARS.saturating_sub(json_len(&result) + json_len(&json!(files)));
@@ -324,13 +324,14 @@ pub fn shape_result(inputs: ResultInputs<'_>) -> Value {
     result
 }
 
-/// Keeps a very large pull request's file list within `budget` characters (the response cap):
-/// first without the changes' previews, then without the `changes` of the files with the most
-/// changes, until it fits. Every file stays listed, since an order must name them all; a file
-/// that lost its `changes` can still be placed whole. Returns true when anything was taken out.
-/// A list too long even without changes (thousands of long renamed paths) stays over the cap:
-/// no file may be left out.
-fn trim_changes(files: &mut [Value], budget: usize) -> bool {
+/// Keeps a very large pull request's file list within `budget` characters (the response cap),
+/// in this order: without the changes' previews; then without the `changes` of the files whose
+/// lists are longest; then without the `dependsOn` of the files whose lists are longest (a Go
+/// import depends on every changed file of its package, so these can run to hundreds), until
+/// it fits. Every file stays listed, since an order must name them all; a file that lost its
+/// `changes` can still be placed whole. Returns true when anything was taken out. A list too
+/// long even then (thousands of long renamed paths) stays over the cap: no file may be left out.
+fn trim_file_list(files: &mut [Value], budget: usize) -> bool {
     let mut size = json_len(&json!(files));
     if size <= budget {
         return false;
@@ -346,23 +347,23 @@ fn trim_changes(files: &mut [Value], budget: usize) -> bool {
             trimmed = true;
         }
     }
-    let mut by_changes: Vec<usize> = (0..files.len()).collect();
-    let count = |file: &Value| {
-        file.get("changes")
-            .and_then(Value::as_array)
-            .map_or(0, Vec::len)
-    };
-    by_changes.sort_by_key(|&index| std::cmp::Reverse(count(&files[index])));
-    for index in by_changes {
-        if size <= budget {
-            break;
-        }
-        if let Some(changes) = files[index]
-            .as_object_mut()
-            .and_then(|f| f.remove("changes"))
-        {
-            size = size.saturating_sub(json_len(&changes) + ",\"changes\":".len());
-            trimmed = true;
+    for field in ["changes", "dependsOn"] {
+        let mut longest_first: Vec<(usize, usize)> = files
+            .iter()
+            .enumerate()
+            .filter_map(|(index, file)| file.get(field).map(|list| (index, json_len(list))))
+            .collect();
+        longest_first.sort_by_key(|&(_, length)| std::cmp::Reverse(length));
+        for (index, length) in longest_first {
+            if size <= budget {
+                return trimmed;
+            }
+            if let Some(file) = files[index].as_object_mut() {
+                file.remove(field);
+                // `,"field":` goes with the list.
+                size = size.saturating_sub(length + field.len() + 4);
+                trimmed = true;
+            }
         }
     }
     trimmed

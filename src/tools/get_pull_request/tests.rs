@@ -204,7 +204,7 @@ fn a_huge_file_list_is_trimmed_to_the_cap_but_lists_every_file() {
     let result = shape(&snapshot, false);
     let size = result.to_string().len();
     assert!(size <= MAX_RESULT_CHARS, "{size}");
-    assert_eq!(result["changesTrimmed"], true);
+    assert_eq!(result["fileListTrimmed"], true);
     let files = result["files"].as_array().cloned().unwrap_or_default();
     assert_eq!(files.len(), 1500, "every file stays listed");
     let with_changes = files.iter().filter(|f| f.get("changes").is_some()).count();
@@ -220,8 +220,32 @@ fn a_huge_file_list_is_trimmed_to_the_cap_but_lists_every_file() {
         ),
         false,
     );
-    assert!(small.get("changesTrimmed").is_none());
+    assert!(small.get("fileListTrimmed").is_none());
     assert!(small["files"][0]["changes"][0].get("preview").is_some());
+}
+
+#[test]
+fn long_depends_on_lists_are_trimmed_after_changes() {
+    // A Go refactor: 800 files that each import a package of 400 changed files.
+    let files: Vec<PullFile> = (0..800)
+        .map(|i| pull_file(&format!("pkg/api/types_{i}.go"), "modified", None))
+        .collect();
+    let mut snapshot = build_snapshot(files, 800, None, None);
+    let package: Vec<String> = (0..400).map(|i| format!("pkg/api/types_{i}.go")).collect();
+    for file in &mut snapshot.files {
+        file.depends_on = package.clone();
+    }
+    let result = shape(&snapshot, false);
+    let size = result.to_string().len();
+    assert!(size <= MAX_RESULT_CHARS, "{size}");
+    assert_eq!(result["fileListTrimmed"], true);
+    let files = result["files"].as_array().cloned().unwrap_or_default();
+    assert_eq!(files.len(), 800);
+    let kept = files
+        .iter()
+        .filter(|f| f.get("dependsOn").is_some())
+        .count();
+    assert!(kept > 0 && kept < 800, "{kept}");
 }
 
 #[test]
@@ -242,7 +266,7 @@ fn a_list_with_nothing_to_trim_does_not_claim_a_trim() {
         result.to_string().len() > MAX_RESULT_CHARS,
         "the list alone is over the cap"
     );
-    assert!(result.get("changesTrimmed").is_none());
+    assert!(result.get("fileListTrimmed").is_none());
     assert_eq!(result["files"].as_array().map(Vec::len), Some(3000));
 }
 
