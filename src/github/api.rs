@@ -76,6 +76,24 @@ pub mod path {
     }
 }
 
+/// Whether the files read page by page add up to the pull request read before them: its file
+/// count and its added and deleted lines. They differ when a push lands between the two reads
+/// (the pages then show the new head, or a mix), so such a read must not be cached under the
+/// old head. A list GitHub cut at 3,000 files, or totals GitHub left out, are not checked.
+pub fn files_match_pull(pull: &PullRequest, files: &[PullFile]) -> bool {
+    if pull.changed_files > u64::from(MAX_LISTED_FILES) {
+        return true;
+    }
+    let sum = |count: fn(&PullFile) -> u64| files.iter().map(count).sum::<u64>();
+    files.len() as u64 == pull.changed_files
+        && pull
+            .additions
+            .is_none_or(|total| total == sum(|f| f.additions))
+        && pull
+            .deletions
+            .is_none_or(|total| total == sum(|f| f.deletions))
+}
+
 /// How many file pages a pull request with `changed_files` needs (GitHub lists at most 3,000).
 pub fn file_pages(changed_files: u64) -> u32 {
     let listed = changed_files.min(u64::from(MAX_LISTED_FILES)) as u32;
@@ -172,6 +190,9 @@ pub struct PullRequest {
     pub base: GitRef,
     pub head: GitRef,
     pub changed_files: u64,
+    /// Lines added and deleted over the whole diff; `None` when GitHub left them out.
+    pub additions: Option<u64>,
+    pub deletions: Option<u64>,
 }
 
 impl FromJson for PullRequest {
@@ -188,6 +209,8 @@ impl FromJson for PullRequest {
             base: f.required("base")?,
             head: f.required("head")?,
             changed_files: f.or_default("changed_files")?,
+            additions: f.optional("additions")?,
+            deletions: f.optional("deletions")?,
         })
     }
 }
@@ -527,6 +550,8 @@ mod tests {
                     sha: "6dcb09b5b57875f334f61aebed695e2e4193db5e".into(),
                 },
                 changed_files: 5,
+                additions: Some(42),
+                deletions: Some(7),
             }
         );
         // A deleted author is `null`; fields we can do without may be left out.
@@ -625,5 +650,31 @@ mod tests {
         assert!(repo(false, true, false).can_arrange());
         assert!(repo(false, false, true).can_arrange());
         assert!(!repo(false, false, false).can_arrange());
+    }
+
+    #[test]
+    fn files_add_up_to_their_pull_request_unless_a_push_came_between() {
+        let file = |additions, deletions| PullFile {
+            filename: "a.rs".into(),
+            status: "modified".into(),
+            additions,
+            deletions,
+            patch: None,
+            previous_filename: None,
+        };
+        let mut pull: PullRequest = read(PULL_REQUEST);
+        pull.changed_files = 2;
+        let files = [file(40, 5), file(2, 2)];
+        assert!(files_match_pull(&pull, &files));
+        assert!(
+            !files_match_pull(&pull, &[file(40, 5), file(3, 2)]),
+            "lines differ"
+        );
+        assert!(!files_match_pull(&pull, &files[..1]), "a file fewer");
+        pull.additions = None;
+        pull.deletions = None;
+        assert!(files_match_pull(&pull, &files), "no totals to check");
+        pull.changed_files = 3200;
+        assert!(files_match_pull(&pull, &files), "GitHub cut the list");
     }
 }

@@ -81,8 +81,9 @@ pub async fn read_pull_with_files(
     })
 }
 
-/// The snapshot, and whether both optional files were read (present or absent) rather than
-/// lost to a GitHub failure.
+/// The snapshot, and whether it may be cached: both optional files were read (present or
+/// absent) rather than lost to a passing GitHub failure, and the files add up to the pull
+/// request (no push landed between the reads).
 async fn fetch_snapshot(
     github: &GitHub<'_>,
     owner: &str,
@@ -126,7 +127,15 @@ async fn fetch_snapshot(
         matches!(read, Err(error) if error.is_transient()
             || matches!(error, GitHubError::RateLimited { .. } | GitHubError::Malformed(_)))
     };
-    let complete = !lost(&attributes) && !lost(&conventions_file);
+    let consistent = crate::github::api::files_match_pull(pull, &files);
+    if !consistent {
+        // Logged, so a systematic mismatch (rather than a push mid-read) would show in the logs.
+        worker::console_error!(
+            "{owner}/{repo}#{}: the file pages do not add up to the pull request; not caching",
+            pull.number
+        );
+    }
+    let complete = !lost(&attributes) && !lost(&conventions_file) && consistent;
     let attributes_text = attributes.ok().flatten().and_then(|c| c.text());
     let conventions_text = conventions_file.ok().flatten().and_then(|c| c.text());
     let snapshot = build_snapshot(

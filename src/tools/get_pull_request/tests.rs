@@ -48,6 +48,8 @@ fn pull() -> PullRequest {
             sha: "h".repeat(40),
         },
         changed_files: 3,
+        additions: None,
+        deletions: None,
     }
 }
 
