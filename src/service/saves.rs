@@ -9,8 +9,10 @@ use super::{pull_request, saved_store};
 use crate::errors;
 use crate::github::client::GitHub;
 use crate::mcp::dispatch::{Era, ToolRequest, ToolResult};
-use crate::review::diagram::{check_diagram_shape, diagram_counts, validate_diagram};
-use crate::review::order::{next_step, order_counts, suggest, validate_order};
+use crate::review::diagram::{diagram_counts, diagram_shape_problems, validate_diagram};
+use crate::review::order::{
+    next_step, order_counts, order_shape_problems, suggest, validate_order,
+};
 use crate::tools::caller::Caller;
 use crate::tools::save_reading_order::{self as save, SaveTarget};
 use crate::tools::saved::{DocumentKind, SaveOutcome, SaveRequest};
@@ -62,7 +64,8 @@ pub async fn save_reading_order(
     github: &GitHub<'_>,
     base_url: &str,
 ) -> ToolResult {
-    let target = match save::parse_target(&request.arguments, "The order is invalid") {
+    let shape = order_shape_problems(&save::document_arguments(&request.arguments));
+    let target = match save::checked_target(&request.arguments, shape, "The order is invalid") {
         Ok(target) => target,
         Err(message) => return ToolResult::Error(message),
     };
@@ -126,20 +129,22 @@ pub async fn save_diagram(
     github: &GitHub<'_>,
     base_url: &str,
 ) -> ToolResult {
-    let target = match save::parse_target(&request.arguments, "The diagram is invalid") {
+    // Every problem that needs no pull request, in one message: the target, unknown keys, then
+    // the diagram's shape.
+    let mut shape = save::unknown_diagram_keys(&request.arguments);
+    let input = save::diagram_argument(&request.arguments);
+    match &input {
+        Ok(input) => shape.extend(diagram_shape_problems(input)),
+        Err(problem) => shape.push(problem.clone()),
+    }
+    let target = match save::checked_target(&request.arguments, shape, "The diagram is invalid") {
         Ok(target) => target,
         Err(message) => return ToolResult::Error(message),
     };
-    if let Some(message) = save::unknown_diagram_keys(&request.arguments) {
-        return ToolResult::Error(message);
-    }
-    let input = match save::diagram_argument(&request.arguments) {
-        Ok(input) => input,
-        Err(message) => return ToolResult::Error(message),
+    let Ok(input) = input else {
+        // Not reached: a missing or non-object diagram is one of the problems above.
+        return ToolResult::Error("The diagram is invalid: diagram is required".into());
     };
-    if let Err(rejection) = check_diagram_shape(input) {
-        return ToolResult::Error(rejection.message());
-    }
     let read = match read_for_save(env, github, caller, &target, "a diagram").await {
         Ok(read) => read,
         Err(message) => return ToolResult::Error(message),

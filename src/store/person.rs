@@ -242,7 +242,8 @@ impl DurableObject for PersonStore {
         if req.method() != Method::Post {
             return Response::error("no such operation", 404);
         }
-        let path = req.url()?.path().to_string();
+        // `worker::Request` already cut the path from the URL: no second URL parse on the token path.
+        let path = req.path();
         if path == api::CHECK {
             let request: api::CheckRequest = body(&mut req).await?;
             return Response::from_json(&self.check(&request).await?);

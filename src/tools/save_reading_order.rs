@@ -12,7 +12,9 @@ use super::get_pull_request::{review_url, Snapshot};
 use super::saved::VersionSummary;
 use crate::review::files::FileStatus;
 use crate::review::hints::FileHints;
-use crate::review::order::{checklist_ids, Order, OrderCounts, PullFacts, PullFileFacts};
+use crate::review::order::{
+    checklist_ids, render_message, Order, OrderCounts, PullFacts, PullFileFacts,
+};
 
 /// Which pull request a save is for, and the version it builds on.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -32,6 +34,17 @@ impl SaveTarget {
 /// Reads `owner`, `repo`, `number` and `base_version`; problems start with `prefix`
 /// ("The order is invalid" or "The diagram is invalid").
 pub fn parse_target(args: &Map<String, Value>, prefix: &str) -> Result<SaveTarget, String> {
+    checked_target(args, Vec::new(), prefix)
+}
+
+/// The target, when neither it nor the document has a problem; else one message with the
+/// target's problems and then `document_problems` (the document's shape problems, which need no
+/// pull request), so an agent fixes its whole call in one go, before any GitHub request.
+pub fn checked_target(
+    args: &Map<String, Value>,
+    document_problems: Vec<String>,
+    prefix: &str,
+) -> Result<SaveTarget, String> {
     let mut problems = Problems::default();
     let target = SaveTarget {
         owner: repo_part(args, "owner", &mut problems),
@@ -39,10 +52,12 @@ pub fn parse_target(args: &Map<String, Value>, prefix: &str) -> Result<SaveTarge
         number: pull_number(args, &mut problems),
         base_version: version(args, "base_version", &mut problems),
     };
+    let mut problems = problems.into_vec();
+    problems.extend(document_problems);
     if problems.is_empty() {
         Ok(target)
     } else {
-        Err(problems.message(prefix))
+        Err(render_message(prefix, &problems))
     }
 }
 
@@ -169,29 +184,27 @@ pub fn diagram_result(
     })
 }
 
-/// The `diagram` argument, or the message when it is missing or not an object.
+/// The `diagram` argument, or the problem when it is missing or not an object.
 pub fn diagram_argument(args: &Map<String, Value>) -> Result<&Value, String> {
     match args.get("diagram") {
         Some(value @ Value::Object(_)) => Ok(value),
         Some(other) => Err(format!(
-            "The diagram is invalid: diagram must be an object with nodes and edges, got {}",
+            "diagram must be an object with nodes and edges, got {}",
             super::arguments::describe(other)
         )),
-        None => Err(
-            "The diagram is invalid: diagram is required (an object with nodes and edges)".into(),
-        ),
+        None => Err("diagram is required (an object with nodes and edges)".into()),
     }
 }
 
-/// Keys `save_diagram` takes besides `diagram`.
-pub fn unknown_diagram_keys(args: &Map<String, Value>) -> Option<String> {
+/// Keys `save_diagram` takes besides `diagram`: the problems with any others.
+pub fn unknown_diagram_keys(args: &Map<String, Value>) -> Vec<String> {
     let mut problems = Problems::default();
     super::arguments::unknown_keys(
         args,
         &["owner", "repo", "number", "base_version", "diagram"],
         &mut problems,
     );
-    (!problems.is_empty()).then(|| problems.message("The diagram is invalid"))
+    problems.into_vec()
 }
 
 #[cfg(test)]
@@ -226,6 +239,31 @@ mod tests {
         assert!(
             bad.starts_with("The diagram is invalid: base_version must be a whole number"),
             "{bad}"
+        );
+    }
+
+    #[test]
+    fn target_and_document_problems_come_in_one_message() {
+        let bad = checked_target(
+            &args(json!({ "owner": "a", "number": 0, "base_version": 0 })),
+            vec!["nodes must not be empty".into()],
+            "The diagram is invalid",
+        )
+        .unwrap_err();
+        assert!(
+            bad.starts_with("The diagram is invalid: repo is required"),
+            "{bad}"
+        );
+        assert!(bad.contains("; number must be"), "{bad}");
+        assert!(bad.ends_with("; nodes must not be empty"), "{bad}");
+        let only_document = checked_target(
+            &args(json!({ "owner": "a", "repo": "b", "number": 2, "base_version": 0 })),
+            vec!["sections is required".into()],
+            "The order is invalid",
+        );
+        assert_eq!(
+            only_document,
+            Err("The order is invalid: sections is required".to_string())
         );
     }
 

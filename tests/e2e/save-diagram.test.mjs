@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { startStack } from './harness.mjs';
+import { standinControl, startStack } from './harness.mjs';
 import { validateToolInput, validateToolOutput } from './schemas.mjs';
 
 let stack;
@@ -95,3 +95,19 @@ for (const [name, mutate, message] of refusals) {
     assert.equal((await read()).diagramBaseVersion, current.diagramBaseVersion);
   });
 }
+
+test('target, unknown-key and shape problems come in one reply, before any GitHub request', async () => {
+  const current = await read();
+  const diagram = diagramFor(current.files);
+  diagram.nodes[0].kind = 'rocket';
+  await standinControl(stack, 'DELETE', 'requests');
+  const result = await client.callTool({ name: 'save_diagram', arguments: { owner: pr.owner, repo: pr.repo, number: pr.number, base_version: -1, colour: 'red', diagram } });
+  assert.equal(result.isError, true);
+  const text = result.content[0].text;
+  assert.match(text, /^The diagram is invalid: base_version must be/);
+  assert.match(text, /colour/);
+  assert.match(text, /kind/);
+  const log = await standinControl(stack, 'GET', 'requests');
+  assert.equal(log.requests.filter((r) => r.kind === 'rest').length, 0, JSON.stringify(log.requests));
+  assert.equal((await read()).diagramBaseVersion, current.diagramBaseVersion);
+});

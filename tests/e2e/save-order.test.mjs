@@ -154,6 +154,34 @@ describe('refusals leave nothing saved', () => {
     });
   }
 
+  test('target and shape problems come in one reply, before any GitHub request', async () => {
+    const current = await read();
+    await standinControl(stack, 'DELETE', 'requests');
+    const o = orderFor(current.files);
+    o.sections[0].checks = ['  '];
+    const result = await client.callTool({ name: 'save_reading_order', arguments: { owner: pr.owner, repo: pr.repo, number: 0, ...o } });
+    assert.equal(result.isError, true);
+    const text = result.content[0].text;
+    assert.match(text, /^The order is invalid: number must be/);
+    assert.match(text, /; base_version is required/);
+    assert.match(text, /; sections\[0\]\.checks\[0\] is empty/);
+    const log = await standinControl(stack, 'GET', 'requests');
+    assert.equal(log.requests.filter((r) => r.kind === 'rest').length, 0, JSON.stringify(log.requests));
+    assert.equal((await read()).baseVersion, current.baseVersion);
+  });
+
+  test('a change named twice in one part counts once', async () => {
+    const current = await read();
+    const split = current.files.find((f) => f.changes);
+    const o = orderFor(current.files.filter((f) => f.path !== split.path));
+    o.sections[0].files.push({ path: split.path, hunks: [split.changes[0].id, split.changes[0].id] });
+    o.sections[1].files.push({ path: split.path });
+    const result = await save({ ...pr, base_version: current.baseVersion, ...o });
+    assert.equal(result.isError, false, result.content[0].text);
+    const saved = (await read()).currentOrder.sections[0].files.find((f) => f.path === split.path);
+    assert.deepEqual(saved.hunks, [split.changes[0].id]);
+  });
+
   test('a split that places every change exactly once is accepted', async () => {
     const current = await read();
     const split = current.files.find((f) => f.changes);

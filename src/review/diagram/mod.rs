@@ -267,14 +267,10 @@ impl DiagramRejection {
 ///
 /// `input` is the `diagram` object itself; problem paths start inside it (`nodes[2].kind`).
 /// The shape checks alone, which need no pull request: run before reading GitHub, so a
-/// malformed diagram is told so at once, not after (or behind) a GitHub failure.
-pub fn check_diagram_shape(input: &Value) -> Result<(), DiagramRejection> {
-    parse_diagram(input)
-        .map(|_| ())
-        .map_err(|problems| DiagramRejection {
-            kind: DiagramRejectionKind::Invalid,
-            problems,
-        })
+/// malformed diagram is told so at once (with the target's problems), not after or behind a
+/// GitHub failure.
+pub fn diagram_shape_problems(input: &Value) -> Vec<String> {
+    parse_diagram(input).err().unwrap_or_default()
 }
 
 pub fn validate_diagram(input: &Value, facts: &PullFacts) -> Result<Diagram, DiagramRejection> {

@@ -166,20 +166,13 @@ fn check_split(file: &PullFileFacts, placed: &[Placed<'_>], problems: &mut Vec<S
 
     for id in &file.change_ids {
         if let Some(locations) = places.get(id.as_str()) {
+            // Parsing dropped repeats within one part, so each location is another part.
             if locations.len() > 1 {
-                // Locations arrive in reading order, so repeats within one part are adjacent.
-                let mut parts: Vec<String> = locations.iter().map(|l| l.to_string()).collect();
-                parts.dedup();
-                let problem = match parts.as_slice() {
-                    [only] => {
-                        format!("change {id} of {path} is named more than once in {only}.hunks")
-                    }
-                    _ => format!(
-                        "change {id} of {path} is placed in more than one part ({})",
-                        join_names(&parts, MAX_NAMES)
-                    ),
-                };
-                problems.push(problem);
+                let parts: Vec<String> = locations.iter().map(|l| l.to_string()).collect();
+                problems.push(format!(
+                    "change {id} of {path} is placed in more than one part ({})",
+                    join_names(&parts, MAX_NAMES)
+                ));
             }
         }
     }

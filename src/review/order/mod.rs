@@ -307,6 +307,12 @@ pub(crate) fn render_message(prefix: &str, problems: &[String]) -> String {
     message
 }
 
+/// The shape checks alone (types, values, limits), which need no pull request: run before
+/// reading GitHub, so a malformed order is told so at once, with the target's problems.
+pub fn order_shape_problems(input: &serde_json::Value) -> Vec<String> {
+    parse::parse_order(input).err().unwrap_or_default()
+}
+
 /// Validates the `overview` and `sections` of `save_reading_order` arguments against the pull
 /// request (MCP reference: `save_reading_order`, "Splitting a file into parts", Errors).
 ///

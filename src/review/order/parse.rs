@@ -122,15 +122,17 @@ fn parse_file(value: &Value, path: &str, problems: &mut Problems) -> Option<File
             if items.is_empty() {
                 problems.push(format!("{hunks_path} must not be empty"));
             }
-            items
-                .iter()
-                .enumerate()
-                .filter_map(|(index, value)| {
-                    problems
-                        .string(value, &item(&hunks_path, index), 1, usize::MAX)
-                        .map(str::to_string)
-                })
-                .collect::<Vec<String>>()
+            // A change id named twice in one part is still in one part (the spec's rule is
+            // about parts), so the repeat is dropped rather than refused.
+            let mut ids: Vec<String> = Vec::with_capacity(items.len());
+            for (index, value) in items.iter().enumerate() {
+                if let Some(id) = problems.string(value, &item(&hunks_path, index), 1, usize::MAX) {
+                    if !ids.iter().any(|seen| seen == id) {
+                        ids.push(id.to_string());
+                    }
+                }
+            }
+            ids
         }),
     };
     Some(FileEntry {
