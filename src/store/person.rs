@@ -25,15 +25,15 @@
 //! longer than a window, so eviction loses nothing that matters, and no request pays for a
 //! storage write just to be counted.
 //!
-//! Internal API: JSON POSTs defined in `oauth::person_api`.
+//! Internal API: JSON POSTs defined in `oauth::person_api`, served through `web_sys` alone (no
+//! `worker::Request`/`Response` conversions: this object is on every `/mcp` request's path).
 
 use std::cell::{Cell, RefCell};
 
+use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::JsValue;
-use worker::{
-    durable_object, DurableObject, Env, Method, Request, Response, Result, SqlStorage,
-    SqlStorageValue, State,
-};
+use worker::wasm_bindgen_futures::JsFuture;
+use worker::{web_sys, Env, Result, SqlStorage, SqlStorageValue, State};
 
 use crate::config::Config;
 use crate::oauth::authorize::AuthorizationRequest;
@@ -109,7 +109,7 @@ CREATE TABLE IF NOT EXISTS pending (
 );
 ";
 
-#[durable_object]
+#[wasm_bindgen(wasm_bindgen = ::worker::wasm_bindgen)]
 pub struct PersonStore {
     sql: SqlStorage,
     env: Env,
@@ -223,8 +223,15 @@ fn grant_from_row(row: &Row) -> GrantRecord {
     }
 }
 
-impl DurableObject for PersonStore {
-    fn new(state: State, env: Env) -> Self {
+#[wasm_bindgen(
+    wasm_bindgen = ::worker::wasm_bindgen,
+    wasm_bindgen_futures = ::worker::wasm_bindgen_futures,
+    js_sys = ::worker::js_sys
+)]
+impl PersonStore {
+    #[wasm_bindgen(constructor)]
+    pub fn new(state: worker::worker_sys::DurableObjectState, env: Env) -> PersonStore {
+        let state = State::from(state);
         PersonStore {
             sql: state.storage().sql(),
             env,
@@ -238,80 +245,108 @@ impl DurableObject for PersonStore {
         }
     }
 
-    async fn fetch(&self, mut req: Request) -> Result<Response> {
-        if req.method() != Method::Post {
-            return Response::error("no such operation", 404);
+    /// Every operation is a JSON POST answered with JSON (see `oauth::person_api`).
+    pub async fn fetch(&self, req: web_sys::Request) -> std::result::Result<JsValue, JsValue> {
+        let reply = self.answer(&req).await.unwrap_or_else(|error| {
+            worker::console_error!("person object: {error}");
+            Reply::Failed("the person object failed".into())
+        });
+        reply
+            .into_response()
+            .map(JsValue::from)
+            .map_err(JsValue::from)
+    }
+}
+
+/// An operation's answer, before it becomes a `web_sys::Response`.
+enum Reply {
+    Json(String),
+    NotFound,
+    Failed(String),
+}
+
+impl Reply {
+    fn json<T: serde::Serialize>(value: &T) -> Result<Reply> {
+        Ok(Reply::Json(serde_json::to_string(value)?))
+    }
+
+    fn into_response(self) -> Result<web_sys::Response> {
+        let (status, body) = match self {
+            Reply::Json(body) => (200, body),
+            Reply::NotFound => (404, "no such operation".to_string()),
+            Reply::Failed(message) => (500, message),
+        };
+        let init = web_sys::ResponseInit::new();
+        init.set_status(status);
+        Ok(web_sys::Response::new_with_opt_str_and_init(
+            Some(&body),
+            &init,
+        )?)
+    }
+}
+
+impl PersonStore {
+    /// Reads the request with `web_sys` alone: no `worker::Request` (whose conversion reads the
+    /// headers and `cf` objects) and no `worker::Response` (a `Headers` object per reply), which
+    /// the token path pays on every `/mcp` request.
+    async fn answer(&self, req: &web_sys::Request) -> Result<Reply> {
+        if req.method() != "POST" {
+            return Ok(Reply::NotFound);
         }
-        // `worker::Request` already cut the path from the URL: no second URL parse on the token path.
-        let path = req.path();
+        let url = req.url();
+        let path = object_path(&url).to_string();
+        let body = JsFuture::from(req.text()?)
+            .await?
+            .as_string()
+            .unwrap_or_default();
         if path == api::CHECK {
-            let request: api::CheckRequest = body(&mut req).await?;
-            return Response::from_json(&self.check(&request).await?);
+            let request: api::CheckRequest = crate::json::decode(&body)?;
+            return Reply::json(&self.check(&request).await?);
         }
         if path == api::ADDRESS {
-            let request: api::AddressRequest = body(&mut req).await?;
-            return Response::from_json(&self.address(&request));
+            let request: api::AddressRequest = crate::json::decode(&body)?;
+            return Reply::json(&self.address(&request));
         }
         // Everything else may write grants, tokens or the GitHub token: forget what `/check`
         // remembered, before (so nothing read earlier is trusted) and after (so nothing a check
         // read while this operation awaited outlives it).
         self.forget();
-        let reply = self.operate(&path, &mut req).await;
+        let reply = self.operate(&path, &body).await;
         self.forget();
         reply
     }
-}
 
-impl PersonStore {
     /// Every operation but `/check` and `/address`.
-    async fn operate(&self, path: &str, req: &mut Request) -> Result<Response> {
+    async fn operate(&self, path: &str, body: &str) -> Result<Reply> {
         match path {
-            api::BEGIN => {
-                let request: api::BeginRequest = body(req).await?;
-                Response::from_json(&self.begin(&request).await?)
-            }
-            api::CONSENT => {
-                let request: api::ConsentRequest = body(req).await?;
-                Response::from_json(&self.consent(&request)?)
-            }
-            api::TOKEN => {
-                let request: api::CodeTokenRequest = body(req).await?;
-                Response::from_json(&self.exchange(&request)?)
-            }
-            api::REFRESH => {
-                let request: api::RefreshTokenRequest = body(req).await?;
-                Response::from_json(&self.refresh(&request)?)
-            }
+            api::BEGIN => Reply::json(&self.begin(&crate::json::decode(body)?).await?),
+            api::CONSENT => Reply::json(&self.consent(&crate::json::decode(body)?)?),
+            api::TOKEN => Reply::json(&self.exchange(&crate::json::decode(body)?)?),
+            api::REFRESH => Reply::json(&self.refresh(&crate::json::decode(body)?)?),
             api::REVOKE => {
-                let request: api::RevokeRequest = body(req).await?;
-                self.revoke(&request)?;
-                Response::from_json(&serde_json::json!({}))
+                self.revoke(&crate::json::decode(body)?)?;
+                Ok(Reply::Json("{}".into()))
             }
-            api::SETTINGS => {
-                let request: api::SettingsRequest = body(req).await?;
-                Response::from_json(&self.settings(&request)?)
-            }
-            api::DISCONNECT => {
-                let request: api::DisconnectRequest = body(req).await?;
-                Response::from_json(&self.disconnect(&request)?)
-            }
+            api::SETTINGS => Reply::json(&self.settings(&crate::json::decode(body)?)?),
+            api::DISCONNECT => Reply::json(&self.disconnect(&crate::json::decode(body)?)?),
             api::CREATE_API_TOKEN => {
-                let request: api::CreateApiTokenRequest = body(req).await?;
-                Response::from_json(&self.create_api_token(&request)?)
+                Reply::json(&self.create_api_token(&crate::json::decode(body)?)?)
             }
             api::REVOKE_API_TOKEN => {
-                let request: api::RevokeApiTokenRequest = body(req).await?;
-                Response::from_json(&self.revoke_api_token(&request)?)
+                Reply::json(&self.revoke_api_token(&crate::json::decode(body)?)?)
             }
-            _ => Response::error("no such operation", 404),
+            _ => Ok(Reply::NotFound),
         }
     }
 }
 
-/// Reads a JSON body with `crate::json` (not `Request::json`, whose serde-wasm-bindgen path
-/// would compile every message type's decoder).
-async fn body<T: crate::json::FromJson>(req: &mut Request) -> Result<T> {
-    Ok(crate::json::decode(&req.text().await?)?)
+/// The path of an object request's URL (`https://object/check` → `/check`); the host means
+/// nothing here.
+fn object_path(url: &str) -> &str {
+    let after_scheme = url.find("://").map_or(0, |i| i + 3);
+    let rest = &url[after_scheme..];
+    let path = rest.find('/').map_or("/", |i| &rest[i..]);
+    path.split(['?', '#']).next().unwrap_or(path)
 }
 
 fn now_ms() -> u64 {

@@ -20,7 +20,7 @@ use crate::tools::saved::{
     decide_save, CurrentState, DocumentKind, SaveOutcome, SaveRequest, SavedRecord, VersionSummary,
 };
 
-#[durable_object]
+#[durable_object(fetch)]
 pub struct PullRequestStore {
     sql: SqlStorage,
     /// Set when the schema could not be created; every request then answers 500 instead of
