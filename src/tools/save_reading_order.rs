@@ -31,15 +31,11 @@ impl SaveTarget {
     }
 }
 
-/// Reads `owner`, `repo`, `number` and `base_version`; problems start with `prefix`
-/// ("The order is invalid" or "The diagram is invalid").
-pub fn parse_target(args: &Map<String, Value>, prefix: &str) -> Result<SaveTarget, String> {
-    checked_target(args, Vec::new(), prefix)
-}
-
-/// The target, when neither it nor the document has a problem; else one message with the
-/// target's problems and then `document_problems` (the document's shape problems, which need no
-/// pull request), so an agent fixes its whole call in one go, before any GitHub request.
+/// Reads `owner`, `repo`, `number` and `base_version`: the target, when neither it nor the
+/// document has a problem; else one message, after `prefix` ("The order is invalid" or "The
+/// diagram is invalid"), with the target's problems and then `document_problems` (the
+/// document's shape problems, which need no pull request), so an agent fixes its whole call in
+/// one go, before any GitHub request.
 pub fn checked_target(
     args: &Map<String, Value>,
     document_problems: Vec<String>,
@@ -217,13 +213,15 @@ mod tests {
 
     #[test]
     fn targets() {
-        let ok = parse_target(
+        let ok = checked_target(
             &args(json!({ "owner": "a", "repo": "b", "number": 2, "base_version": 0 })),
+            Vec::new(),
             "The order is invalid",
         );
         assert_eq!(ok.map(|t| t.label()), Ok("a/b#2".to_string()));
-        let bad = parse_target(
+        let bad = checked_target(
             &args(json!({ "owner": "a", "repo": "b", "number": 2 })),
+            Vec::new(),
             "The order is invalid",
         )
         .unwrap_err();
@@ -231,8 +229,9 @@ mod tests {
             bad.starts_with("The order is invalid: base_version is required"),
             "{bad}"
         );
-        let bad = parse_target(
+        let bad = checked_target(
             &args(json!({ "owner": "a", "repo": "b", "number": 2, "base_version": -1 })),
+            Vec::new(),
             "The diagram is invalid",
         )
         .unwrap_err();
