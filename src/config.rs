@@ -35,8 +35,7 @@ pub struct Config {
     /// Accept `http://127.0.0.1:PORT/…` Client ID Metadata Document URLs
     /// (`ALLOW_LOOPBACK_CLIENT_METADATA=1`; end-to-end tests only).
     pub allow_loopback_client_metadata: bool,
-    /// The token tag key, derived from `token_encryption_key` once (see
-    /// [`Config::token_tag_key`]).
+    /// The token tag key, derived from `token_encryption_key` (see [`Config::token_tag_key`]).
     tag_key: Option<crate::oauth::tokens::TagKey>,
 }
 
@@ -102,7 +101,8 @@ impl Config {
                 .ok()
                 .filter(|v| !v.trim().is_empty())
         };
-        let mut config = Config {
+        let token_encryption_key = text("TOKEN_ENCRYPTION_KEY");
+        Config {
             github_api_url: text("GITHUB_API_URL")
                 .unwrap_or_else(|| "https://api.github.com".into())
                 .trim_end_matches('/')
@@ -119,7 +119,10 @@ impl Config {
                 .unwrap_or_default(),
             github_client_id: text("GITHUB_CLIENT_ID"),
             github_client_secret: text("GITHUB_CLIENT_SECRET"),
-            token_encryption_key: text("TOKEN_ENCRYPTION_KEY"),
+            tag_key: token_encryption_key
+                .as_deref()
+                .map(crate::oauth::tokens::TagKey::derive),
+            token_encryption_key,
             rate_limit_per_minute: crate::oauth::rate_limit::parse_limit(
                 text("RATE_LIMIT_PER_MINUTE").as_deref(),
                 crate::oauth::rate_limit::DEFAULT_PER_PERSON,
@@ -131,10 +134,7 @@ impl Config {
             access_token_ttl_seconds: access_ttl(text("ACCESS_TOKEN_TTL_SECONDS").as_deref()),
             allow_loopback_client_metadata: text("ALLOW_LOOPBACK_CLIENT_METADATA")
                 .is_some_and(|v| v == "1" || v == "true"),
-            tag_key: None,
-        };
-        config.tag_key = config.token_tag_key();
-        config
+        }
     }
 }
 
@@ -150,15 +150,10 @@ fn access_ttl(text: Option<&str>) -> u64 {
 
 impl Config {
     /// The key that tags the tokens we mint (`oauth::tokens`), derived from
-    /// `TOKEN_ENCRYPTION_KEY`; `None` when that secret is not set (then OAuth is off anyway).
-    /// Derived once per isolate by [`Config::from_env`]: every `/mcp` request with a token
-    /// checks its tag, and the derivation is a SHA-256 of the secret.
+    /// `TOKEN_ENCRYPTION_KEY` once per isolate by [`Config::from_env`] (every `/mcp` request with
+    /// a token checks its tag); `None` when that secret is not set (then OAuth is off anyway).
     pub fn token_tag_key(&self) -> Option<crate::oauth::tokens::TagKey> {
-        self.tag_key.clone().or_else(|| {
-            self.token_encryption_key
-                .as_deref()
-                .map(crate::oauth::tokens::TagKey::derive)
-        })
+        self.tag_key.clone()
     }
 }
 

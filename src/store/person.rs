@@ -751,7 +751,7 @@ impl PersonStore {
 
     /// The key our tokens are tagged with (see `oauth::tokens`).
     fn tag_key(&self) -> Result<tokens::TagKey> {
-        Config::from_env(&self.env)
+        Config::for_isolate(&self.env)
             .token_tag_key()
             .ok_or_else(|| worker::Error::RustError("TOKEN_ENCRYPTION_KEY is not set".into()))
     }
