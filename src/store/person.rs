@@ -21,9 +21,9 @@
 //! * `pending` — consent forms awaiting an answer: hash of the id, hash of the CSRF token, the
 //!   authorization request, expiry.
 //!
-//! The rate-limit window is kept in memory: an object is evicted only after it has been idle for
-//! longer than a window, so eviction loses nothing that matters, and no request pays for a
-//! storage write just to be counted.
+//! The rate-limit window (`oauth::rate_limit`, sliding) is kept in memory: an object is evicted
+//! only after it has been idle for longer than a window, so eviction loses nothing that matters,
+//! and no request pays for a storage write just to be counted.
 //!
 //! Internal API: JSON POSTs defined in `oauth::person_api`, served through `web_sys` alone (no
 //! `worker::Request`/`Response` conversions: this object is on every `/mcp` request's path).
@@ -44,7 +44,7 @@ use crate::oauth::grants::{
 };
 use crate::oauth::person_api as api;
 use crate::oauth::pkce::constant_time_eq;
-use crate::oauth::rate_limit::{self, Admission, Window};
+use crate::oauth::rate_limit::{Admission, Window};
 use crate::oauth::redirect_uri::consent_key;
 use crate::oauth::seal;
 use crate::oauth::tokens::{self, PersonId, TokenKind, RANDOM_BYTES};
@@ -115,7 +115,7 @@ pub struct PersonStore {
     env: Env,
     schema_ready: Cell<bool>,
     /// The rate-limit window (per person, or per address for `ip:` objects).
-    window: Cell<Window>,
+    window: RefCell<Window>,
     /// The imported AES-GCM key, once.
     key: RefCell<Option<JsValue>>,
     /// The last opened GitHub token, keyed by its sealed text, so `/check` decrypts once.
@@ -236,7 +236,7 @@ impl PersonStore {
             sql: state.storage().sql(),
             env,
             schema_ready: Cell::new(false),
-            window: Cell::new(Window::default()),
+            window: RefCell::new(Window::default()),
             key: RefCell::new(None),
             opened: RefCell::new(None),
             refreshing_since: Cell::new(0),
@@ -495,9 +495,10 @@ impl PersonStore {
     // ---- per-address window ------------------------------------------------------------
 
     fn address(&self, request: &api::AddressRequest) -> api::AddressReply {
-        let (window, admission) =
-            rate_limit::admit(self.window.get(), now_ms(), request.limit_per_minute);
-        self.window.set(window);
+        let admission = self
+            .window
+            .borrow_mut()
+            .admit(now_ms(), request.limit_per_minute);
         match admission {
             Admission::Allowed => api::AddressReply::Allowed,
             Admission::Limited {
@@ -530,9 +531,10 @@ impl PersonStore {
         {
             return Ok(api::CheckReply::Invalid);
         }
-        let (window, admission) =
-            rate_limit::admit(self.window.get(), now_ms, request.limit_per_minute);
-        self.window.set(window);
+        let admission = self
+            .window
+            .borrow_mut()
+            .admit(now_ms, request.limit_per_minute);
         if let Admission::Limited {
             retry_after_seconds,
         } = admission

@@ -250,12 +250,47 @@ fn long_depends_on_lists_are_trimmed_after_changes() {
     assert!(kept > 0 && kept < 800, "{kept}");
 }
 
+/// 3,000 renamed files whose two paths together pass the cap: the previous paths go (longest
+/// first), then what remains fits, and every file keeps its path and status.
 #[test]
-fn a_list_with_nothing_to_trim_does_not_claim_a_trim() {
+fn a_mass_rename_loses_previous_paths_before_any_file() {
     let files: Vec<PullFile> = (0..3000)
         .map(|i| {
             let mut file = pull_file(
-                &format!("src/{}/renamed-file-{i}.rs", "deep/".repeat(12)),
+                &format!("src/main/java/com/example/billing/v2/Service{i}.java"),
+                "renamed",
+                None,
+            );
+            file.previous_filename = Some(format!(
+                "src/main/java/com/example/billing/legacy/Service{i}.java"
+            ));
+            file
+        })
+        .collect();
+    let result = shape(&build_snapshot(files, 3000, None, None), false);
+    let size = result.to_string().len();
+    assert!(size <= MAX_RESULT_CHARS, "{size}");
+    assert_eq!(result["fileListTrimmed"], true);
+    let files = result["files"].as_array().cloned().unwrap_or_default();
+    assert_eq!(files.len(), 3000, "every file stays listed");
+    assert!(files.iter().enumerate().all(|(i, f)| f["path"]
+        == format!("src/main/java/com/example/billing/v2/Service{i}.java")
+        && f["status"] == "renamed"));
+    let kept = files
+        .iter()
+        .filter(|f| f.get("previousPath").is_some())
+        .count();
+    assert!(kept < 3000, "{kept}");
+}
+
+/// Paths alone over the cap: nothing may go, so the list stays whole and over it; the hints
+/// that could go went first.
+#[test]
+fn a_list_of_paths_alone_over_the_cap_keeps_every_file() {
+    let files: Vec<PullFile> = (0..3000)
+        .map(|i| {
+            let mut file = pull_file(
+                &format!("src/{}/renamed-file-{i}.rs", "deep/".repeat(24)),
                 "renamed",
                 None,
             );
@@ -266,10 +301,29 @@ fn a_list_with_nothing_to_trim_does_not_claim_a_trim() {
     let result = shape(&build_snapshot(files, 3000, None, None), false);
     assert!(
         result.to_string().len() > MAX_RESULT_CHARS,
-        "the list alone is over the cap"
+        "the paths alone are over the cap"
     );
+    assert_eq!(result["fileListTrimmed"], true);
+    let files = result["files"].as_array().cloned().unwrap_or_default();
+    assert_eq!(files.len(), 3000);
+    assert!(files.iter().all(|f| f.get("previousPath").is_none()));
+}
+
+/// A list under the cap keeps everything and claims no trim.
+#[test]
+fn a_list_under_the_cap_is_not_trimmed() {
+    let files: Vec<PullFile> = (0..300)
+        .map(|i| {
+            let mut file = pull_file(&format!("src/new/file{i}.rs"), "renamed", None);
+            file.previous_filename = Some(format!("src/old/file{i}.rs"));
+            file
+        })
+        .collect();
+    let result = shape(&build_snapshot(files, 300, None, None), false);
     assert!(result.get("fileListTrimmed").is_none());
-    assert_eq!(result["files"].as_array().map(Vec::len), Some(3000));
+    assert!(result["files"]
+        .as_array()
+        .is_some_and(|files| files.iter().all(|f| f.get("previousPath").is_some())));
 }
 
 #[test]
