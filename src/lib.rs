@@ -10,6 +10,7 @@ pub mod errors;
 pub mod github;
 pub mod http;
 pub mod json;
+pub mod kv_parts;
 pub mod mcp;
 pub mod oauth;
 pub mod review;

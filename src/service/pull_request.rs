@@ -18,6 +18,16 @@ use crate::tools::get_pull_request::{build_snapshot, snapshot_key, Snapshot};
 /// How long a snapshot is kept: it never changes, this only bounds storage.
 const SNAPSHOT_TTL_SECONDS: u64 = 30 * 24 * 60 * 60;
 
+/// The largest KV value a snapshot is written in (`KV_PART_BYTES`, default 20 MiB, under KV's
+/// 25 MiB); larger snapshots are written in parts. The tests lower it to exercise the parts.
+fn part_bytes(env: &Env) -> usize {
+    env.var("KV_PART_BYTES")
+        .ok()
+        .and_then(|value| value.to_string().trim().parse().ok())
+        .filter(|&bytes| bytes > 0 && bytes <= crate::kv_parts::DEFAULT_PART_BYTES)
+        .unwrap_or(crate::kv_parts::DEFAULT_PART_BYTES)
+}
+
 /// A pull request as GitHub shows it to the caller, with its file snapshot.
 pub struct PullRead {
     pub repository: Repository,
@@ -54,7 +64,7 @@ pub async fn read_pull_with_files(
     let key = snapshot_key(owner, repo, &pull.base.sha, &pull.head.sha);
     let cache = env.kv("CACHE").ok();
     if let Some(cache) = &cache {
-        if let Ok(Some(text)) = cache.get(&key).text().await {
+        if let Ok(Some(text)) = crate::store::get_text(cache, &key).await {
             if let Ok(snapshot) = crate::json::decode::<Snapshot>(&text) {
                 return Ok(PullRead {
                     repository,
@@ -70,8 +80,11 @@ pub async fn read_pull_with_files(
     let cache = cache.filter(|_| complete);
     if let (Some(cache), Ok(text)) = (&cache, serde_json::to_string(&snapshot)) {
         // A failed cache write only costs the next read some requests.
-        if let Ok(put) = cache.put(&key, crate::store::KvText(text)) {
-            let _ = put.expiration_ttl(SNAPSHOT_TTL_SECONDS).execute().await;
+        let part_bytes = part_bytes(env);
+        match crate::store::put_text(cache, &key, text, part_bytes, SNAPSHOT_TTL_SECONDS).await {
+            Ok(true) => {}
+            Ok(false) => worker::console_warn!("{key}: the snapshot is too large to cache"),
+            Err(error) => worker::console_warn!("{key}: caching the snapshot failed: {error}"),
         }
     }
     Ok(PullRead {

@@ -13,3 +13,58 @@ impl ToRawKvValue for KvText {
         Ok(JsValue::from(self.0.as_str()))
     }
 }
+
+/// Stores `text` under `key` for `ttl_seconds`, in parts when it is larger than `part_bytes`
+/// (see `kv_parts`): the parts first, then the head. Returns false, storing nothing, when the
+/// text would take more parts than a reader could hold. A failed write is an error; the caller
+/// decides whether it matters.
+pub async fn put_text(
+    kv: &worker::KvStore,
+    key: &str,
+    text: String,
+    part_bytes: usize,
+    ttl_seconds: u64,
+) -> worker::Result<bool> {
+    use crate::kv_parts::{lay_out, Layout};
+    let write_id = crate::oauth::seal::random::<12>()
+        .map(|bytes| crate::oauth::tokens::random_id(&bytes))
+        .map_err(|e| worker::Error::RustError(e.to_string()))?;
+    let put = |key: String, value: String| async move {
+        kv.put(&key, KvText(value))?
+            .expiration_ttl(ttl_seconds)
+            .execute()
+            .await
+            .map_err(worker::Error::from)
+    };
+    match lay_out(key, &text, part_bytes, &write_id) {
+        Layout::Whole(_) => put(key.to_string(), text).await?,
+        Layout::Parts { head, parts } => {
+            let writes = parts.into_iter().map(|(key, value)| put(key, value));
+            for written in futures_util::future::join_all(writes).await {
+                written?;
+            }
+            put(key.to_string(), head).await?;
+        }
+        Layout::TooLarge => return Ok(false),
+    }
+    Ok(true)
+}
+
+/// The text stored under `key` by [`put_text`], put back together from its parts when it was
+/// stored in parts; `None` when it is absent or a part is missing or from another write.
+pub async fn get_text(kv: &worker::KvStore, key: &str) -> worker::Result<Option<String>> {
+    use crate::kv_parts::{join, read_head, Head};
+    let Some(value) = kv.get(key).text().await? else {
+        return Ok(None);
+    };
+    let (write_id, keys) = match read_head(key, &value) {
+        Head::Whole(_) => return Ok(Some(value)),
+        Head::Parts { write_id, keys } => (write_id.to_string(), keys),
+    };
+    let reads = keys.iter().map(|key| kv.get(key).text());
+    let mut parts = Vec::with_capacity(keys.len());
+    for read in futures_util::future::join_all(reads).await {
+        parts.push(read?);
+    }
+    Ok(join(&write_id, &parts))
+}

@@ -13,6 +13,6 @@ mod person;
 mod pull_request;
 pub mod wire;
 
-pub use kv::KvText;
+pub use kv::{get_text, put_text, KvText};
 pub use person::PersonStore;
 pub use pull_request::PullRequestStore;

@@ -1,0 +1,72 @@
+// A snapshot larger than one KV value is cached in parts (src/kv_parts.rs) and read back whole.
+// KV holds 25 MiB a value; the part size is lowered here (KV_PART_BYTES) so a 320-file pull
+// request takes several parts, on the real local KV of `wrangler dev`.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { modernRequest, postMcp, standinControl, startStack } from './harness.mjs';
+
+const PART_BYTES = 64 * 1024;
+let stack;
+before(async () => { stack = await startStack({ vars: { KV_PART_BYTES: String(PART_BYTES) } }); });
+after(async () => { await stack?.stop(); });
+
+async function read(number, includePatches = true) {
+  const { message, headers } = modernRequest(1, 'tools/call', { name: 'get_pull_request',
+    arguments: { owner: 'logikflow', repo: 'big', number, include_patches: includePatches } }, 'get_pull_request');
+  const reply = await postMcp(stack, message, headers);
+  assert.equal(reply.body.result.isError, false, JSON.stringify(reply.body).slice(0, 500));
+  return reply.body.result.structuredContent;
+}
+
+async function githubRequestsFor(number, includePatches) {
+  await standinControl(stack, 'DELETE', 'requests');
+  const result = await read(number, includePatches);
+  const log = await standinControl(stack, 'GET', 'requests');
+  const count = log.requests.filter((r) => r.kind === 'rest' && r.path.startsWith('/repos/logikflow/big')).length;
+  return { result, count };
+}
+
+test('a snapshot in several parts is cached and read back whole', async () => {
+  const first = await githubRequestsFor(1, true);
+  assert.equal(first.count, 8, 'the first read fetches everything: ceil(320/100) + 4');
+  // The snapshot holds at least every patch shown (whole, where these are cut to the response
+  // cap), so it cannot fit one part of this size.
+  const patchBytes = first.result.files.reduce((sum, f) => sum + Buffer.byteLength(f.patch ?? ''), 0);
+  assert.ok(patchBytes > 2 * PART_BYTES, `patches ${patchBytes} bytes`);
+  const repeat = await githubRequestsFor(1, true);
+  assert.equal(repeat.count, 2, 'the repeat read is served from the cached parts');
+  assert.deepEqual(repeat.result.files, first.result.files);
+  assert.equal(repeat.result.changedFiles, 320);
+});
+
+test('the parts of a 3,000-file snapshot come back whole too', async () => {
+  const first = await githubRequestsFor(2, false);
+  assert.ok(JSON.stringify(first.result.files).length > 2 * PART_BYTES);
+  const repeat = await githubRequestsFor(2, false);
+  assert.equal(repeat.count, 2);
+  assert.deepEqual(repeat.result.files, first.result.files);
+  assert.equal(repeat.result.files.length, first.result.files.length);
+});
+
+test('a snapshot that would take more than 256 parts is not cached, and still served', async () => {
+  // 1 KiB parts (the smallest allowed): the 3,000-file snapshot would need far more than 256,
+  // so it is served without being cached and a repeat read pays the full budget again. This
+  // also shows the part size above was really in force (a whole value would have been cached).
+  const small = await startStack({ vars: { KV_PART_BYTES: '1024' } });
+  try {
+    const call = async () => {
+      await standinControl(small, 'DELETE', 'requests');
+      const { message, headers } = modernRequest(1, 'tools/call', { name: 'get_pull_request',
+        arguments: { owner: 'logikflow', repo: 'big', number: 2 } }, 'get_pull_request');
+      const reply = await postMcp(small, message, headers);
+      assert.equal(reply.body.result.isError, false);
+      const log = await standinControl(small, 'GET', 'requests');
+      return log.requests.filter((r) => r.kind === 'rest' && r.path.startsWith('/repos/logikflow/big')).length;
+    };
+    assert.equal(await call(), 34);
+    assert.equal(await call(), 34, 'not cached: every read fetches the files again');
+    assert.match(small.workerLog(), /too large to cache/);
+  } finally {
+    await small.stop();
+  }
+});
