@@ -38,10 +38,11 @@ pub async fn put_text(
     };
     match lay_out(key, &text, part_bytes, &write_id) {
         Layout::Whole(_) => put(key.to_string(), text).await?,
+        // One at a time: a large snapshot is rare, and each concurrent write would hold its own
+        // copy of up to 20 MiB.
         Layout::Parts { head, parts } => {
-            let writes = parts.into_iter().map(|(key, value)| put(key, value));
-            for written in futures_util::future::join_all(writes).await {
-                written?;
+            for (key, value) in parts {
+                put(key, value).await?;
             }
             put(key.to_string(), head).await?;
         }
@@ -61,10 +62,9 @@ pub async fn get_text(kv: &worker::KvStore, key: &str) -> worker::Result<Option<
         Head::Whole(_) => return Ok(Some(value)),
         Head::Parts { write_id, keys } => (write_id.to_string(), keys),
     };
-    let reads = keys.iter().map(|key| kv.get(key).text());
     let mut parts = Vec::with_capacity(keys.len());
-    for read in futures_util::future::join_all(reads).await {
-        parts.push(read?);
+    for key in &keys {
+        parts.push(kv.get(key).text().await?);
     }
     Ok(join(&write_id, &parts))
 }
