@@ -40,12 +40,24 @@ pub async fn fetch(req: web_sys::Request, env: Env, _ctx: Context) -> Result<web
 async fn serve(req: web_sys::Request, env: &Env, config: &Config) -> Result<HttpReply> {
     let url = url::Url::parse(&req.url())?;
     let method = req.method();
+    if url.path() == CRASH_PATH && crash_test_enabled(env, config) {
+        panic!("a deliberate panic: CRASH_TEST is set and {CRASH_PATH} was requested");
+    }
     if matches!(route(&method, url.path()), Route::Mcp) {
         let headers = Headers::new(worker::Headers(req.headers()).entries());
         let body = crate::body::read(&req, crate::mcp::transport::MAX_BODY_BYTES);
         return service::mcp(&method, &url, &headers, body, env, config).await;
     }
     service::handle(worker::Request::from(req), env, config).await
+}
+
+/// Panics on purpose, so `tests/e2e/recovery.test.mjs` can show that `src/worker.mjs` resets the
+/// wasm instance and the Durable Objects rebuild their Rust half. Only in local development with
+/// the `CRASH_TEST` var set; anywhere else the path is an ordinary 404.
+const CRASH_PATH: &str = "/__crash";
+
+fn crash_test_enabled(env: &Env, config: &Config) -> bool {
+    config.local_dev && env.var("CRASH_TEST").is_ok_and(|v| v.to_string() == "1")
 }
 
 fn to_response(reply: HttpReply) -> Result<web_sys::Response> {

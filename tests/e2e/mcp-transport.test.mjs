@@ -176,6 +176,12 @@ describe('2026-07-28', () => {
     assert.equal(response.body.error.data.requested, '2099-01-01');
   });
 
+  test('the crash-test path is an ordinary 404 unless CRASH_TEST is set', async () => {
+    const response = await fetch(`${stack.baseUrl}/__crash`);
+    assert.equal(response.status, 404);
+    await response.text();
+  });
+
   test('unknown method and initialize are 404 -32601', async () => {
     for (const method of ['initialize', 'no/such']) {
       const { message, headers } = modernRequest(5, method);

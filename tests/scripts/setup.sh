@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs everything the project needs on a fresh machine of this kind, and does nothing when it is
-# already there: the wasm target, worker-build, wasm-bindgen-cli at the Cargo.lock version, the npm
+# already there: the wasm target, wasm-bindgen-cli at the Cargo.lock version, the npm
 # packages (wrangler, Node 22, wasm-opt, MCP clients), and, for `--test`, the Python MCP client and
 # Debian packages used by the tests. Sourced or run; prints one line per step it had to take.
 set -euo pipefail
@@ -15,16 +15,11 @@ done
 
 say() { printf 'setup: %s\n' "$*"; }
 
-WORKER_BUILD_VERSION=0.8.7
-
-# Rust: the wasm target and the two build tools, each pinned.
+# Rust: the wasm target and wasm-bindgen-cli, pinned to Cargo.lock (the build script in
+# tests/scripts/build.sh drives cargo, wasm-bindgen, wasm-opt and esbuild itself).
 if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
   say "adding the wasm32-unknown-unknown target"
   rustup target add wasm32-unknown-unknown
-fi
-if [ "$(worker-build --version 2>/dev/null | awk '{print $NF}')" != "$WORKER_BUILD_VERSION" ]; then
-  say "installing worker-build $WORKER_BUILD_VERSION (a few minutes, once)"
-  cargo install worker-build --version "$WORKER_BUILD_VERSION" --locked
 fi
 bindgen_version=$(awk '/^name = "wasm-bindgen"$/{getline; gsub(/[" ]/,"",$0); sub(/version=/,"",$0); print; exit}' Cargo.lock)
 if [ -z "$bindgen_version" ]; then
