@@ -81,7 +81,7 @@ pub async fn read_pull_with_files(
     if let (Some(cache), Ok(text)) = (&cache, serde_json::to_string(&snapshot)) {
         // A failed cache write only costs the next read some requests.
         let part_bytes = part_bytes(env);
-        match crate::store::put_text(cache, &key, text, part_bytes, SNAPSHOT_TTL_SECONDS).await {
+        match crate::store::put_text(cache, &key, &text, part_bytes, SNAPSHOT_TTL_SECONDS).await {
             Ok(true) => {}
             Ok(false) => worker::console_warn!("{key}: the snapshot is too large to cache"),
             Err(error) => worker::console_warn!("{key}: caching the snapshot failed: {error}"),

@@ -14,14 +14,24 @@ impl ToRawKvValue for KvText {
     }
 }
 
+/// A borrowed string to store in KV: handed to JS straight from the slice, so storing a part of
+/// a large text copies nothing on the Rust side.
+struct KvSlice<'a>(&'a str);
+
+impl ToRawKvValue for KvSlice<'_> {
+    fn raw_kv_value(&self) -> Result<JsValue, KvError> {
+        Ok(JsValue::from_str(self.0))
+    }
+}
+
 /// Stores `text` under `key` for `ttl_seconds`, in parts when it is larger than `part_bytes`
-/// (see `kv_parts`): the parts first, then the head. Returns false, storing nothing, when the
-/// text would take more parts than a reader could hold. A failed write is an error; the caller
-/// decides whether it matters.
+/// (see `kv_parts`): the parts first, one at a time, then the head. Returns false, storing
+/// nothing, when the text is too large to store. A failed write is an error; the caller decides
+/// whether it matters.
 pub async fn put_text(
     kv: &worker::KvStore,
     key: &str,
-    text: String,
+    text: &str,
     part_bytes: usize,
     ttl_seconds: u64,
 ) -> worker::Result<bool> {
@@ -29,22 +39,22 @@ pub async fn put_text(
     let write_id = crate::oauth::seal::random::<12>()
         .map(|bytes| crate::oauth::tokens::random_id(&bytes))
         .map_err(|e| worker::Error::RustError(e.to_string()))?;
-    let put = |key: String, value: String| async move {
-        kv.put(&key, KvText(value))?
-            .expiration_ttl(ttl_seconds)
-            .execute()
-            .await
-            .map_err(worker::Error::from)
+    let put = |key: &str, value: &str| {
+        let put = kv.put(key, KvSlice(value));
+        async move {
+            put?.expiration_ttl(ttl_seconds)
+                .execute()
+                .await
+                .map_err(worker::Error::from)
+        }
     };
-    match lay_out(key, &text, part_bytes, &write_id) {
-        Layout::Whole(_) => put(key.to_string(), text).await?,
-        // One at a time: a large snapshot is rare, and each concurrent write would hold its own
-        // copy of up to 20 MiB.
+    match lay_out(key, text, part_bytes, &write_id) {
+        Layout::Whole => put(key, text).await?,
         Layout::Parts { head, parts } => {
-            for (key, value) in parts {
-                put(key, value).await?;
+            for (part_key, range) in parts {
+                put(&part_key, &text[range]).await?;
             }
-            put(key.to_string(), head).await?;
+            put(key, &head).await?;
         }
         Layout::TooLarge => return Ok(false),
     }
@@ -52,19 +62,21 @@ pub async fn put_text(
 }
 
 /// The text stored under `key` by [`put_text`], put back together from its parts when it was
-/// stored in parts; `None` when it is absent or a part is missing or from another write.
+/// stored in parts (each appended as it arrives); `None` when it or a part is absent.
 pub async fn get_text(kv: &worker::KvStore, key: &str) -> worker::Result<Option<String>> {
-    use crate::kv_parts::{join, read_head, Head};
+    use crate::kv_parts::{read_head, Head};
     let Some(value) = kv.get(key).text().await? else {
         return Ok(None);
     };
-    let (write_id, keys) = match read_head(key, &value) {
-        Head::Whole(_) => return Ok(Some(value)),
-        Head::Parts { write_id, keys } => (write_id.to_string(), keys),
+    let Head::Parts(keys) = read_head(key, &value) else {
+        return Ok(Some(value));
     };
-    let mut parts = Vec::with_capacity(keys.len());
-    for key in &keys {
-        parts.push(kv.get(key).text().await?);
+    let mut text = String::new();
+    for part_key in &keys {
+        match kv.get(part_key).text().await? {
+            Some(part) => text.push_str(&part),
+            None => return Ok(None),
+        }
     }
-    Ok(join(&write_id, &parts))
+    Ok(Some(text))
 }

@@ -2,8 +2,19 @@
 // KV holds 25 MiB a value; the part size is lowered here (KV_PART_BYTES) so a 320-file pull
 // request takes several parts, on the real local KV of `wrangler dev`.
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { modernRequest, postMcp, standinControl, startStack } from './harness.mjs';
+import { promisify } from 'node:util';
+import { modernRequest, postMcp, root, standinControl, startStack } from './harness.mjs';
+
+/** The keys in the Worker's local CACHE namespace that start with `prefix` (wrangler's own CLI). */
+async function cacheKeys(prefix) {
+  const { stdout } = await promisify(execFile)(process.execPath, [join(root, 'node_modules/wrangler/bin/wrangler.js'),
+    'kv', 'key', 'list', '--binding', 'CACHE', '--local', '--persist-to', stack.persistDir, '--prefix', prefix],
+  { cwd: root, env: { ...process.env, CI: 'true', WRANGLER_SEND_METRICS: 'false' } });
+  return JSON.parse(stdout).map((entry) => entry.name);
+}
 
 const PART_BYTES = 64 * 1024;
 let stack;
@@ -33,6 +44,11 @@ test('a snapshot in several parts is cached and read back whole', async () => {
   // cap), so it cannot fit one part of this size.
   const patchBytes = first.result.files.reduce((sum, f) => sum + Buffer.byteLength(f.patch ?? ''), 0);
   assert.ok(patchBytes > 2 * PART_BYTES, `patches ${patchBytes} bytes`);
+  // In KV: the head under the snapshot's key, and its parts beside it.
+  const keys = await cacheKeys('snapshot:v1:logikflow/big:');
+  const parts = keys.filter((key) => /:part:[\w-]+:\d+$/.test(key));
+  assert.ok(parts.length >= 3, keys.join('\n'));
+  assert.equal(keys.length, parts.length + 1, 'one head, and its parts');
   const repeat = await githubRequestsFor(1, true);
   assert.equal(repeat.count, 2, 'the repeat read is served from the cached parts');
   assert.deepEqual(repeat.result.files, first.result.files);
@@ -50,8 +66,7 @@ test('the parts of a 3,000-file snapshot come back whole too', async () => {
 
 test('a snapshot that would take more than 256 parts is not cached, and still served', async () => {
   // 1 KiB parts (the smallest allowed): the 3,000-file snapshot would need far more than 256,
-  // so it is served without being cached and a repeat read pays the full budget again. This
-  // also shows the part size above was really in force (a whole value would have been cached).
+  // so it is served without being cached and a repeat read pays the full budget again.
   const small = await startStack({ vars: { KV_PART_BYTES: '1024' } });
   try {
     const call = async () => {
