@@ -328,12 +328,11 @@ pub fn shape_result(inputs: ResultInputs<'_>) -> Value {
 /// in this order: without the changes' previews; then without the `changes` of the files whose
 /// lists are longest; then without the `dependsOn` of the files whose lists are longest (a Go
 /// import depends on every changed file of its package, so these can run to hundreds); then
-/// without the longest `previousPath`s (a mass rename doubles every entry's paths), and last
-/// without the longest `testOf`s (the pairing hint the ordering guide leans on most), until it
-/// fits. Every file stays listed with its path, since an order must name them all; a file that
-/// lost its `changes` can still be placed whole. Returns true when anything was taken out. A
-/// list whose paths alone pass the cap (thousands of paths of 100+ characters) stays over it:
-/// no file may be left out.
+/// without the longest `testOf`s, until it fits. Every file stays listed with its path, status
+/// and, when renamed, `previousPath` (the spec promises it on every renamed file), since an
+/// order must name them all; a file that lost its `changes` can still be placed whole. Returns
+/// true when anything was taken out. A list whose paths alone pass the cap (thousands of long
+/// renamed paths) stays over it: no file may be left out.
 fn trim_file_list(files: &mut [Value], budget: usize) -> bool {
     let mut size = json_len(&json!(files));
     if size <= budget {
@@ -350,7 +349,7 @@ fn trim_file_list(files: &mut [Value], budget: usize) -> bool {
             trimmed = true;
         }
     }
-    for field in ["changes", "dependsOn", "previousPath", "testOf"] {
+    for field in ["changes", "dependsOn", "testOf"] {
         let mut longest_first: Vec<(usize, usize)> = files
             .iter()
             .enumerate()

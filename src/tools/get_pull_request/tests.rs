@@ -250,47 +250,46 @@ fn long_depends_on_lists_are_trimmed_after_changes() {
     assert!(kept > 0 && kept < 800, "{kept}");
 }
 
-/// 3,000 renamed files whose two paths together pass the cap: the previous paths go (longest
-/// first), then what remains fits, and every file keeps its path and status.
+/// 3,000 test files, each naming the long path of the file it tests: the `testOf`s go (longest
+/// first) once nothing else is left to trim, and every file keeps its path.
 #[test]
-fn a_mass_rename_loses_previous_paths_before_any_file() {
+fn test_of_hints_are_trimmed_last() {
     let files: Vec<PullFile> = (0..3000)
-        .map(|i| {
-            let mut file = pull_file(
-                &format!("src/main/java/com/example/billing/v2/Service{i}.java"),
-                "renamed",
-                None,
-            );
-            file.previous_filename = Some(format!(
-                "src/main/java/com/example/billing/legacy/Service{i}.java"
-            ));
-            file
+        .flat_map(|i| {
+            let source = format!("src/main/java/com/example/billing/service{i}/Service{i}.java");
+            let test = format!("src/test/java/com/example/billing/service{i}/Service{i}Test.java");
+            [
+                pull_file(&source, "modified", None),
+                pull_file(&test, "modified", None),
+            ]
         })
+        .take(3000)
         .collect();
-    let result = shape(&build_snapshot(files, 3000, None, None), false);
+    let snapshot = build_snapshot(files, 3000, None, None);
+    let with_test_of = snapshot
+        .files
+        .iter()
+        .filter(|f| f.test_of.is_some())
+        .count();
+    assert_eq!(with_test_of, 1500, "every test names its source");
+    let result = shape(&snapshot, false);
     let size = result.to_string().len();
     assert!(size <= MAX_RESULT_CHARS, "{size}");
     assert_eq!(result["fileListTrimmed"], true);
     let files = result["files"].as_array().cloned().unwrap_or_default();
     assert_eq!(files.len(), 3000, "every file stays listed");
-    assert!(files.iter().enumerate().all(|(i, f)| f["path"]
-        == format!("src/main/java/com/example/billing/v2/Service{i}.java")
-        && f["status"] == "renamed"));
-    let kept = files
-        .iter()
-        .filter(|f| f.get("previousPath").is_some())
-        .count();
-    assert!(kept < 3000, "{kept}");
+    let kept = files.iter().filter(|f| f.get("testOf").is_some()).count();
+    assert!(kept < 1500, "{kept}");
 }
 
-/// Paths alone over the cap: nothing may go, so the list stays whole and over it; the hints
-/// that could go went first.
+/// 3,000 renamed files whose paths pass the cap: every file keeps its path and its
+/// `previousPath` (the spec promises it on renamed files), and the list stays over the cap.
 #[test]
 fn a_list_of_paths_alone_over_the_cap_keeps_every_file() {
     let files: Vec<PullFile> = (0..3000)
         .map(|i| {
             let mut file = pull_file(
-                &format!("src/{}/renamed-file-{i}.rs", "deep/".repeat(24)),
+                &format!("src/{}/renamed-file-{i}.rs", "deep/".repeat(12)),
                 "renamed",
                 None,
             );
@@ -303,10 +302,10 @@ fn a_list_of_paths_alone_over_the_cap_keeps_every_file() {
         result.to_string().len() > MAX_RESULT_CHARS,
         "the paths alone are over the cap"
     );
-    assert_eq!(result["fileListTrimmed"], true);
+    assert!(result.get("fileListTrimmed").is_none(), "nothing could go");
     let files = result["files"].as_array().cloned().unwrap_or_default();
     assert_eq!(files.len(), 3000);
-    assert!(files.iter().all(|f| f.get("previousPath").is_none()));
+    assert!(files.iter().all(|f| f.get("previousPath").is_some()));
 }
 
 /// A list under the cap keeps everything and claims no trim.
