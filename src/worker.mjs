@@ -7,12 +7,14 @@
 // crosses that twice (the Worker, then the person's object). This file keeps the same recovery
 // with plain classes.
 //
-// Recovery: a Rust panic marks the instance broken (the `worker` crate's panic hook sets
-// `criticalError`), and so does a wasm trap (caught below, or as an uncaught error event). The
-// next request resets the wasm instance first (`__wbg_reset_state`, from wasm-bindgen's
-// --experimental-reset-state-function), and each Durable Object rebuilds its Rust half, whose
-// memory went with the old instance. Without this, one panic would leave the isolate's Rust
-// state unusable for every later request.
+// Recovery, in two layers. The bindings (wasm-bindgen's --experimental-reset-state-function and
+// --force-enable-abort-handler) mark the instance terminated when any exception escapes the wasm
+// code (a trap, a stack overflow, a panic's abort) and make a fresh instance at the next call.
+// A Rust panic also sets `criticalError` (the `worker` crate's panic hook), and this file then
+// resets the instance before the next request runs, as worker-build's entry did. Either way
+// `instanceId` changes (the crate's start function counts instances), and each Durable Object
+// then rebuilds its Rust half, whose memory went with the old instance. Without this, one panic
+// would leave the isolate's Rust state unusable for every later request.
 import { WorkerEntrypoint } from 'cloudflare:workers';
 import * as glue from '../build/.glue/index.js';
 
@@ -51,14 +53,29 @@ export default class LogiKFlow extends WorkerEntrypoint {
   }
 }
 
+/** What the Durable Object wrappers below pass on: everything else a Rust class has is a bug. */
+const FORWARDED = new Set(['constructor', 'fetch', 'free', '__destroy_into_raw']);
+
 /** A Durable Object class served by the Rust class `Rust` (constructor(state, env), fetch). */
 function durableObject(Rust) {
+  // A method added on the Rust side (an alarm, a WebSocket handler) must be passed on here too:
+  // fail at startup, where every test sees it, rather than leave it silently unreachable.
+  const missing = Object.getOwnPropertyNames(Rust.prototype).filter((name) => !FORWARDED.has(name));
+  if (missing.length > 0) {
+    throw new Error(`src/worker.mjs does not pass on ${Rust.name}.${missing.join(', ')}`);
+  }
   return class {
     constructor(ctx, env) {
       this.ctx = ctx;
       this.env = env;
       resetIfBroken();
-      this.rust = new Rust(ctx, env);
+      try {
+        this.rust = new Rust(ctx, env);
+      } catch (error) {
+        // As worker-build's entry did: a failed construction leaves the instance suspect.
+        state.criticalError = true;
+        throw error;
+      }
       this.instanceId = state.instanceId;
     }
 
@@ -76,6 +93,11 @@ function durableObject(Rust) {
       }
     }
   };
+}
+
+// The same for the Worker's own handlers: only `fetch` is passed on.
+for (const handler of ['scheduled', 'queue', 'email', 'tail', 'trace', 'test', 'alarm']) {
+  if (handler in glue) throw new Error(`src/worker.mjs does not pass on the ${handler} handler`);
 }
 
 export const PersonStore = durableObject(glue.PersonStore);

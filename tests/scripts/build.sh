@@ -30,8 +30,10 @@ export WASM_BINDGEN_USE_JS_SYS=1
 cargo build --lib --release --target wasm32-unknown-unknown
 wasm="${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release/logikflow.wasm"
 
-rm -rf build/.glue
-mkdir -p build/.glue
+# Everything is made in build/.staging and moved into place at the end, so a build that fails
+# or overlaps a reload never leaves build/index.js paired with another build's wasm.
+rm -rf build/.staging build/.glue
+mkdir -p build/.staging
 # --experimental-reset-state-function and --force-enable-abort-handler: what src/worker.mjs
 # needs to reset the wasm instance after a panic or a trap.
 "$WASM_BINDGEN_BIN" "$wasm" --out-dir build/.glue --out-name index --target module --no-typescript \
@@ -40,7 +42,7 @@ mkdir -p build/.glue
 sed -i 's/import source /import /' build/.glue/index.js
 
 if [ "${LOGIKFLOW_BUILD:-}" = dev ]; then
-  mv build/.glue/index_bg.wasm build/index_bg.wasm
+  mv build/.glue/index_bg.wasm build/.staging/index_bg.wasm
 else
   # Size pass: binaryen -O2 with inlining off, debug names and producer notes stripped. Measured
   # on this crate: binaryen's default inlining grows the gzipped wasm (~+7%), while -O2 without
@@ -54,9 +56,12 @@ else
     --flexible-inline-max-function-size=0 "$names" --strip-producers \
     --enable-bulk-memory --enable-bulk-memory-opt --enable-sign-ext --enable-mutable-globals \
     --enable-nontrapping-float-to-int --enable-multivalue --enable-reference-types \
-    --enable-exception-handling -o build/index_bg.wasm
+    --enable-exception-handling -o build/.staging/index_bg.wasm
   rm build/.glue/index_bg.wasm
 fi
 # The bindings import ./index_bg.wasm, which stays a separate module beside build/index.js.
 "$ESBUILD_BIN" src/worker.mjs --bundle --format=esm --minify --log-level=warning \
-  --external:./index_bg.wasm '--external:cloudflare:*' --outfile=build/index.js
+  --external:./index_bg.wasm '--external:cloudflare:*' --outfile=build/.staging/index.js
+mv build/.staging/index_bg.wasm build/index_bg.wasm
+mv build/.staging/index.js build/index.js
+rmdir build/.staging
