@@ -329,7 +329,7 @@ async fn load_client(env: &Env, config: &Config, client_id: &str) -> Result<Clie
                 };
                 if let Ok(text) = serde_json::to_string(&entry) {
                     let put = kv
-                        .put(&key, crate::store::KvText(text))
+                        .put(&key, crate::store::KvText(&text))
                         .map(|p| p.expiration_ttl(ttl));
                     if let Ok(put) = put {
                         if let Err(error) = put.execute().await {
@@ -429,7 +429,7 @@ async fn store_client(env: &Env, client: &ClientRecord) -> Result<(), Error> {
     let text = serde_json::to_string(client).map_err(|e| internal("encoding a client", e))?;
     kv.put(
         &format!("client:{}", client.client_id),
-        crate::store::KvText(text),
+        crate::store::KvText(&text),
     )
     .map_err(|e| internal("KV write", e))?
     .expiration_ttl(CLIENT_TTL_SECONDS)
@@ -514,7 +514,7 @@ async fn start_sign_in(
     let text = serde_json::to_string(&flow).map_err(|e| internal("encoding a flow", e))?;
     kv.put(
         &format!("flow:{}", tokens::hash(&state)),
-        crate::store::KvText(text),
+        crate::store::KvText(&text),
     )
     .map_err(|e| internal("KV write", e))?
     .expiration_ttl(FLOW_TTL_SECONDS)

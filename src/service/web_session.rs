@@ -113,9 +113,7 @@ async fn web_client(env: &Env, config: &Config, base_url: &str) -> worker::Resul
             worker::Error::RustError(format!("registering the web client failed ({status})"))
         })?
         .to_string();
-    kv.put(&key, crate::store::KvText(id.clone()))?
-        .execute()
-        .await?;
+    kv.put(&key, crate::store::KvText(&id))?.execute().await?;
     Ok(id)
 }
 

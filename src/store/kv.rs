@@ -1,4 +1,5 @@
-//! A text value for `KvStore::put`.
+//! Text values in KV: one `KvStore::put` value type, and texts larger than one KV value stored
+//! in parts (see `kv_parts`).
 
 use worker::kv::{KvError, ToRawKvValue};
 use worker::wasm_bindgen::JsValue;
@@ -6,19 +7,10 @@ use worker::wasm_bindgen::JsValue;
 /// A string to store in KV as text. `KvStore::put` takes any `Serialize` value and converts it
 /// through serde-wasm-bindgen, then formats numbers with the float formatter; a string ends up
 /// as the same JS string, so this hands it over directly and leaves that code out of the build.
-pub struct KvText(pub String);
+/// Borrowed, so storing a part of a large text copies nothing on the Rust side.
+pub struct KvText<'a>(pub &'a str);
 
-impl ToRawKvValue for KvText {
-    fn raw_kv_value(&self) -> Result<JsValue, KvError> {
-        Ok(JsValue::from(self.0.as_str()))
-    }
-}
-
-/// A borrowed string to store in KV: handed to JS straight from the slice, so storing a part of
-/// a large text copies nothing on the Rust side.
-struct KvSlice<'a>(&'a str);
-
-impl ToRawKvValue for KvSlice<'_> {
+impl ToRawKvValue for KvText<'_> {
     fn raw_kv_value(&self) -> Result<JsValue, KvError> {
         Ok(JsValue::from_str(self.0))
     }
@@ -40,7 +32,7 @@ pub async fn put_text(
         .map(|bytes| crate::oauth::tokens::random_id(&bytes))
         .map_err(|e| worker::Error::RustError(e.to_string()))?;
     let put = |key: &str, value: &str| {
-        let put = kv.put(key, KvSlice(value));
+        let put = kv.put(key, KvText(value));
         async move {
             put?.expiration_ttl(ttl_seconds)
                 .execute()
