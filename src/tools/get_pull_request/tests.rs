@@ -189,6 +189,18 @@ fn the_response_stays_under_its_cap() {
     assert!(result["files"][0].get("patchTruncated").is_none());
 }
 
+/// The result without patches: within the cap, flagged as trimmed, every one of `count` files
+/// listed. Returns the result and its files.
+fn trimmed_to_the_cap(snapshot: &Snapshot, count: usize) -> (Value, Vec<Value>) {
+    let result = shape(snapshot, false);
+    let size = result.to_string().len();
+    assert!(size <= MAX_RESULT_CHARS, "{size}");
+    assert_eq!(result["fileListTrimmed"], true);
+    let files = result["files"].as_array().cloned().unwrap_or_default();
+    assert_eq!(files.len(), count, "every file stays listed");
+    (result, files)
+}
+
 #[test]
 fn a_huge_file_list_is_trimmed_to_the_cap_but_lists_every_file() {
     let line = "+".to_string() + &"x".repeat(150) + "\n";
@@ -203,12 +215,7 @@ fn a_huge_file_list_is_trimmed_to_the_cap_but_lists_every_file() {
     let size = with_patches.to_string().len();
     assert!(size <= MAX_RESULT_CHARS, "with patches asked for: {size}");
     assert_eq!(with_patches["patchesTruncated"], true);
-    let result = shape(&snapshot, false);
-    let size = result.to_string().len();
-    assert!(size <= MAX_RESULT_CHARS, "{size}");
-    assert_eq!(result["fileListTrimmed"], true);
-    let files = result["files"].as_array().cloned().unwrap_or_default();
-    assert_eq!(files.len(), 1500, "every file stays listed");
+    let (result, files) = trimmed_to_the_cap(&snapshot, 1500);
     let with_changes = files.iter().filter(|f| f.get("changes").is_some()).count();
     assert!(with_changes > 0 && with_changes < 1500, "{with_changes}");
     assert!(!result.to_string().contains("\"preview\""));
@@ -237,12 +244,7 @@ fn long_depends_on_lists_are_trimmed_after_changes() {
     for file in &mut snapshot.files {
         file.depends_on = package.clone();
     }
-    let result = shape(&snapshot, false);
-    let size = result.to_string().len();
-    assert!(size <= MAX_RESULT_CHARS, "{size}");
-    assert_eq!(result["fileListTrimmed"], true);
-    let files = result["files"].as_array().cloned().unwrap_or_default();
-    assert_eq!(files.len(), 800);
+    let (_, files) = trimmed_to_the_cap(&snapshot, 800);
     let kept = files
         .iter()
         .filter(|f| f.get("dependsOn").is_some())
@@ -272,12 +274,7 @@ fn test_of_hints_are_trimmed_last() {
         .filter(|f| f.test_of.is_some())
         .count();
     assert_eq!(with_test_of, 1500, "every test names its source");
-    let result = shape(&snapshot, false);
-    let size = result.to_string().len();
-    assert!(size <= MAX_RESULT_CHARS, "{size}");
-    assert_eq!(result["fileListTrimmed"], true);
-    let files = result["files"].as_array().cloned().unwrap_or_default();
-    assert_eq!(files.len(), 3000, "every file stays listed");
+    let (_, files) = trimmed_to_the_cap(&snapshot, 3000);
     let kept = files.iter().filter(|f| f.get("testOf").is_some()).count();
     assert!(kept < 1500, "{kept}");
 }
