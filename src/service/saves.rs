@@ -9,10 +9,8 @@ use super::{pull_request, saved_store};
 use crate::errors;
 use crate::github::client::GitHub;
 use crate::mcp::dispatch::{Era, ToolRequest, ToolResult};
-use crate::review::diagram::{diagram_counts, diagram_shape_problems, validate_diagram};
-use crate::review::order::{
-    next_step, order_counts, order_shape_problems, suggest, validate_order,
-};
+use crate::review::diagram::{check_diagram, diagram_counts, diagram_shape};
+use crate::review::order::{check_order, next_step, order_counts, order_shape, suggest};
 use crate::tools::caller::Caller;
 use crate::tools::save_reading_order::{self as save, SaveTarget};
 use crate::tools::saved::{DocumentKind, SaveOutcome, SaveRequest};
@@ -64,17 +62,26 @@ pub async fn save_reading_order(
     github: &GitHub<'_>,
     base_url: &str,
 ) -> ToolResult {
-    let shape = order_shape_problems(&save::document_arguments(&request.arguments));
-    let target = match save::checked_target(&request.arguments, shape, "The order is invalid") {
-        Ok(target) => target,
-        Err(message) => return ToolResult::Error(message),
+    // Parsed once, before any GitHub request; checked against the pull request after it.
+    let (order, shape_problems) = match order_shape(&save::document_arguments(&request.arguments)) {
+        Ok(order) => (Some(order), Vec::new()),
+        Err(problems) => (None, problems),
+    };
+    let target =
+        match save::checked_target(&request.arguments, shape_problems, "The order is invalid") {
+            Ok(target) => target,
+            Err(message) => return ToolResult::Error(message),
+        };
+    let Some(order) = order else {
+        // Not reached: a shape problem is reported with the target's above.
+        return ToolResult::Error("The order is invalid: sections is required".into());
     };
     let read = match read_for_save(env, github, caller, &target, "an order").await {
         Ok(read) => read,
         Err(message) => return ToolResult::Error(message),
     };
     let facts = save::facts_from_snapshot(&read.snapshot);
-    let order = match validate_order(&save::document_arguments(&request.arguments), &facts) {
+    let order = match check_order(order, &facts) {
         Ok(order) => order,
         Err(rejection) => return ToolResult::Error(rejection.message()),
     };
@@ -131,18 +138,24 @@ pub async fn save_diagram(
 ) -> ToolResult {
     // Every problem that needs no pull request, in one message: the target, unknown keys, then
     // the diagram's shape.
-    let mut shape = save::unknown_diagram_keys(&request.arguments);
-    let input = save::diagram_argument(&request.arguments);
-    match &input {
-        Ok(input) => shape.extend(diagram_shape_problems(input)),
-        Err(problem) => shape.push(problem.clone()),
-    }
-    let target = match save::checked_target(&request.arguments, shape, "The diagram is invalid") {
+    // The diagram is parsed once, here; it is checked against the pull request after the read.
+    let mut problems = save::unknown_diagram_keys(&request.arguments);
+    let diagram = match save::diagram_argument(&request.arguments) {
+        Ok(input) => diagram_shape(input)
+            .map_err(|shape| problems.extend(shape))
+            .ok(),
+        Err(problem) => {
+            problems.push(problem);
+            None
+        }
+    };
+    let target = match save::checked_target(&request.arguments, problems, "The diagram is invalid")
+    {
         Ok(target) => target,
         Err(message) => return ToolResult::Error(message),
     };
-    let Ok(input) = input else {
-        // Not reached: a missing or non-object diagram is one of the problems above.
+    let Some(diagram) = diagram else {
+        // Not reached: a missing or malformed diagram is one of the problems above.
         return ToolResult::Error("The diagram is invalid: diagram is required".into());
     };
     let read = match read_for_save(env, github, caller, &target, "a diagram").await {
@@ -150,7 +163,7 @@ pub async fn save_diagram(
         Err(message) => return ToolResult::Error(message),
     };
     let facts = save::facts_from_snapshot(&read.snapshot);
-    let diagram = match validate_diagram(input, &facts) {
+    let diagram = match check_diagram(diagram, &facts) {
         Ok(diagram) => diagram,
         Err(rejection) => return ToolResult::Error(rejection.message()),
     };

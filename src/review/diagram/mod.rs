@@ -263,21 +263,29 @@ impl DiagramRejection {
     }
 }
 
-/// Validates the `diagram` argument of `save_diagram` (MCP reference: `save_diagram`, Errors).
+/// The shape checks of the `diagram` argument of `save_diagram` (MCP reference: `save_diagram`,
+/// Errors), which need no pull request: run before reading GitHub, so a malformed diagram is
+/// told so at once (with the target's problems), not after or behind a GitHub failure. The
+/// parsed diagram goes on to [`check_diagram`] once the pull request is read.
 ///
 /// `input` is the `diagram` object itself; problem paths start inside it (`nodes[2].kind`).
-/// The shape checks alone, which need no pull request: run before reading GitHub, so a
-/// malformed diagram is told so at once (with the target's problems), not after or behind a
-/// GitHub failure.
-pub fn diagram_shape_problems(input: &Value) -> Vec<String> {
-    parse_diagram(input).err().unwrap_or_default()
+pub fn diagram_shape(input: &Value) -> Result<Diagram, Vec<String>> {
+    parse_diagram(input)
 }
 
+/// Validates the `diagram` argument of `save_diagram`: [`diagram_shape`], then
+/// [`check_diagram`].
 pub fn validate_diagram(input: &Value, facts: &PullFacts) -> Result<Diagram, DiagramRejection> {
-    let diagram = parse_diagram(input).map_err(|problems| DiagramRejection {
+    let diagram = diagram_shape(input).map_err(|problems| DiagramRejection {
         kind: DiagramRejectionKind::Invalid,
         problems,
     })?;
+    check_diagram(diagram, facts)
+}
+
+/// Checks a diagram of the right shape against the pull request: the files and changes its
+/// nodes point at exist.
+pub fn check_diagram(diagram: Diagram, facts: &PullFacts) -> Result<Diagram, DiagramRejection> {
     let problems = check_references(&diagram, facts);
     if problems.is_empty() {
         Ok(diagram)

@@ -308,26 +308,31 @@ pub(crate) fn render_message(prefix: &str, problems: &[String]) -> String {
 }
 
 /// The shape checks alone (types, values, limits), which need no pull request: run before
-/// reading GitHub, so a malformed order is told so at once, with the target's problems.
-pub fn order_shape_problems(input: &serde_json::Value) -> Vec<String> {
-    parse::parse_order(input).err().unwrap_or_default()
+/// reading GitHub, so a malformed order is told so at once, with the target's problems. The
+/// parsed order goes on to [`check_order`] once the pull request is read.
+pub fn order_shape(input: &Value) -> Result<Order, Vec<String>> {
+    parse::parse_order(input)
 }
 
 /// Validates the `overview` and `sections` of `save_reading_order` arguments against the pull
-/// request (MCP reference: `save_reading_order`, "Splitting a file into parts", Errors).
+/// request (MCP reference: `save_reading_order`, "Splitting a file into parts", Errors):
+/// [`order_shape`], then [`check_order`].
 ///
 /// `input` is the arguments object; its `owner`, `repo`, `number` and `base_version` keys are
 /// left to the tools layer and skipped here, so either the whole arguments or just
 /// `{ overview, sections }` may be passed. Invalid input is reported alone; otherwise coverage
 /// and split problems are reported together.
-pub fn validate_order(
-    input: &serde_json::Value,
-    facts: &PullFacts,
-) -> Result<Order, OrderRejection> {
-    let order = parse::parse_order(input).map_err(|problems| OrderRejection {
+pub fn validate_order(input: &Value, facts: &PullFacts) -> Result<Order, OrderRejection> {
+    let order = order_shape(input).map_err(|problems| OrderRejection {
         kind: RejectionKind::Invalid,
         problems,
     })?;
+    check_order(order, facts)
+}
+
+/// Checks an order of the right shape against the pull request: every changed file placed,
+/// every split file's changes placed exactly once.
+pub fn check_order(order: Order, facts: &PullFacts) -> Result<Order, OrderRejection> {
     let found = coverage::check_coverage(&order, facts);
     if found.coverage.is_empty() && found.split.is_empty() {
         return Ok(order);
