@@ -29,6 +29,10 @@ pub struct Config {
     /// Requests per address per minute to `/authorize`, `/oauth/token` and `/oauth/register`
     /// (`ADDRESS_RATE_LIMIT_PER_MINUTE`, default 60).
     pub address_rate_limit_per_minute: u32,
+    /// Where the per-address limit reads a client's address (`CLIENT_ADDRESS`: `edge` on a
+    /// deployed Worker, `socket` under `wrangler dev`; see
+    /// [`crate::oauth::rate_limit::ClientAddress`]).
+    pub client_address: crate::oauth::rate_limit::ClientAddress,
     /// Access token lifetime in seconds (`ACCESS_TOKEN_TTL_SECONDS`, default and at most 3600;
     /// tests lower it).
     pub access_token_ttl_seconds: u64,
@@ -64,6 +68,7 @@ impl std::fmt::Debug for Config {
                 "address_rate_limit_per_minute",
                 &self.address_rate_limit_per_minute,
             )
+            .field("client_address", &self.client_address)
             .field("access_token_ttl_seconds", &self.access_token_ttl_seconds)
             .field(
                 "allow_loopback_client_metadata",
@@ -126,6 +131,10 @@ impl Config {
             rate_limit_per_minute: crate::oauth::rate_limit::parse_limit(
                 text("RATE_LIMIT_PER_MINUTE").as_deref(),
                 crate::oauth::rate_limit::DEFAULT_PER_PERSON,
+            ),
+            client_address: crate::oauth::rate_limit::ClientAddress::parse(
+                text("CLIENT_ADDRESS").as_deref(),
+                text("LOCAL_DEV").is_some_and(|v| v != "0" && v != "false"),
             ),
             address_rate_limit_per_minute: crate::oauth::rate_limit::parse_limit(
                 text("ADDRESS_RATE_LIMIT_PER_MINUTE").as_deref(),

@@ -18,6 +18,7 @@ pub mod router;
 pub mod sorting;
 pub mod time;
 pub mod tools;
+pub mod unicode;
 pub mod web;
 
 #[cfg(target_arch = "wasm32")]

@@ -1,5 +1,7 @@
 //! Which handler a request's method and path go to. Pure, so the route table is tested natively.
 
+use crate::github::api::is_repo_name;
+
 /// A page or endpoint of the Worker.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Route {
@@ -58,13 +60,7 @@ fn pull_path(path: &str) -> Option<(PullPath, &str)> {
     }
     let number: u64 = parts.next()?.parse().ok().filter(|n| *n > 0)?;
     let tail = parts.next().unwrap_or("");
-    let valid = |s: &str| {
-        !s.is_empty()
-            && s.len() <= 100
-            && s.chars()
-                .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
-    };
-    (valid(owner) && valid(repo)).then(|| {
+    (is_repo_name(owner) && is_repo_name(repo)).then(|| {
         (
             PullPath {
                 owner: owner.to_string(),
@@ -106,7 +102,10 @@ pub fn route(method: &str, path: &str) -> Route {
         "/assets/review.js" => page(Route::ReviewScript),
         "/signin" => page(Route::SignIn),
         "/signin/callback" => page(Route::SignInCallback),
-        "/signout" => page(Route::SignOut),
+        // GET shows a button; only a POST with the CSRF pair signs out, so another site can't
+        // sign a person out with a link or a top-level navigation.
+        "/signout" if read || method == "POST" => Route::SignOut,
+        "/signout" => Route::MethodNotAllowed,
         "/settings" => page(Route::Settings),
         "/settings/apps/disconnect" => form(Route::SettingsDisconnect),
         "/settings/tokens" => form(Route::SettingsCreateToken),
@@ -128,6 +127,9 @@ mod tests {
         check("POST", "/mcp", Route::Mcp);
         check("GET", "/mcp", Route::Mcp);
         check("DELETE", "/mcp", Route::Mcp);
+        check("GET", "/r/../../pull/1", Route::NotFound);
+        check("POST", "/r/./app/pull/1/ticks", Route::NotFound);
+        check("GET", "/r/acme/../pull/1", Route::NotFound);
         check(
             "GET",
             "/.well-known/oauth-protected-resource/mcp",
@@ -170,6 +172,8 @@ mod tests {
         check("GET", "/signin", Route::SignIn);
         check("GET", "/signin/callback", Route::SignInCallback);
         check("GET", "/signout", Route::SignOut);
+        check("POST", "/signout", Route::SignOut);
+        check("DELETE", "/signout", Route::MethodNotAllowed);
         check("POST", "/signin", Route::MethodNotAllowed);
         check("GET", "/settings", Route::Settings);
         check("HEAD", "/settings", Route::Settings);

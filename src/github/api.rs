@@ -18,8 +18,22 @@ pub const FILES_PER_PAGE: u32 = 100;
 /// GitHub lists at most this many files of a pull request.
 pub const MAX_LISTED_FILES: u32 = 3000;
 
+/// Whether `name` can be a GitHub owner or repository name: 1 to 100 letters, digits, `-`, `_`
+/// and `.`, but never `.` or `..`, which GitHub refuses and which a URL resolves as "this folder"
+/// and "the folder above" (`/repos/../..` would leave `/repos/`). The one rule for names, used by
+/// the tool arguments, the `/r/…` routes and [`RepoPath`].
+pub fn is_repo_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 100
+        && name != "."
+        && name != ".."
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+}
+
 /// Encodes one path segment (owner, repo, file path part) for a URL.
-pub fn encode_segment(segment: &str) -> String {
+fn encode_segment(segment: &str) -> String {
     let mut out = String::with_capacity(segment.len());
     for byte in segment.bytes() {
         match byte {
@@ -32,43 +46,81 @@ pub fn encode_segment(segment: &str) -> String {
     out
 }
 
+/// Whether a segment would move a URL's path rather than name something in it: empty, `.` or
+/// `..`, written plainly or percent-encoded (URL parsers treat `%2e` as a dot).
+fn is_dot_segment(segment: &str) -> bool {
+    let lower = segment.to_ascii_lowercase();
+    let dots = lower.replace("%2e", ".");
+    dots.is_empty() || dots == "." || dots == ".."
+}
+
+/// `/repos/{owner}/{repo}`, built only from names [`is_repo_name`] accepts, so every path under
+/// it stays inside that repository: the only way to a GitHub path about a repository.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RepoPath(String);
+
+impl RepoPath {
+    /// `None` when either name could not be a GitHub name (or would leave `/repos/`).
+    pub fn new(owner: &str, repo: &str) -> Option<RepoPath> {
+        (is_repo_name(owner) && is_repo_name(repo)).then(|| {
+            RepoPath(format!(
+                "/repos/{}/{}",
+                encode_segment(owner),
+                encode_segment(repo)
+            ))
+        })
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
 /// Paths of the endpoints we call, relative to the API base.
 pub mod path {
-    use super::{encode_segment, FILES_PER_PAGE};
+    use super::{encode_segment, is_dot_segment, RepoPath, FILES_PER_PAGE};
 
-    pub fn repository(owner: &str, repo: &str) -> String {
-        format!("/repos/{}/{}", encode_segment(owner), encode_segment(repo))
+    pub fn repository(repo: &RepoPath) -> String {
+        repo.0.clone()
     }
 
-    pub fn pull_request(owner: &str, repo: &str, number: u64) -> String {
-        format!("{}/pulls/{number}", repository(owner, repo))
+    pub fn pull_request(repo: &RepoPath, number: u64) -> String {
+        format!("{}/pulls/{number}", repo.0)
     }
 
-    pub fn pull_files(owner: &str, repo: &str, number: u64, page: u32) -> String {
+    pub fn pull_files(repo: &RepoPath, number: u64, page: u32) -> String {
         format!(
             "{}/files?per_page={FILES_PER_PAGE}&page={page}",
-            pull_request(owner, repo, number)
+            pull_request(repo, number)
         )
     }
 
-    /// A file's contents at a commit; `file` keeps its slashes.
-    pub fn contents(owner: &str, repo: &str, file: &str, git_ref: &str) -> String {
+    /// A file's contents at a commit; `file` keeps its slashes. `None` for a file path with an
+    /// empty, `.` or `..` segment, which would name something other than a file of the repository.
+    pub fn contents(repo: &RepoPath, file: &str, git_ref: &str) -> Option<String> {
+        if file.split('/').any(is_dot_segment) {
+            return None;
+        }
         let file: Vec<String> = file.split('/').map(encode_segment).collect();
-        format!(
+        Some(format!(
             "{}/contents/{}?ref={}",
-            repository(owner, repo),
+            repo.0,
             file.join("/"),
             encode_segment(git_ref)
-        )
+        ))
     }
 
-    pub fn compare(owner: &str, repo: &str, base: &str, head: &str) -> String {
-        format!(
+    /// The comparison of two commits; `None` when either is empty, `.` or `..`.
+    pub fn compare(repo: &RepoPath, base: &str, head: &str) -> Option<String> {
+        if is_dot_segment(base) || is_dot_segment(head) {
+            return None;
+        }
+        Some(format!(
             "{}/compare/{}...{}",
-            repository(owner, repo),
+            repo.0,
             encode_segment(base),
             encode_segment(head)
-        )
+        ))
     }
 
     pub fn user() -> String {
@@ -451,17 +503,73 @@ mod tests {
         assert_eq!(file_pages(3200), 30);
     }
 
+    fn repo(owner: &str, name: &str) -> RepoPath {
+        RepoPath::new(owner, name).expect("a valid name")
+    }
+
     #[test]
     fn paths_are_encoded() {
+        let acme = repo("acme", "app");
         assert_eq!(
-            path::pull_files("acme", "app", 7, 2),
+            path::pull_files(&acme, 7, 2),
             "/repos/acme/app/pulls/7/files?per_page=100&page=2"
         );
         assert_eq!(
-            path::contents("acme", "app", ".github/logikflow.yml", "abc123"),
-            "/repos/acme/app/contents/.github/logikflow.yml?ref=abc123"
+            path::contents(&acme, ".github/logikflow.yml", "abc123").as_deref(),
+            Some("/repos/acme/app/contents/.github/logikflow.yml?ref=abc123")
         );
-        assert_eq!(path::repository("a b", "c/d"), "/repos/a%20b/c%2Fd");
+        assert_eq!(
+            path::contents(&acme, "src/a b.rs", "main/x").as_deref(),
+            Some("/repos/acme/app/contents/src/a%20b.rs?ref=main%2Fx")
+        );
+        assert_eq!(
+            path::repository(&repo(".github", "x.y")),
+            "/repos/.github/x.y"
+        );
+    }
+
+    #[test]
+    fn names_that_would_leave_the_repository_are_refused() {
+        for (owner, name) in [
+            ("..", ".."),
+            (".", "app"),
+            ("acme", ".."),
+            ("acme", "."),
+            ("", "app"),
+            ("a b", "app"),
+            ("acme", "c/d"),
+            ("acme", "%2e%2e"),
+        ] {
+            assert_eq!(RepoPath::new(owner, name), None, "{owner}/{name}");
+        }
+        assert!(is_repo_name("..."), "three dots are a name, not a step up");
+        assert!(!is_repo_name(&"a".repeat(101)));
+    }
+
+    #[test]
+    fn no_path_leaves_the_repository() {
+        let acme = repo("acme", "app");
+        for file in [
+            "../../user",
+            "a/../../b",
+            "./x",
+            "a//b",
+            "",
+            "a/%2E%2e/b",
+            "a/.",
+        ] {
+            assert_eq!(path::contents(&acme, file, "abc"), None, "{file}");
+        }
+        assert_eq!(path::compare(&acme, "..", "abc"), None);
+        assert_eq!(path::compare(&acme, "abc", "."), None);
+        assert_eq!(
+            path::compare(&acme, "a1", "b2").as_deref(),
+            Some("/repos/acme/app/compare/a1...b2")
+        );
+        // Whatever the inputs, every path built starts with the repository's own prefix.
+        for number in [0, 1, u64::MAX] {
+            assert!(path::pull_files(&acme, number, 1).starts_with("/repos/acme/app/"));
+        }
     }
 
     #[test]

@@ -425,15 +425,17 @@ fn common_method(id: &Value, method: &str, params: &Map<String, Value>) -> Resul
     }
 }
 
-/// The name a client reports in `_meta` clientInfo, cut to 100 characters: it is stored in
-/// every saved version and shown to reviewers.
+/// The name a client reports in `_meta` clientInfo, without control and format characters and
+/// cut to 100 characters: it is stored in every saved version and shown to reviewers.
 fn reported_client_name(params: &Map<String, Value>) -> Option<String> {
     params
         .get("_meta")
         .and_then(|meta| meta.get(META_CLIENT_INFO))
         .and_then(|info| info.get("name"))
         .and_then(Value::as_str)
-        .map(|name| name.chars().take(100).collect())
+        .map(|name| crate::unicode::without_hidden(name.trim()))
+        .map(|name| name.trim().chars().take(100).collect::<String>())
+        .filter(|name| !name.is_empty())
 }
 
 fn method_not_found(id: &Value, method: &str) -> RpcError {

@@ -162,9 +162,12 @@ fn check_list(
     }
 }
 
+/// A client name fit to show on the consent page: short, and free of control and format
+/// characters (a right-to-left override would make `Claude Code \u{202E}gnp.exe` read as
+/// "Claude Code exe.png").
 fn valid_name(name: &str) -> bool {
     let trimmed = name.trim();
-    trimmed.chars().count() <= MAX_NAME_CHARS && !trimmed.chars().any(char::is_control)
+    trimmed.chars().count() <= MAX_NAME_CHARS && crate::unicode::is_plain_name(trimmed)
 }
 
 /// The registration response (RFC 7591 §3.2.1).
@@ -198,7 +201,7 @@ pub fn is_metadata_document_url(client_id: &str, allow_loopback_http: bool) -> b
         return false;
     }
     let host_ok = match (url.scheme(), url.host()) {
-        ("https", Some(url::Host::Domain(domain))) => domain.contains('.') && domain != "localhost",
+        ("https", Some(url::Host::Domain(domain))) => is_public_domain(domain),
         ("http", Some(url::Host::Ipv4(ip))) => allow_loopback_http && ip.is_loopback(),
         _ => false,
     };
@@ -210,6 +213,42 @@ pub fn is_metadata_document_url(client_id: &str, allow_loopback_http: bool) -> b
         && !path
             .split('/')
             .any(|segment| segment == "." || segment == "..")
+}
+
+/// Top-level names that never lead to the public internet: special-use names (RFC 6761, 6762,
+/// 8375, 9476), names private networks and clouds use for their own hosts (`.internal`,
+/// `metadata.google.internal`, `.lan`, `.corp`…), and reverse-lookup zones.
+const INTERNAL_TOP_LEVEL: &[&str] = &[
+    "alt",
+    "arpa",
+    "corp",
+    "home",
+    "internal",
+    "intranet",
+    "invalid",
+    "lan",
+    "local",
+    "localdomain",
+    "localhost",
+    "onion",
+    "private",
+    "test",
+];
+
+/// Whether a Client ID Metadata Document host looks like a public name, checked before any
+/// fetch: at least two labels, no trailing dot (`localhost.` is `localhost`), a top-level label
+/// that is neither numeric nor one of [`INTERNAL_TOP_LEVEL`]. The Worker's own network decides
+/// what a name resolves to; this keeps it from being asked about names that can only be internal.
+fn is_public_domain(domain: &str) -> bool {
+    let domain = domain.to_ascii_lowercase();
+    let labels: Vec<&str> = domain.split('.').collect();
+    let Some(top) = labels.last() else {
+        return false;
+    };
+    labels.len() >= 2
+        && labels.iter().all(|label| !label.is_empty())
+        && !top.bytes().all(|b| b.is_ascii_digit())
+        && !INTERNAL_TOP_LEVEL.contains(top)
 }
 
 /// Validates a fetched Client ID Metadata Document for `url` and builds the client's record.
@@ -325,6 +364,19 @@ mod tests {
             ),
             Err(Error::ClientMetadata("client_name")),
         );
+        for hidden in [
+            "Claude Code \\u202Egnp.exe\\u202C \\u200B",
+            "A\\u2066B",
+            "Tab\\tName",
+            "Zero\\uFEFFwidth",
+        ] {
+            check_register(
+                &format!(
+                    r#"{{"redirect_uris":["https://a.example/cb"],"client_name":"{hidden}"}}"#
+                ),
+                Err(Error::ClientMetadata("client_name")),
+            );
+        }
         check_register("not json", Err(Error::MalformedBody));
         check_register("[]", Err(Error::MalformedBody));
     }
@@ -363,6 +415,32 @@ mod tests {
             ("http://127.0.0.1:4000/client.json", false, false),
             ("http://127.0.0.1:4000/client.json", true, true),
             ("lfd_abc", false, false),
+            // Internal-looking hosts are refused before any fetch.
+            ("https://localhost.:8799/client.json", false, false),
+            ("https://localhost./client.json", false, false),
+            ("https://app.example./client.json", false, false),
+            ("https://x.localhost/client.json", false, false),
+            ("https://intranet/client.json", false, false),
+            (
+                "https://metadata.google.internal/computeMetadata/v1/",
+                false,
+                false,
+            ),
+            ("https://db.internal/client.json", false, false),
+            ("https://printer.local/client.json", false, false),
+            ("https://router.lan/client.json", false, false),
+            ("https://nas.home.arpa/client.json", false, false),
+            ("https://1.0.0.127.in-addr.arpa/client.json", false, false),
+            ("https://app.test/client.json", false, false),
+            ("https://0x7f.0.0.1/client.json", false, false),
+            ("https://2130706433/client.json", false, false),
+            ("https://[::1]/client.json", false, false),
+            (
+                "https://claude.ai/oauth/mcp-oauth-client-metadata",
+                false,
+                true,
+            ),
+            ("https://app.example.co.uk/client.json", false, true),
         ] {
             assert_eq!(is_metadata_document_url(url, loopback), expected, "{url}");
         }

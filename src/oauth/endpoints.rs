@@ -13,9 +13,11 @@
 //! * `POST /oauth/token`, `POST /oauth/register`, `POST /oauth/revoke`.
 //!
 //! Per-address limits for `/authorize`, `/oauth/token` and `/oauth/register` are counted in a
-//! `PersonStore` object named `ip:<cf-connecting-ip>` (in memory, one window per address): strongly
+//! `PersonStore` object named `ip:<address>` (in memory, one window per address): strongly
 //! consistent, unlike KV, and with no new class to deploy. They fail open if that object cannot be
-//! reached, so an outage there never locks everyone out.
+//! reached, so an outage there never locks everyone out. The address is `cf-connecting-ip` on a
+//! deployed Worker, where only Cloudflare's edge sets it; under `wrangler dev`, which passes on a
+//! client's own header, it is the loopback socket's (`config.client_address`).
 //!
 //! KV keys (`CLIENTS`): `client:<client_id>` (registered clients, 180 days, renewed on use),
 //! `cimd:<sha256(url)>` (metadata documents, 24 hours; failures 60 seconds), `flow:<sha256(state)>`
@@ -263,7 +265,9 @@ async fn kv_json<T: FromJson>(kv: &worker::KvStore, key: &str) -> Result<Option<
 
 /// The per-address limit for the endpoints that create state. Fails open.
 async fn address_limit(req: &Request, env: &Env, config: &Config) -> Result<(), Error> {
-    let address = header(req, "cf-connecting-ip").unwrap_or_else(|| "unknown".into());
+    let address = config
+        .client_address
+        .of(header(req, "cf-connecting-ip").as_deref());
     let request = api::AddressRequest {
         limit_per_minute: config.address_rate_limit_per_minute.max(1),
     };
@@ -342,6 +346,9 @@ async fn load_client(env: &Env, config: &Config, client_id: &str) -> Result<Clie
                 fetched.map_err(Error::MetadataDocument)
             }
         };
+    }
+    if client_id.contains("://") {
+        return Err(Error::MetadataDocument(DocumentProblem::UnacceptableUrl));
     }
     if !client_id.starts_with(clients::REGISTERED_PREFIX) {
         return Err(Error::UnknownClient);

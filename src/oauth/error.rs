@@ -84,6 +84,9 @@ pub enum DocumentProblem {
     RedirectUri(RedirectUriError),
     /// Fetching or validating it failed a moment ago; failures are cached briefly.
     RecentlyFailed,
+    /// The client_id is a URL we will not fetch: not https, an IP address or an internal-looking
+    /// host, no path, a fragment or dot segments. Refused before any request is made.
+    UnacceptableUrl,
 }
 
 /// An OAuth failure. Variants carry data, not prose; [`Error::description`] words them.
@@ -208,6 +211,10 @@ impl Error {
                 "the client ID metadata document could not be used: {}",
                 document_problem(problem)
             ),
+            Error::ClientMetadata("client_name") => format!(
+                "client_name must be at most {} characters with no control or format characters (such as bidirectional overrides or zero-width spaces)",
+                super::clients::MAX_NAME_CHARS
+            ),
             Error::ClientMetadata(field) => format!("the {field} field is missing or not supported"),
             Error::InvalidRedirectUri(problem) => {
                 format!("a redirect URI is not acceptable: {}", redirect_problem(problem))
@@ -285,6 +292,7 @@ fn document_problem(problem: &DocumentProblem) -> String {
                 redirect_problem(problem)
             )
         }
+        DocumentProblem::UnacceptableUrl => "its URL must be https:// on a public host name (not localhost, an IP address, a single-label name or an internal zone such as .internal or .local), with a path other than / and no fragment, user name or dot segments".into(),
         DocumentProblem::RecentlyFailed => {
             "it could not be used a moment ago; try again in a minute".into()
         }

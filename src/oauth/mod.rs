@@ -46,6 +46,19 @@
 //! | `/settings`: apps with access and last use; Disconnect ends a grant on the very next request, its refresh refused | `web::settings_page::tests::escapes_names_and_shows_access` | `connected apps are listed` |
 //! | `/settings` forms: CSRF double-submit cookie + `Origin`; CSP, no framing | `web::csrf::tests::verification` | `forms without the CSRF token` |
 //! | API tokens (`lfk_`): hashed, shown once, bearer on `/mcp`, name in `updatedBy`, revocable | `tokens::tests::mint_and_parse`, `web::settings_page::tests::shows_a_new_token_once` | `an API token is shown once` |
+//!
+//! ### Hardening after the outside attack run (issue 14)
+//!
+//! Each row's end-to-end test is in `tests/e2e/security.test.mjs` and fails without its fix.
+//!
+//! | rule | unit tests | end-to-end test |
+//! |---|---|---|
+//! | a tick needs the viewer's own GitHub read of the pull request (404 otherwise, nothing stored, no object created), names only an item its latest page offers, and a person holds at most `MAX_TICKS_PER_PERSON` ticks per pull request; the reply names only the item | `web::review_page::tests::tickable_items_are_exactly_the_ticks_the_page_offers` | `1. a tick on a pull request the viewer cannot see`, `1. a tick must name an item`, `1. a tick without the CSRF pair` |
+//! | `.` and `..` are not owner or repository names (tools and `/r/…`); GitHub paths are built only from a checked `RepoPath` and never leave `/repos/{owner}/{repo}/` | `github::api::tests::names_that_would_leave_the_repository_are_refused`, `github::api::tests::no_path_leaves_the_repository`, `tools::arguments::tests::dot_names_are_refused`, `router::tests::routes` | `2. \`.\` and \`..\` are refused` |
+//! | client names with control or format (Cf: bidi, zero-width) characters are refused at registration and in metadata documents; self-reported `clientInfo` names lose them; names are shown in `<bdi>` | `unicode::tests`, `clients::tests::registration_requests`, `web::consent::tests::names_are_isolated_and_never_reordered`, `mcp::dispatch::tests::reported_client_names_lose_format_and_control_characters` | `3. client names with format or control characters` |
+//! | sign-out is a POST with the CSRF pair and a same-site `Origin`; `GET /signout` only shows the button | `router::tests::routes` | `4. sign-out`, `a reviewer signs in with GitHub` |
+//! | Client ID Metadata Document URLs on `localhost.`, `*.localhost`, single-label names, `.internal`, `.local`, `.lan`, `.home.arpa`, `.test` and other internal zones are refused before any fetch | `clients::tests::metadata_document_urls` | `5. metadata document URLs on internal-looking hosts` |
+//! | the per-address limit keys on `cf-connecting-ip` only where Cloudflare's edge sets it (`CLIENT_ADDRESS=edge`, production); under `wrangler dev`, which passes on a client's own header, on the loopback socket | `rate_limit::tests::a_forged_header_is_ignored_in_local_development` | `the per-address limit counts the socket` |
 
 pub mod authorize;
 pub mod challenge;

@@ -78,9 +78,70 @@ pub fn parse_limit(text: Option<&str>, default: u32) -> u32 {
         .unwrap_or(default)
 }
 
+/// Where a request's client address comes from, for the per-address limit.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum ClientAddress {
+    /// `cf-connecting-ip`, which only Cloudflare's edge sets: on a deployed Worker the edge
+    /// overwrites whatever a client sent, so the header is the socket's address.
+    #[default]
+    Edge,
+    /// Local `wrangler dev`, which keeps a `cf-connecting-ip` the client sent and sets it only
+    /// when absent, so the header can be forged. The server listens on loopback only, so the
+    /// socket's address is always this computer's: every request shares one window, as every
+    /// request from one address does in production.
+    Socket,
+}
+
+impl ClientAddress {
+    /// `CLIENT_ADDRESS` = `edge` or `socket`; unset or unknown, `socket` in local development
+    /// and `edge` otherwise.
+    pub fn parse(text: Option<&str>, local_dev: bool) -> ClientAddress {
+        match text.map(str::trim) {
+            Some("edge") => ClientAddress::Edge,
+            Some("socket") => ClientAddress::Socket,
+            _ if local_dev => ClientAddress::Socket,
+            _ => ClientAddress::Edge,
+        }
+    }
+
+    /// The address a request's per-address window is keyed by.
+    pub fn of(self, cf_connecting_ip: Option<&str>) -> String {
+        match self {
+            ClientAddress::Edge => cf_connecting_ip
+                .map(str::trim)
+                .filter(|ip| !ip.is_empty() && ip.len() <= 64)
+                .unwrap_or("unknown")
+                .to_string(),
+            ClientAddress::Socket => "loopback".to_string(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_forged_header_is_ignored_in_local_development() {
+        let local = ClientAddress::parse(None, true);
+        assert_eq!(local, ClientAddress::Socket);
+        assert_eq!(local.of(Some("9.9.9.9")), local.of(Some("8.8.8.8")));
+        assert_eq!(local.of(None), local.of(Some("1.2.3.4")));
+        let edge = ClientAddress::parse(None, false);
+        assert_eq!(edge, ClientAddress::Edge);
+        assert_eq!(edge.of(Some("203.0.113.7")), "203.0.113.7");
+        assert_ne!(edge.of(Some("203.0.113.7")), edge.of(Some("203.0.113.8")));
+        assert_eq!(edge.of(None), "unknown");
+        assert_eq!(edge.of(Some(&"1".repeat(500))), "unknown");
+        assert_eq!(
+            ClientAddress::parse(Some("edge"), true),
+            ClientAddress::Edge
+        );
+        assert_eq!(
+            ClientAddress::parse(Some("socket"), false),
+            ClientAddress::Socket
+        );
+    }
 
     /// Runs requests at the given times and returns each decision.
     fn check(limit: u32, times_ms: &[u64], expected: &[Admission]) {

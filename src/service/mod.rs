@@ -61,7 +61,7 @@ pub async fn handle(mut req: Request, env: &Env, config: &Config) -> Result<Http
         },
         Route::Tick(pull) => match viewer(&req, env, config, &base_url).await? {
             review::Viewer::Known(caller) => {
-                review::tick(&mut req, env, &caller, &pull, &base_url).await?
+                review::tick(&mut req, env, config, &caller, &pull, &base_url).await?
             }
             review::Viewer::SignIn(reply) => reply,
         },
@@ -79,7 +79,7 @@ pub async fn handle(mut req: Request, env: &Env, config: &Config) -> Result<Http
         .with_header("cache-control", "public, max-age=300"),
         Route::SignIn => web_session::sign_in(&req, env, config, &base_url).await?,
         Route::SignInCallback => web_session::callback(&req, env, config, &base_url).await?,
-        Route::SignOut => web_session::sign_out(&req, env, config, &base_url).await?,
+        Route::SignOut => web_session::sign_out(&mut req, env, config, &base_url).await?,
         settings_route @ (Route::Settings
         | Route::SettingsDisconnect
         | Route::SettingsCreateToken

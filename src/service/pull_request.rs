@@ -8,8 +8,8 @@ use futures_util::future::{join, join_all};
 use worker::Env;
 
 use crate::github::api::{
-    file_pages, path, Contents, GitHubError, PullFile, PullRequest, Repository, FILES_PER_PAGE,
-    MAX_LISTED_FILES,
+    file_pages, path, Contents, GitHubError, PullFile, PullRequest, RepoPath, Repository,
+    FILES_PER_PAGE, MAX_LISTED_FILES,
 };
 use crate::github::client::GitHub;
 use crate::tools::conventions;
@@ -42,8 +42,11 @@ pub async fn read_pull(
     repo: &str,
     number: u64,
 ) -> Result<(Repository, PullRequest), GitHubError> {
-    let repository_path = path::repository(owner, repo);
-    let pull_path = path::pull_request(owner, repo, number);
+    // Names were checked where they came in; one that slipped through is a repository that
+    // cannot exist, never a request outside `/repos/{owner}/{repo}/`.
+    let repo_path = RepoPath::new(owner, repo).ok_or(GitHubError::NotFound)?;
+    let repository_path = path::repository(&repo_path);
+    let pull_path = path::pull_request(&repo_path, number);
     let (repository, pull) = join(
         github.get::<Repository>(&repository_path),
         github.get::<PullRequest>(&pull_path),
@@ -103,12 +106,16 @@ async fn fetch_snapshot(
     repo: &str,
     pull: &PullRequest,
 ) -> Result<(Snapshot, bool), GitHubError> {
+    let repo_path = RepoPath::new(owner, repo).ok_or(GitHubError::NotFound)?;
     let pages = file_pages(pull.changed_files);
     let page_paths: Vec<String> = (1..=pages)
-        .map(|page| path::pull_files(owner, repo, pull.number, page))
+        .map(|page| path::pull_files(&repo_path, pull.number, page))
         .collect();
-    let attributes_path = path::contents(owner, repo, ".gitattributes", &pull.head.sha);
-    let conventions_path = path::contents(owner, repo, conventions::PATH, &pull.base.sha);
+    let contents = |file: &str, commit: &str| {
+        path::contents(&repo_path, file, commit).ok_or(GitHubError::NotFound)
+    };
+    let attributes_path = contents(".gitattributes", &pull.head.sha)?;
+    let conventions_path = contents(conventions::PATH, &pull.base.sha)?;
     let page_requests = join_all(page_paths.iter().map(|p| github.get::<Vec<PullFile>>(p)));
     let extras = join(
         github.get_optional::<Contents>(&attributes_path),
@@ -127,7 +134,7 @@ async fn fetch_snapshot(
     while last_page_full && page * FILES_PER_PAGE < MAX_LISTED_FILES {
         page += 1;
         let more = github
-            .get::<Vec<PullFile>>(&path::pull_files(owner, repo, pull.number, page))
+            .get::<Vec<PullFile>>(&path::pull_files(&repo_path, pull.number, page))
             .await?;
         last_page_full = more.len() as u32 >= FILES_PER_PAGE;
         files.extend(more);

@@ -8,7 +8,7 @@ use worker::{Env, Request};
 use super::{pull_request, saved_store};
 use crate::config::Config;
 use crate::errors;
-use crate::github::api::{path, Comparison};
+use crate::github::api::{path, Comparison, RepoPath};
 use crate::github::client::GitHub;
 use crate::http::{Headers, HttpReply};
 use crate::json::FromJson;
@@ -16,8 +16,14 @@ use crate::review::order::{checklist_ids, validate_order, Order};
 use crate::router::PullPath;
 use crate::tools::caller::Caller;
 use crate::tools::save_reading_order::{self as save, SaveTarget};
-use crate::tools::saved::{DocumentKind, SaveOutcome, SaveRequest, SavedRecord};
+use crate::tools::saved::{
+    DocumentKind, SaveOutcome, SaveRequest, SavedRecord, TickOutcome, MAX_TICKS_PER_PERSON,
+};
 use crate::web::{arrange_page, csrf, review_page};
+
+/// The longest tick item id accepted: a checklist id, or `file:` with a path (GitHub paths run to
+/// 4,096 bytes) and a part's change ids.
+const MAX_TICK_ITEM_BYTES: usize = 8 * 1024;
 
 /// Who is looking at a page.
 pub enum Viewer {
@@ -177,8 +183,9 @@ async fn commits_between(
     from: &str,
     to: &str,
 ) -> Option<u64> {
+    let repo = RepoPath::new(&pull.owner, &pull.repo)?;
     github
-        .get::<Comparison>(&path::compare(&pull.owner, &pull.repo, from, to))
+        .get::<Comparison>(&path::compare(&repo, from, to)?)
         .await
         .ok()
         .map(|c| c.ahead_by.max(c.total_commits))
@@ -208,9 +215,16 @@ async fn checked_form(
 }
 
 /// `POST …/ticks`: ticks or unticks one item for the viewer.
+///
+/// In this order, so a refused tick touches no storage: the CSRF pair and `Origin`; the item's
+/// shape; the viewer's own GitHub read of the pull request (the same read as the page, so
+/// nobody ticks on a pull request they can't see or one that doesn't exist); the item against
+/// what the latest version's page offers; then the pull request's object, which caps how many
+/// ticks one person holds. The reply names only the item, never the viewer's whole list.
 pub async fn tick(
     req: &mut Request,
     env: &Env,
+    config: &Config,
     caller: &Caller,
     pull: &PullPath,
     base_url: &str,
@@ -219,21 +233,58 @@ pub async fn tick(
         .headers()
         .get("accept")?
         .is_some_and(|accept| accept.contains("application/json"));
+    let refuse = |status: u16, message: &str| {
+        if wants_json {
+            HttpReply::json(status, &serde_json::json!({ "error": message }))
+        } else {
+            message_page(status, "Tick not saved", message, base_url)
+        }
+    };
     let Some(form) = checked_form(req, base_url).await? else {
-        return Ok(HttpReply::json(
+        return Ok(refuse(
             403,
-            &serde_json::json!({ "error": "The form expired; reload the page and try again." }),
+            "The form expired or came from another site; reload the page and try again.",
         ));
     };
     let item = csrf::form_value(&form, "item").unwrap_or_default();
-    if item.is_empty() || item.len() > 2000 {
-        return Ok(HttpReply::json(
+    if item.is_empty() || item.len() > MAX_TICK_ITEM_BYTES {
+        return Ok(refuse(
             400,
-            &serde_json::json!({ "error": "item is required" }),
+            &format!("item is required: the id of a checklist item or file entry, at most {MAX_TICK_ITEM_BYTES} bytes."),
         ));
     }
-    let done = csrf::form_value(&form, "done") == Some("1");
-    let ticks = saved_store::tick(
+    let done = match csrf::form_value(&form, "done") {
+        Some("1") => true,
+        Some("0") => false,
+        _ => return Ok(refuse(400, "done must be 1 (mark done) or 0 (undo).")),
+    };
+    let github = super::github_for(env, config, caller);
+    let read = match pull_request::read_pull_with_files(
+        env,
+        &github,
+        &pull.owner,
+        &pull.repo,
+        pull.number,
+    )
+    .await
+    {
+        Ok(read) => read,
+        Err(error) => {
+            let label = format!("{}/{}#{}", pull.owner, pull.repo, pull.number);
+            return Ok(refuse(404, &errors::github_failure(&error, &label)));
+        }
+    };
+    let current = saved_store::current(env, &pull.owner, &pull.repo, pull.number).await?;
+    let order = current
+        .order
+        .and_then(|record| Order::from_json(record.body).ok());
+    if !review_page::tickable_items(order.as_ref(), &read.snapshot.files).contains(item) {
+        return Ok(refuse(
+            404,
+            "This item is not on the pull request's current review page (the order or the pull request changed); reload the page and tick again.",
+        ));
+    }
+    let outcome = saved_store::tick(
         env,
         &pull.owner,
         &pull.repo,
@@ -243,8 +294,17 @@ pub async fn tick(
         done,
     )
     .await?;
+    if outcome == TickOutcome::Full {
+        return Ok(refuse(
+            409,
+            &format!("You already hold {MAX_TICKS_PER_PERSON} ticks on this pull request; undo some before adding more."),
+        ));
+    }
     if wants_json {
-        return Ok(HttpReply::json(200, &serde_json::json!({ "ticks": ticks })));
+        return Ok(HttpReply::json(
+            200,
+            &serde_json::json!({ "item": item, "done": done }),
+        ));
     }
     Ok(HttpReply::empty(303).with_header(
         "location",

@@ -6,7 +6,7 @@ use worker::{Env, Result};
 use crate::json::FromJson;
 use crate::store::wire;
 
-use crate::tools::saved::{CurrentState, SaveOutcome, SaveRequest};
+use crate::tools::saved::{CurrentState, SaveOutcome, SaveRequest, TickOutcome};
 
 /// The object's name for a pull request.
 pub fn object_name(owner: &str, repo: &str, number: u64) -> String {
@@ -124,7 +124,8 @@ pub async fn ticks(
     )
 }
 
-/// Ticks or unticks one item for a person; returns their ticks after the change.
+/// Ticks or unticks one item for a person. The caller has checked that the person can read the
+/// pull request and that the item is one its page offers.
 pub async fn tick(
     env: &Env,
     owner: &str,
@@ -133,7 +134,7 @@ pub async fn tick(
     person: &str,
     item: &str,
     done: bool,
-) -> Result<Vec<String>> {
+) -> Result<TickOutcome> {
     let body = serde_json::json!({
         "person": person,
         "item": item,

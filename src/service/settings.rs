@@ -151,9 +151,9 @@ pub async fn handle(
                 return Ok(unavailable(error));
             }
             if current {
-                return Ok(no_store(
-                    HttpReply::empty(303).with_header("location", "/signout"),
-                ));
+                // This browser's own grant is gone: clear its cookies (signing out by a
+                // redirect to /signout would need a second, CSRF-checked POST).
+                return Ok(web_session::signed_out(session.secure));
             }
             Ok(see_settings())
         }

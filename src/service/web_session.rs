@@ -4,7 +4,7 @@
 //!
 //! `/signin?next=/r/…` registers the web client once per host, then sends the browser through
 //! `/authorize` with PKCE; `/signin/callback` redeems the code at the token endpoint and sets the
-//! cookies; `/signout` revokes the refresh token and clears them. Requests to the token and
+//! cookies; `POST /signout` (CSRF-checked) revokes the refresh token and clears them. Requests to the token and
 //! registration endpoints are made in-process through `oauth::endpoints::handle`.
 
 use serde_json::Value;
@@ -224,14 +224,45 @@ pub async fn callback(
         .with_header("set-cookie", set_cookie(SIGNIN_COOKIE, "", 0, secure)))
 }
 
-/// `GET /signout`: revokes the session's grant and clears the cookies.
+/// `/signout`. `GET` shows a button; `POST` with a valid CSRF pair and a same-site `Origin`
+/// revokes the session's grant and clears the cookies. A forged POST gets 403 and changes nothing.
 pub async fn sign_out(
-    req: &Request,
+    req: &mut Request,
     env: &Env,
     config: &Config,
     base_url: &str,
 ) -> worker::Result<HttpReply> {
     let secure = req.url()?.scheme() == "https";
+    let csrf_cookie = read_cookie_raw(req, csrf::cookie_name(secure));
+    if req.method() != Method::Post {
+        let token = match csrf_cookie.filter(|token| token.len() == 43) {
+            Some(token) => token,
+            None => random_text()?,
+        };
+        return Ok(
+            super::html(200, crate::web::pages::sign_out(&token, base_url))
+                .with_header("cache-control", "no-store")
+                .with_header("set-cookie", csrf::set_cookie(&token, secure)),
+        );
+    }
+    let origin = req.headers().get("origin")?;
+    let form = match crate::body::read(req.inner(), 16 * 1024).await {
+        Ok(crate::body::Capped::Body(body)) => csrf::form_pairs(&body),
+        _ => Vec::new(),
+    };
+    if !csrf::verify(
+        csrf_cookie.as_deref(),
+        csrf::form_value(&form, "csrf"),
+        origin.as_deref(),
+        base_url,
+    ) {
+        return Ok(HttpReply::new(
+            403,
+            "text/plain; charset=utf-8",
+            "This sign-out form expired or came from another site; nothing changed. Open /signout and press Sign out.",
+        )
+        .with_header("cache-control", "no-store"));
+    }
     if let Some(refresh) = read_cookie(req, REFRESH_COOKIE, secure) {
         let _ = call_oauth(
             env,
@@ -243,10 +274,21 @@ pub async fn sign_out(
         )
         .await;
     }
-    Ok(HttpReply::empty(303)
+    Ok(signed_out(secure))
+}
+
+/// A redirect home that clears the session's cookies, for a session whose grant is gone.
+pub fn signed_out(secure: bool) -> HttpReply {
+    HttpReply::empty(303)
         .with_header("location", "/")
+        .with_header("cache-control", "no-store")
         .with_header("set-cookie", set_cookie(ACCESS_COOKIE, "", 0, secure))
-        .with_header("set-cookie", set_cookie(REFRESH_COOKIE, "", 0, secure)))
+        .with_header("set-cookie", set_cookie(REFRESH_COOKIE, "", 0, secure))
+}
+
+fn read_cookie_raw(req: &Request, name: &str) -> Option<String> {
+    let header = req.headers().get("cookie").ok().flatten()?;
+    csrf::cookie(&header, name).map(str::to_string)
 }
 
 /// The signed-in person, or the reply that gets them signed in: a refresh when the access token

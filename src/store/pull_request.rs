@@ -7,7 +7,8 @@
 //! Internal API (JSON over `fetch`, reached only through the Worker's binding):
 //! `GET /state` → [`CurrentState`]; `POST /save` [`SaveRequest`] → [`SaveOutcome`];
 //! `GET /history?kind=order` → `[VersionSummary]`; `GET /version?kind=order&v=N` → [`SavedRecord`];
-//! `GET /ticks?person=login` → ticked item ids; `POST /tick` `{person, item, done, at}` → the same.
+//! `GET /ticks?person=login` → ticked item ids; `POST /tick` `{person, item, done, at}` →
+//! [`TickOutcome`] (unticking deletes the row; a person holds at most [`MAX_TICKS_PER_PERSON`]).
 
 use serde_json::Value;
 use worker::{
@@ -17,7 +18,8 @@ use worker::{
 
 use crate::json::{DecodeError, Fields, FromJson};
 use crate::tools::saved::{
-    decide_save, CurrentState, DocumentKind, SaveOutcome, SaveRequest, SavedRecord, VersionSummary,
+    decide_save, CurrentState, DocumentKind, SaveOutcome, SaveRequest, SavedRecord, TickOutcome,
+    VersionSummary, MAX_TICKS_PER_PERSON,
 };
 
 #[durable_object(fetch)]
@@ -183,8 +185,7 @@ impl DurableObject for PullRequestStore {
             }
             (Method::Post, "/tick") => {
                 let tick: Tick = json_body(&mut req).await?;
-                self.tick(&tick)?;
-                Response::from_json(&self.ticks(&tick.person)?)
+                Response::from_json(&self.tick(&tick)?)
             }
             (Method::Get, "/version") => {
                 let version: i64 = query("v").and_then(|v| v.parse().ok()).unwrap_or(0);
@@ -254,18 +255,43 @@ impl PullRequestStore {
             .collect()
     }
 
-    fn tick(&self, tick: &Tick) -> Result<()> {
+    /// Stores a tick, or deletes it when unticked (so unticking never grows storage). A person
+    /// holds at most [`MAX_TICKS_PER_PERSON`] ticks on one pull request: the Worker admits only
+    /// items of the current page, and this bound holds even across many re-arranged versions.
+    fn tick(&self, tick: &Tick) -> Result<TickOutcome> {
+        if !tick.done {
+            self.sql.exec(
+                "DELETE FROM ticks WHERE person = ? AND item = ?",
+                vec![tick.person.clone().into(), tick.item.clone().into()],
+            )?;
+            return Ok(TickOutcome::Stored);
+        }
+        let held = self
+            .sql
+            .exec(
+                "SELECT COUNT(*) FROM ticks WHERE person = ? AND item <> ?",
+                vec![tick.person.clone().into(), tick.item.clone().into()],
+            )?
+            .raw()
+            .next()
+            .transpose()?
+            .and_then(|values| values.into_iter().next())
+            .map(number)
+            .transpose()?
+            .unwrap_or(0.0);
+        if held >= MAX_TICKS_PER_PERSON as f64 {
+            return Ok(TickOutcome::Full);
+        }
         self.sql.exec(
-            "INSERT INTO ticks (person, item, done, updated_at) VALUES (?, ?, ?, ?) \
-             ON CONFLICT (person, item) DO UPDATE SET done = excluded.done, updated_at = excluded.updated_at",
+            "INSERT INTO ticks (person, item, done, updated_at) VALUES (?, ?, 1, ?) \
+             ON CONFLICT (person, item) DO UPDATE SET done = 1, updated_at = excluded.updated_at",
             vec![
                 tick.person.clone().into(),
                 tick.item.clone().into(),
-                i64::from(tick.done).into(),
                 tick.at.clone().into(),
             ],
         )?;
-        Ok(())
+        Ok(TickOutcome::Stored)
     }
 
     fn history(&self, kind: DocumentKind) -> Result<Vec<VersionSummary>> {

@@ -3,6 +3,8 @@
 
 use serde_json::{Map, Value};
 
+use crate::github::api::is_repo_name;
+
 /// Collects every problem with a call's arguments, not just the first.
 #[derive(Debug, Default)]
 pub struct Problems(Vec<String>);
@@ -37,21 +39,14 @@ pub fn describe(value: &Value) -> String {
     }
 }
 
-/// A required owner or repository name: GitHub allows letters, digits, `-`, `_` and `.`.
+/// A required owner or repository name: GitHub allows letters, digits, `-`, `_` and `.`, but
+/// not `.` or `..` ([`is_repo_name`]).
 pub fn repo_part(args: &Map<String, Value>, key: &str, problems: &mut Problems) -> String {
     match args.get(key) {
-        Some(Value::String(text))
-            if !text.is_empty()
-                && text.len() <= 100
-                && text
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c)) =>
-        {
-            text.clone()
-        }
+        Some(Value::String(text)) if is_repo_name(text) => text.clone(),
         Some(value) => {
             problems.push(format!(
-                "{key} must be a GitHub owner or repository name (letters, digits, '-', '_', '.'), got {}",
+                "{key} must be a GitHub owner or repository name (1 to 100 letters, digits, '-', '_', '.'; not '.' or '..'), got {}",
                 describe(value)
             ));
             String::new()
@@ -172,6 +167,20 @@ mod tests {
             message.contains("number must be a positive integer, got -1"),
             "{message}"
         );
+    }
+
+    #[test]
+    fn dot_names_are_refused() {
+        let mut problems = Problems::default();
+        let a = args(json!({ "owner": "..", "repo": ".", "number": 3 }));
+        repo_part(&a, "owner", &mut problems);
+        repo_part(&a, "repo", &mut problems);
+        let message = problems.message("The request is invalid");
+        assert!(
+            message.contains("owner must be a GitHub owner or repository name"),
+            "{message}"
+        );
+        assert!(message.contains("not '.' or '..'), got \".\""), "{message}");
     }
 
     #[test]

@@ -321,3 +321,27 @@ mod tests {
         );
     }
 }
+
+/// The most ticks one person keeps on one pull request: far above any real page (a 3,000-file
+/// pull request with its checklist), low enough that nobody can fill an object with them.
+pub const MAX_TICKS_PER_PERSON: usize = 5_000;
+
+/// What the pull request's object did with a tick.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TickOutcome {
+    /// Stored (or, for an untick, removed).
+    Stored,
+    /// Refused: the person already holds [`MAX_TICKS_PER_PERSON`] ticks here.
+    Full,
+}
+
+impl FromJson for TickOutcome {
+    fn from_json(value: Value) -> Result<Self, DecodeError> {
+        crate::json::from_name(value, |name| match name {
+            "stored" => Some(TickOutcome::Stored),
+            "full" => Some(TickOutcome::Full),
+            _ => None,
+        })
+    }
+}

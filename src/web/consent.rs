@@ -9,7 +9,7 @@
 //! clickjacked.
 //! What not: no decisions and no headers beyond the CSP text; `oauth::endpoints` sends it.
 
-use super::html::{escape, page, CSP};
+use super::html::{escape, isolated_name, page, CSP};
 
 /// What the consent page shows.
 #[derive(Debug, Clone, Copy)]
@@ -46,7 +46,7 @@ const CONSENT_STYLE: &str = "<style>\
 
 /// The consent page (its form posts to `/authorize/consent`).
 pub fn consent_page(view: &ConsentView) -> String {
-    let name = escape(view.client_name);
+    let name = isolated_name(view.client_name);
     let mut body = String::with_capacity(4096);
     body.push_str(CONSENT_STYLE);
     body.push_str("<h1>Connect ");
@@ -93,7 +93,10 @@ pub fn consent_page(view: &ConsentView) -> String {
          </div>\n</form>\n",
     );
     page(
-        &format!("Connect {}", view.client_name),
+        &format!(
+            "Connect {}",
+            crate::unicode::without_hidden(view.client_name)
+        ),
         &body,
         view.base_url,
     )
@@ -147,7 +150,7 @@ mod tests {
     #[test]
     fn names_the_app_and_the_access() {
         let html = consent_page(&view("Claude Code", Some("claude.ai")));
-        assert!(html.contains("Connect Claude Code to LogiKFlow?"));
+        assert!(html.contains("Connect <bdi>Claude Code</bdi> to LogiKFlow?"));
         assert!(html.contains("Verified: claude.ai"));
         assert!(html.contains(READ_ACCESS));
         assert!(html.contains("name=\"write\" value=\"on\" checked"));
@@ -157,6 +160,23 @@ mod tests {
         assert!(html.contains("127.0.0.1 (this computer)"));
         assert!(html.contains("value=\"approve\"") && html.contains("value=\"deny\""));
         assert!(!html.contains("<script"));
+    }
+
+    #[test]
+    fn names_are_isolated_and_never_reordered() {
+        let html = consent_page(&view("Claude Code \u{202E}gnp.exe\u{202C} \u{200B}", None));
+        assert!(
+            !html.contains('\u{202E}') && !html.contains('\u{202C}') && !html.contains('\u{200B}')
+        );
+        assert!(
+            html.contains("Connect <bdi>Claude Code gnp.exe </bdi> to LogiKFlow?"),
+            "{html}"
+        );
+        assert!(html.contains("<h2><bdi>Claude Code gnp.exe </bdi> will be able to</h2>"));
+        assert!(
+            html.contains("<title>Connect Claude Code gnp.exe "),
+            "{html}"
+        );
     }
 
     #[test]

@@ -28,6 +28,16 @@ pub fn escape(text: &str) -> String {
     out
 }
 
+/// A name someone else chose (an OAuth client's), for element content: without control and
+/// format characters (names stored before they were refused may hold them) and inside `<bdi>`,
+/// so right-to-left text in it can't reorder the words around it.
+pub fn isolated_name(name: &str) -> String {
+    format!(
+        "<bdi>{}</bdi>",
+        escape(&crate::unicode::without_hidden(name))
+    )
+}
+
 /// Appends `text` to `out`, escaped as `escape` does.
 pub fn escape_into(out: &mut String, text: &str) {
     let mut rest = text;

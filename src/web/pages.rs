@@ -129,6 +129,17 @@ pub fn ordering_guide(markdown: &str, base_url: &str) -> String {
 }
 
 /// The page for any unknown path.
+/// The sign-out page: one button that POSTs with the CSRF token. A GET never signs out, so a
+/// link or a navigation from another site can't end someone's session.
+pub fn sign_out(csrf: &str, base_url: &str) -> String {
+    let body = format!(
+        "<h1>Sign out</h1>\n<p>Sign this browser out of LogiKFlow's review pages? Agents you connected stay connected; manage them in <a href=\"/settings\">Settings</a>.</p>\n\
+         <form method=\"post\" action=\"/signout\"><input type=\"hidden\" name=\"csrf\" value=\"{}\"><button type=\"submit\">Sign out</button></form>\n",
+        escape(csrf)
+    );
+    page("Sign out", &body, base_url)
+}
+
 pub fn not_found(base_url: &str) -> String {
     let body = "<h1>Page not found</h1>\n\
                 <p class=\"lead\">There is nothing at this address.</p>\n\

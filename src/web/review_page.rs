@@ -301,6 +301,21 @@ pub fn render(page: &ReviewPage<'_>) -> String {
     html::page(&title, &out, page.base_url)
 }
 
+/// Every item id the page for the latest version offers a tick for: its checklist items and
+/// its file entries, including those under "Not in the order yet". A tick naming anything else
+/// is refused, so nobody can store made-up items in a pull request's object.
+pub fn tickable_items(order: Option<&Order>, files: &[SnapshotFile]) -> HashSet<String> {
+    let checklist = order.map(checklist_ids).unwrap_or_default();
+    let plan = Plan::new(order, files, &checklist);
+    plan.section_checks
+        .iter()
+        .flatten()
+        .chain(plan.entries().flat_map(|entry| &entry.checks))
+        .map(|item| item.id.clone())
+        .chain(plan.entries().map(|entry| entry.tick_id.clone()))
+        .collect()
+}
+
 /// One file entry of the order (or of "Not in the order yet") for an anchor search.
 struct Candidate<'b> {
     path: &'b str,

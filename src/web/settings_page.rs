@@ -7,7 +7,7 @@
 //!
 //! What not: no storage, no HTTP; `service::settings` loads the data and checks the forms.
 
-use super::html::{escape, page};
+use super::html::{escape, isolated_name, page};
 use crate::oauth::person_api::{ApiTokenInfo, ConnectedApp};
 
 /// The longest API token name accepted.
@@ -63,7 +63,9 @@ pub fn settings(view: &SettingsView<'_>, base_url: &str) -> String {
     let mut out = String::with_capacity(4096);
     out.push_str("<h1>Settings</h1>\n<p>Signed in as <strong>");
     out.push_str(&escape(view.login));
-    out.push_str("</strong>. <a href=\"/signout\">Sign out</a></p>\n");
+    out.push_str("</strong>.</p>\n<form method=\"post\" action=\"/signout\" class=\"inline\">");
+    csrf_field(&mut out, view.csrf);
+    out.push_str("<button type=\"submit\">Sign out</button></form>\n");
     if let Some(notice) = view.notice {
         out.push_str("<p class=\"notice\" role=\"alert\">");
         out.push_str(&escape(notice));
@@ -88,7 +90,7 @@ pub fn settings(view: &SettingsView<'_>, base_url: &str) -> String {
         out.push_str("<table class=\"apps\"><thead><tr><th>App</th><th>Access</th><th>Connected</th><th>Last used</th><th></th></tr></thead><tbody>\n");
         for app in view.apps {
             out.push_str("<tr><td>");
-            out.push_str(&escape(&app.client_name));
+            out.push_str(&isolated_name(&app.client_name));
             if app.current {
                 out.push_str(" (this browser)");
             }
@@ -194,13 +196,13 @@ mod tests {
         assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
         assert!(html.contains("CI &amp; &quot;deploy&quot;"));
         assert!(html.contains("value=\"g&quot;1\""));
-        assert!(html.contains("Cursor (this browser)"));
+        assert!(html.contains("<bdi>Cursor</bdi> (this browser)"));
         assert!(html.contains("read + save"));
         assert!(html.contains("<td>read</td>"));
         assert!(html.contains("2023-11-14 22:13 UTC"));
         assert!(html.contains("2023-11-14 22:14 UTC"));
         assert!(html.contains("never"));
-        assert_eq!(html.matches("name=\"csrf\" value=\"tok\"").count(), 4);
+        assert_eq!(html.matches("name=\"csrf\" value=\"tok\"").count(), 5);
         assert!(!html.contains("api-token"));
     }
 

@@ -112,6 +112,8 @@ export async function startStack(options = {}) {
     LOCAL_DEV: options.localDev === false ? '0' : '1',
     LOCAL_GITHUB_TOKEN: `gho_standin_${localUser}`,
     LOCAL_GITHUB_LOGIN: localUser,
+    // wrangler dev passes on a client's own cf-connecting-ip: count addresses as production does.
+    CLIENT_ADDRESS: 'socket',
     ...options.vars,
   };
   let worker;

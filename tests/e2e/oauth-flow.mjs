@@ -164,3 +164,28 @@ export function callTool(stack, accessToken, name, args = {}) {
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+
+/** Signs `login` in on the web through /signin (GitHub stand-in, consent, /signin/callback);
+ * returns the session's Cookie header value (access and refresh cookies). */
+export async function webSignIn(stack, login = 'octo', next = '/settings') {
+  const start = await fetch(`${stack.baseUrl}/signin?next=${encodeURIComponent(next)}`, { redirect: 'manual' });
+  assert.equal(start.status, 302, await start.text());
+  const signinCookie = cookieFrom(start, 'lkf_signin');
+  assert.ok(signinCookie, 'sign-in sets its flow cookie');
+  const result = await signIn(stack, new URL(start.headers.get('location'), stack.baseUrl), { login });
+  let redirect = result.redirect;
+  if (result.consent) {
+    const answered = await answerConsent(stack, result.consent, { write: true });
+    assert.equal(answered.status, 303, await answered.text());
+    redirect = new URL(answered.headers.get('location'));
+  }
+  assert.ok(redirect, JSON.stringify(result.error));
+  assert.equal(redirect.pathname, '/signin/callback');
+  const done = await fetch(redirect, { redirect: 'manual', headers: { cookie: signinCookie } });
+  assert.equal(done.status, 303, await done.text());
+  assert.equal(done.headers.get('location'), next);
+  const access = cookieFrom(done, 'lkf_at');
+  const refreshCookie = cookieFrom(done, 'lkf_rt');
+  assert.ok(access && refreshCookie, 'the session cookies are set');
+  return `${access}; ${refreshCookie}`;
+}

@@ -150,7 +150,10 @@ test('a reviewer signs in with GitHub on a server without local development', as
     // The session survives a reload, and signing out ends it.
     await page.reload();
     assert.match(await page.locator('body').textContent(), /Signed in as octo/);
+    // Opening /signout only offers a button; pressing it (a CSRF-checked POST) signs out.
     await page.goto(`${server.baseUrl}/signout`);
+    assert.equal((await page.request.get(`${server.baseUrl}/r/logikflow/demo/pull/3`, { maxRedirects: 0 })).status(), 200, 'a GET does not sign out');
+    await Promise.all([page.waitForURL(`${server.baseUrl}/`), page.locator('form[action="/signout"] button').click()]);
     const response = await page.request.get(`${server.baseUrl}/r/logikflow/demo/pull/3`, { maxRedirects: 0 });
     assert.equal(response.status(), 302);
     assert.match(response.headers().location, /^\/signin\?next=/);

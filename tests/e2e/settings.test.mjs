@@ -8,33 +8,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { modernRequest, postMcp, startStack } from './harness.mjs';
-import { OAUTH_VARS, answerConsent, connect, cookieFrom, hidden, listTools, refresh, signIn } from './oauth-flow.mjs';
+import { OAUTH_VARS, answerConsent, connect, cookieFrom, hidden, listTools, refresh, signIn, webSignIn } from './oauth-flow.mjs';
 
 const pr = { owner: 'logikflow', repo: 'demo', number: 3 };
-
-/** Signs `login` in on the web; returns the session's Cookie header value. */
-async function webSignIn(stack, login = 'octo') {
-  const start = await fetch(`${stack.baseUrl}/signin?next=/settings`, { redirect: 'manual' });
-  assert.equal(start.status, 302, await start.text());
-  const signinCookie = cookieFrom(start, 'lkf_signin');
-  assert.ok(signinCookie, 'sign-in sets its flow cookie');
-  const result = await signIn(stack, new URL(start.headers.get('location'), stack.baseUrl), { login });
-  let redirect = result.redirect;
-  if (result.consent) {
-    const answered = await answerConsent(stack, result.consent, { write: true });
-    assert.equal(answered.status, 303, await answered.text());
-    redirect = new URL(answered.headers.get('location'));
-  }
-  assert.ok(redirect, JSON.stringify(result.error));
-  assert.equal(redirect.pathname, '/signin/callback');
-  const done = await fetch(redirect, { redirect: 'manual', headers: { cookie: signinCookie } });
-  assert.equal(done.status, 303, await done.text());
-  assert.equal(done.headers.get('location'), '/settings');
-  const access = cookieFrom(done, 'lkf_at');
-  const refreshCookie = cookieFrom(done, 'lkf_rt');
-  assert.ok(access && refreshCookie, 'the session cookies are set');
-  return `${access}; ${refreshCookie}`;
-}
 
 /** GET /settings as the session; returns { status, html, csrf, cookie } (cookie includes CSRF). */
 async function settingsPage(stack, session) {
@@ -54,7 +30,8 @@ function post(stack, path, cookie, fields, origin = stack.baseUrl) {
 
 /** The table row of the app or token named (escaped) `name`. */
 function row(html, escapedName) {
-  return html.split('<tr>').find((r) => r.startsWith(`<td>${escapedName}`));
+  // App names are isolated in <bdi> (names are chosen by the apps themselves).
+  return html.split('<tr>').find((r) => r.replace(/^<td><bdi>(.*?)<\/bdi>/, '<td>$1').startsWith(`<td>${escapedName}`));
 }
 
 /** A tools/call without clientInfo, so `updatedBy.client` comes from the token. */
@@ -211,7 +188,9 @@ describe('settings', () => {
     const grant = hidden(row(page.html, 'LogiKFlow review pages (this browser)'), 'grant');
     const response = await post(stack, '/settings/apps/disconnect', page.cookie, { csrf: page.csrf, grant });
     assert.equal(response.status, 303);
-    assert.equal(response.headers.get('location'), '/signout');
+    assert.equal(response.headers.get('location'), '/');
+    const cleared = response.headers.getSetCookie().filter((line) => /^lkf_(at|rt)=;/.test(line));
+    assert.equal(cleared.length, 2, 'the session cookies are cleared');
     const gone = await fetch(`${stack.baseUrl}/settings`, { redirect: 'manual', headers: { cookie: own } });
     assert.equal(gone.status, 302, 'that session has ended');
     assert.equal((await settingsPage(stack, session)).status, 200, 'the other session is untouched');

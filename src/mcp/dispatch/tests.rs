@@ -499,3 +499,16 @@ fn reported_client_names_are_cut_to_100_characters_in_both_eras() {
     let name = legacy.and_then(|r| r.client_name).unwrap_or_default();
     assert_eq!(name.chars().count(), 100);
 }
+
+#[test]
+fn reported_client_names_lose_format_and_control_characters() {
+    let body = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_ordering_guide","arguments":{},"_meta":{"io.modelcontextprotocol/clientInfo":{"name":"Claude Code \u202Egnp.exe\u202C \u200B\n"}}}}"#;
+    let (_, _, legacy) = send(&[("mcp-protocol-version", "2025-06-18")], body);
+    assert_eq!(
+        legacy.and_then(|r| r.client_name).as_deref(),
+        Some("Claude Code gnp.exe")
+    );
+    let only_hidden = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_ordering_guide","arguments":{},"_meta":{"io.modelcontextprotocol/clientInfo":{"name":"\u200B\u202E"}}}}"#;
+    let (_, _, legacy) = send(&[("mcp-protocol-version", "2025-06-18")], only_hidden);
+    assert_eq!(legacy.and_then(|r| r.client_name), None);
+}

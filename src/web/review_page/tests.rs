@@ -892,3 +892,46 @@ fn page_fits_a_phone_and_dark_mode() {
         &["http://", "url("],
     );
 }
+
+/// The item ids of every tick form in a rendered page.
+fn rendered_items(html: &str) -> std::collections::HashSet<String> {
+    html.split("name=\"item\" value=\"")
+        .skip(1)
+        .filter_map(|rest| rest.split('"').next())
+        .map(|value| {
+            value
+                .replace("&amp;", "&")
+                .replace("&quot;", "\"")
+                .replace("&#39;", "'")
+        })
+        .collect()
+}
+
+#[test]
+fn tickable_items_are_exactly_the_ticks_the_page_offers() {
+    let d = data();
+    let html = html_of(&d);
+    let offered = rendered_items(&html);
+    let tickable = super::tickable_items(d.order.as_ref(), &d.files);
+    assert_eq!(tickable, offered);
+    assert!(tickable.contains(&file_item_id("lib/flags.ts", None)));
+    assert!(
+        tickable.contains(&file_item_id("new/file.ts", None)),
+        "not in the order yet"
+    );
+    for id in checklist_ids(d.order.as_ref().unwrap_or_else(|| panic!("an order")))
+        .iter()
+        .map(|i| &i.id)
+    {
+        assert!(tickable.contains(id), "{id}");
+    }
+    assert!(!tickable.contains("file:made/up.ts"));
+    assert!(!tickable.contains("check:0123456789ab"));
+
+    // Without an order, every changed file can be ticked, and nothing else.
+    let mut none = data();
+    none.order = None;
+    let tickable = super::tickable_items(None, &none.files);
+    assert_eq!(tickable, rendered_items(&html_of(&none)));
+    assert_eq!(tickable.len(), none.files.len());
+}

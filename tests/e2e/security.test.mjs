@@ -1,0 +1,202 @@
+// Regression tests for the five weaknesses an outside attack run found (issue 14), against a
+// production-like server (LOCAL_DEV off, real OAuth tokens from the stand-in):
+// 1. ticks need the viewer's own GitHub read of the pull request and name only its items;
+// 2. `.` and `..` are refused as owner or repository, and no GitHub request leaves /repos/{o}/{r}/;
+// 3. client names with format (bidi, zero-width) or control characters are refused, and names are
+//    isolated where shown;
+// 4. sign-out is a CSRF-checked POST; a GET or a forged POST changes nothing;
+// 5. Client ID Metadata Document URLs on internal-looking hosts are refused before any fetch;
+// and the per-address limit counts the socket's address, not a client's own cf-connecting-ip.
+import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { freePort, modernRequest, postMcp, standinControl, startStack } from './harness.mjs';
+import { OAUTH_VARS, authorizeUrl, connect, cookieFrom, hidden, pkce, register, webSignIn } from './oauth-flow.mjs';
+
+/** How many SQLite files the pull requests' Durable Objects have under the persisted state. */
+function pullRequestObjects(stack) {
+  const walk = (dir) => readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return walk(path);
+    return /PullRequestStore/.test(path) && entry.name.endsWith('.sqlite') ? [path] : [];
+  });
+  return walk(stack.persistDir).length;
+}
+
+/** A review page as `session`: its CSRF cookie and token, for posting ticks. */
+async function reviewPage(stack, session, path) {
+  const response = await fetch(`${stack.baseUrl}${path}`, { redirect: 'manual', headers: { cookie: session } });
+  const html = await response.text();
+  const csrfCookie = cookieFrom(response, 'lkf_csrf');
+  return { status: response.status, html, csrf: hidden(html, 'csrf'), cookie: csrfCookie ? `${session}; ${csrfCookie}` : session };
+}
+
+function postForm(stack, path, cookie, fields, { origin = stack.baseUrl, json = true } = {}) {
+  const headers = { 'content-type': 'application/x-www-form-urlencoded' };
+  if (json) headers.accept = 'application/json';
+  if (cookie) headers.cookie = cookie;
+  if (origin) headers.origin = origin;
+  return fetch(`${stack.baseUrl}${path}`, { method: 'POST', redirect: 'manual', headers, body: new URLSearchParams(fields) });
+}
+
+function callTool(stack, token, name, args) {
+  const { message, headers } = modernRequest(5, 'tools/call', { name, arguments: args }, name);
+  return postMcp(stack, message, { ...headers, authorization: `Bearer ${token}` });
+}
+
+describe('security hardening', () => {
+  let stack;
+  let reader;
+  let readerPage;
+  before(async () => {
+    stack = await startStack({ localDev: false, vars: { ...OAUTH_VARS, ADDRESS_RATE_LIMIT_PER_MINUTE: '10000' } });
+    reader = await webSignIn(stack, 'reader', '/r/logikflow/demo/pull/3');
+    readerPage = await reviewPage(stack, reader, '/r/logikflow/demo/pull/3');
+    assert.equal(readerPage.status, 200, readerPage.html);
+    assert.ok(readerPage.csrf, 'the page carries a CSRF token');
+  });
+  after(async () => { await stack?.stop(); });
+
+  test('1. a tick on a pull request the viewer cannot see, or that does not exist, is refused and stores nothing', async () => {
+    const objects = pullRequestObjects(stack);
+    assert.ok(objects >= 1, 'the review page opened an object: the count sees objects');
+    for (const path of ['/r/logikflow/private/pull/1/ticks', '/r/nobody/nothing/pull/4294967295/ticks']) {
+      const response = await postForm(stack, path, readerPage.cookie, { csrf: readerPage.csrf, item: `file:${'x'.repeat(2000)}`, done: '1' });
+      assert.equal(response.status, 404, path);
+      const body = await response.json();
+      assert.match(body.error, /doesn't exist or this account can't see it/);
+      assert.equal(body.ticks, undefined);
+    }
+    assert.equal(pullRequestObjects(stack), objects, 'no pull request object was created');
+  });
+
+  test('1. a tick must name an item of the pull request; a good one is stored and answered with itself only', async () => {
+    const items = [...readerPage.html.matchAll(/name="item" value="([^"]*)"/g)].map((m) => m[1].replaceAll('&amp;', '&'));
+    assert.ok(items.length > 0, 'the page offers ticks');
+    const objects = pullRequestObjects(stack);
+    for (const item of ['file:made/up.ts', 'check:000000000000', `${items[0]}x`]) {
+      const response = await postForm(stack, '/r/logikflow/demo/pull/3/ticks', readerPage.cookie, { csrf: readerPage.csrf, item, done: '1' });
+      assert.equal(response.status, 404, item);
+      assert.match((await response.json()).error, /not on the pull request's current review page/);
+    }
+    assert.equal(pullRequestObjects(stack), objects, 'refused ticks created no object');
+    const bad = await postForm(stack, '/r/logikflow/demo/pull/3/ticks', readerPage.cookie, { csrf: readerPage.csrf, item: items[0], done: 'yes' });
+    assert.equal(bad.status, 400);
+
+    const good = await postForm(stack, '/r/logikflow/demo/pull/3/ticks', readerPage.cookie, { csrf: readerPage.csrf, item: items[0], done: '1' });
+    assert.equal(good.status, 200);
+    assert.deepEqual(await good.json(), { item: items[0], done: true });
+    const reloaded = await reviewPage(stack, reader, '/r/logikflow/demo/pull/3');
+    assert.match(reloaded.html, /class="tick is-done"/, 'the tick was stored');
+    const undo = await postForm(stack, '/r/logikflow/demo/pull/3/ticks', readerPage.cookie, { csrf: readerPage.csrf, item: items[0], done: '0' });
+    assert.equal(undo.status, 200);
+    assert.doesNotMatch((await reviewPage(stack, reader, '/r/logikflow/demo/pull/3')).html, /class="tick is-done"/);
+  });
+
+  test('1. a tick without the CSRF pair or from another origin is refused', async () => {
+    const item = hidden(readerPage.html, 'item');
+    const noToken = await postForm(stack, '/r/logikflow/demo/pull/3/ticks', readerPage.cookie, { item, done: '1' });
+    assert.equal(noToken.status, 403);
+    const foreign = await postForm(stack, '/r/logikflow/demo/pull/3/ticks', readerPage.cookie, { csrf: readerPage.csrf, item, done: '1' }, { origin: 'https://evil.example' });
+    assert.equal(foreign.status, 403);
+  });
+
+  test('2. `.` and `..` are refused as owner or repository before any GitHub request', async () => {
+    const { tokens } = await connect(stack, { login: 'octo' });
+    await standinControl(stack, 'DELETE', 'requests');
+    for (const args of [{ owner: '..', repo: '..', number: 3 }, { owner: 'logikflow', repo: '.', number: 3 }, { owner: '.', repo: 'demo', number: 3 }]) {
+      const response = await callTool(stack, tokens.access_token, 'get_pull_request', args);
+      assert.equal(response.status, 200);
+      assert.equal(response.body.result.isError, true, JSON.stringify(args));
+      assert.match(response.body.result.content[0].text, /must be a GitHub owner or repository name .*not '\.' or '\.\.'/);
+    }
+    const sent = await standinControl(stack, 'GET', 'requests');
+    assert.equal(sent.total, 0, JSON.stringify(sent.requests));
+    // The review pages refuse them too: a raw path the client does not normalize.
+    const raw = await new Promise((resolve, reject) => {
+      import('node:http').then(({ request }) => {
+        const req = request({ host: '127.0.0.1', port: new URL(stack.baseUrl).port, path: '/r/%2e%2e/%2e%2e/pull/3', headers: { cookie: reader } }, (res) => { res.resume(); resolve(res.statusCode); });
+        req.on('error', reject);
+        req.end();
+      });
+    });
+    assert.notEqual(raw, 200);
+    assert.equal((await standinControl(stack, 'GET', 'requests')).total, 0);
+  });
+
+  test('3. client names with format or control characters are refused; names are isolated where shown', async () => {
+    for (const name of ['Claude Code \u202Egnp.exe\u202C \u200B', 'A\u2066B\u2069', 'Tab\tName', 'BOM\uFEFF']) {
+      const { status, body } = await register(stack, { client_name: name, redirect_uris: ['http://127.0.0.1:33418/callback'] });
+      assert.equal(status, 400, JSON.stringify(name));
+      assert.equal(body.error, 'invalid_client_metadata');
+      assert.match(body.error_description, /no control or format characters/);
+    }
+    const { clientId } = await connect(stack, { login: 'octo', name: 'مرحبا App' });
+    assert.ok(clientId);
+    const session = await webSignIn(stack, 'octo');
+    const settings = await (await fetch(`${stack.baseUrl}/settings`, { headers: { cookie: session } })).text();
+    assert.match(settings, /<bdi>مرحبا App<\/bdi>/);
+  });
+
+  test('4. sign-out: a GET only shows a button; a forged POST changes nothing; the real one ends the session', async () => {
+    const session = await webSignIn(stack, 'octo');
+    const alive = async () => (await fetch(`${stack.baseUrl}/settings`, { redirect: 'manual', headers: { cookie: session } })).status === 200;
+    const page = await fetch(`${stack.baseUrl}/signout`, { redirect: 'manual', headers: { cookie: session } });
+    assert.equal(page.status, 200);
+    const html = await page.text();
+    assert.match(html, /<form method="post" action="\/signout">/);
+    assert.ok(await alive(), 'a GET does not sign out');
+    const csrfCookie = cookieFrom(page, 'lkf_csrf');
+    const cookie = `${session}; ${csrfCookie}`;
+    assert.equal((await postForm(stack, '/signout', session, {}, { json: false })).status, 403, 'no CSRF pair');
+    assert.equal((await postForm(stack, '/signout', cookie, { csrf: hidden(html, 'csrf') }, { origin: 'https://evil.example', json: false })).status, 403, 'another origin');
+    assert.ok(await alive(), 'forged POSTs did not sign out');
+    const done = await postForm(stack, '/signout', cookie, { csrf: hidden(html, 'csrf') }, { json: false });
+    assert.equal(done.status, 303);
+    assert.equal(done.headers.get('location'), '/');
+    assert.ok(!(await alive()), 'the session has ended');
+    const put = await fetch(`${stack.baseUrl}/signout`, { method: 'PUT', redirect: 'manual' });
+    assert.equal(put.status, 405);
+  });
+
+  test('5. metadata document URLs on internal-looking hosts are refused before any fetch', async () => {
+    const port = await freePort();
+    let connections = 0;
+    const server = createServer((socket) => { connections += 1; socket.destroy(); });
+    await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
+    try {
+      const { challenge } = pkce();
+      for (const host of [`localhost.:${port}`, `x.localhost:${port}`, `intranet:${port}`, 'metadata.google.internal', `db.internal:${port}`, `printer.local:${port}`]) {
+        const clientId = `https://${host}/client.json`;
+        const url = authorizeUrl(stack, { clientId, redirectUri: 'http://127.0.0.1:33418/callback', challenge });
+        const response = await fetch(url, { redirect: 'manual' });
+        assert.ok([400, 401].includes(response.status), `${clientId}: ${response.status}`);
+        assert.equal(response.headers.get('location'), null, 'no redirect to an unverified client');
+        assert.match(await response.text(), /public host name/, clientId);
+      }
+      assert.equal(connections, 0, 'nothing was fetched');
+    } finally {
+      server.close();
+    }
+  });
+});
+
+test('the per-address limit counts the socket, not a cf-connecting-ip the client sent', async () => {
+  const stack = await startStack({ localDev: false, vars: { ...OAUTH_VARS, ADDRESS_RATE_LIMIT_PER_MINUTE: '3' } });
+  try {
+    const statuses = [];
+    for (let i = 0; i < 4; i++) {
+      const response = await fetch(`${stack.baseUrl}/oauth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'cf-connecting-ip': `203.0.113.${i + 1}` },
+        body: JSON.stringify({ client_name: `App ${i}`, redirect_uris: ['http://127.0.0.1:33418/callback'] }),
+      });
+      statuses.push(response.status);
+    }
+    assert.deepEqual(statuses, [201, 201, 201, 429]);
+  } finally {
+    await stack.stop();
+  }
+});
