@@ -275,6 +275,8 @@ pub struct PullFile {
     pub deletions: u64,
     pub patch: Option<String>,
     pub previous_filename: Option<String>,
+    /// The file's blob at the head; `None` for a removed file.
+    pub sha: Option<String>,
 }
 
 impl FromJson for PullFile {
@@ -287,6 +289,7 @@ impl FromJson for PullFile {
             deletions: f.or_default("deletions")?,
             patch: f.optional("patch")?,
             previous_filename: f.optional("previous_filename")?,
+            sha: f.optional("sha")?,
         })
     }
 }
@@ -330,6 +333,8 @@ impl Contents {
 pub struct Comparison {
     pub ahead_by: u64,
     pub total_commits: u64,
+    /// The files that differ between the two commits (GitHub lists at most 300).
+    pub files: Vec<ComparedFile>,
 }
 
 impl FromJson for Comparison {
@@ -338,6 +343,25 @@ impl FromJson for Comparison {
         Ok(Comparison {
             ahead_by: f.or_default("ahead_by")?,
             total_commits: f.or_default("total_commits")?,
+            files: f.or_default("files")?,
+        })
+    }
+}
+
+/// GitHub lists at most this many files in a comparison.
+pub const MAX_COMPARED_FILES: usize = 300;
+
+/// One file of a comparison, by name (its patch is not needed).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ComparedFile {
+    pub filename: String,
+}
+
+impl FromJson for ComparedFile {
+    fn from_json(value: Value) -> Result<Self, DecodeError> {
+        let mut f = Fields::of(value)?;
+        Ok(ComparedFile {
+            filename: f.required("filename")?,
         })
     }
 }
@@ -695,6 +719,7 @@ mod tests {
                     deletions: 1,
                     patch: Some("@@ -1 +1,2 @@\n-a\n+b\n+c".into()),
                     previous_filename: Some("src/old.rs".into()),
+                    sha: Some("bbcd538c8e72b8c175046e27cc8f907076331401".into()),
                 },
                 PullFile {
                     filename: "logo.png".into(),
@@ -703,6 +728,7 @@ mod tests {
                     deletions: 0,
                     patch: None,
                     previous_filename: None,
+                    sha: Some("e69de29bb2d1d6434b8b29ae775ad8c2e48c5391".into()),
                 },
             ]
         );
@@ -769,6 +795,7 @@ mod tests {
             deletions,
             patch: None,
             previous_filename: None,
+            sha: None,
         };
         let mut pull: PullRequest = read(PULL_REQUEST);
         pull.changed_files = 2;

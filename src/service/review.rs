@@ -8,7 +8,7 @@ use worker::{Env, Request};
 use super::{pull_request, saved_store};
 use crate::config::Config;
 use crate::errors;
-use crate::github::api::{path, Comparison, RepoPath};
+use crate::github::api::{path, Comparison, RepoPath, MAX_COMPARED_FILES};
 use crate::github::client::GitHub;
 use crate::http::{Headers, HttpReply};
 use crate::json::FromJson;
@@ -19,7 +19,8 @@ use crate::tools::save_reading_order::{self as save, SaveTarget};
 use crate::tools::saved::{
     DocumentKind, SaveOutcome, SaveRequest, SavedRecord, TickOutcome, MAX_TICKS_PER_PERSON,
 };
-use crate::web::{arrange_page, csrf, review_page};
+use crate::tools::saved::{ReviewerState, TickRow};
+use crate::web::{arrange_page, csrf, review_page, review_state};
 
 /// The longest tick item id accepted: a checklist id, or `file:` with a path (GitHub paths run to
 /// 4,096 bytes) and a part's change ids.
@@ -134,8 +135,40 @@ pub async fn review(
         }
         _ => None,
     };
-    let ticks =
-        saved_store::ticks(env, &pull.owner, &pull.repo, pull.number, &caller.login).await?;
+    let head = read.pull.head.sha.as_str();
+    let latest_order: Option<Order> = current
+        .order
+        .as_ref()
+        .and_then(|r| Order::from_json(r.body.clone()).ok());
+    let stored =
+        saved_store::reviewer_state(env, &pull.owner, &pull.repo, pull.number, &caller.login)
+            .await?;
+    let stored = migrate_legacy_ticks(
+        env,
+        &github,
+        pull,
+        &caller.login,
+        stored,
+        (
+            latest_order.as_ref(),
+            current.order.as_ref().map(|r| r.head_sha.as_str()),
+        ),
+        &read.snapshot.files,
+        head,
+    )
+    .await?;
+    let review_state = review_state::review_state(&stored, &read.snapshot.files, head);
+    let visit_commits = match &review_state.since {
+        Some(since) => commits_between(&github, pull, &since.head_sha, head).await,
+        None => None,
+    };
+    let view = review_page::View::parse(
+        req.url()?
+            .query_pairs()
+            .find(|(k, _)| k == "view")
+            .map(|(_, v)| v.into_owned())
+            .as_deref(),
+    );
     let versions: Vec<review_page::VersionInfo> = history.iter().map(Into::into).collect();
     let csrf = csrf_context(req)?;
     let state = if read.pull.merged {
@@ -169,11 +202,75 @@ pub async fn review(
         saved_at: record.as_ref().map_or("", |r| r.saved_at.as_str()),
         commits_since,
         files: &read.snapshot.files,
-        ticks: &ticks,
+        review_state: &review_state,
+        view,
+        visit_commits,
         diagram: current.diagram.as_ref().map(|r| &r.body),
         csrf: &csrf.token,
     };
     Ok(page_reply(200, review_page::render(&page), &csrf))
+}
+
+/// Moves a person's path-keyed ticks (from before content keys) to the content they covered:
+/// the entries' changes at the head of the latest order, when the file is the same there and
+/// now (one comparison request, only when the heads differ and such ticks exist). Done once:
+/// the object then holds content items.
+#[allow(clippy::too_many_arguments)]
+async fn migrate_legacy_ticks(
+    env: &Env,
+    github: &GitHub<'_>,
+    pull: &PullPath,
+    person: &str,
+    mut stored: ReviewerState,
+    order: (Option<&Order>, Option<&str>),
+    files: &[crate::tools::get_pull_request::SnapshotFile],
+    head: &str,
+) -> worker::Result<ReviewerState> {
+    let legacy = |tick: &TickRow| tick.head_sha.is_none() && tick.item.starts_with("file:");
+    if !stored.ticks.iter().any(legacy) {
+        return Ok(stored);
+    }
+    let (order, order_head) = order;
+    let order_head = order_head.unwrap_or(head);
+    let changed: Option<std::collections::HashSet<String>> = if order_head == head {
+        Some(Default::default())
+    } else {
+        compared_files(github, pull, order_head, head).await
+    };
+    let unchanged = |path: &str| changed.as_ref().is_some_and(|set| !set.contains(path));
+    let migration = review_state::migrate_legacy(
+        &stored.ticks,
+        &review_page::entry_items(order, files),
+        order_head,
+        &unchanged,
+    );
+    saved_store::migrate_ticks(
+        env,
+        (&pull.owner, &pull.repo, pull.number),
+        person,
+        &migration,
+    )
+    .await?;
+    stored.ticks.retain(|tick| !legacy(tick));
+    stored.ticks.extend(migration.add);
+    Ok(stored)
+}
+
+/// The files that differ between two commits, or `None` when GitHub can't say or lists only
+/// part of them.
+async fn compared_files(
+    github: &GitHub<'_>,
+    pull: &PullPath,
+    from: &str,
+    to: &str,
+) -> Option<std::collections::HashSet<String>> {
+    let repo = RepoPath::new(&pull.owner, &pull.repo)?;
+    let comparison = github
+        .get::<Comparison>(&path::compare(&repo, from, to)?)
+        .await
+        .ok()?;
+    (comparison.files.len() < MAX_COMPARED_FILES)
+        .then(|| comparison.files.into_iter().map(|f| f.filename).collect())
 }
 
 /// Commits on the pull request's branch since `from`, or `None` when GitHub can't say.
@@ -278,27 +375,28 @@ pub async fn tick(
     let order = current
         .order
         .and_then(|record| Order::from_json(record.body).ok());
-    if !review_page::tickable_items(order.as_ref(), &read.snapshot.files).contains(item) {
+    let Some(items) = review_page::expand_tick(item, order.as_ref(), &read.snapshot.files) else {
         return Ok(refuse(
             404,
             "This item is not on the pull request's current review page (the order or the pull request changed); reload the page and tick again.",
         ));
-    }
-    let outcome = saved_store::tick(
-        env,
-        &pull.owner,
-        &pull.repo,
-        pull.number,
-        &caller.login,
-        item,
-        done,
-    )
-    .await?;
-    if outcome == TickOutcome::Full {
+    };
+    let target = (pull.owner.as_str(), pull.repo.as_str(), pull.number);
+    let head = read.pull.head.sha.as_str();
+    let reply = saved_store::tick(env, target, &caller.login, &items, done, head).await?;
+    if reply.outcome == TickOutcome::Full {
         return Ok(refuse(
             409,
             &format!("You already hold {MAX_TICKS_PER_PERSON} ticks on this pull request; undo some before adding more."),
         ));
+    }
+    if !reply.known_head {
+        // The first tick at this head: record what every file holds now, so a later visit can
+        // tell what is new. A failure only costs that later view its "since" detail.
+        let files = review_state::head_files(&read.snapshot.files);
+        if let Err(error) = saved_store::record_head(env, target, head, &files).await {
+            worker::console_warn!("recording head {head} failed: {error}");
+        }
     }
     if wants_json {
         return Ok(HttpReply::json(

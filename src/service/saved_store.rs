@@ -6,7 +6,8 @@ use worker::{Env, Result};
 use crate::json::FromJson;
 use crate::store::wire;
 
-use crate::tools::saved::{CurrentState, SaveOutcome, SaveRequest, TickOutcome};
+use crate::tools::saved::{CurrentState, ReviewerState, SaveOutcome, SaveRequest, TickReply};
+use crate::web::review_state::Migration;
 
 /// The object's name for a pull request.
 pub fn object_name(owner: &str, repo: &str, number: u64) -> String {
@@ -108,14 +109,14 @@ pub async fn order_version(
     .await
 }
 
-/// The item ids a person has ticked on this pull request.
-pub async fn ticks(
+/// A person's stored review state on this pull request: their ticks and the recorded heads.
+pub async fn reviewer_state(
     env: &Env,
     owner: &str,
     repo: &str,
     number: u64,
     person: &str,
-) -> Result<Vec<String>> {
+) -> Result<ReviewerState> {
     let person: String = url::form_urlencoded::byte_serialize(person.as_bytes()).collect();
     Ok(
         get_json(env, owner, repo, number, &format!("/ticks?person={person}"))
@@ -124,22 +125,65 @@ pub async fn ticks(
     )
 }
 
-/// Ticks or unticks one item for a person. The caller has checked that the person can read the
-/// pull request and that the item is one its page offers.
+/// Ticks or unticks content items for a person at `head_sha`. The caller has checked that the
+/// person can read the pull request and that the items are ones its page offers.
 pub async fn tick(
     env: &Env,
-    owner: &str,
-    repo: &str,
-    number: u64,
+    target: (&str, &str, u64),
     person: &str,
-    item: &str,
+    items: &[String],
     done: bool,
-) -> Result<TickOutcome> {
+    head_sha: &str,
+) -> Result<TickReply> {
+    let (owner, repo, number) = target;
     let body = serde_json::json!({
         "person": person,
-        "item": item,
+        "items": items,
         "done": done,
+        "head_sha": head_sha,
         "at": crate::time::rfc3339(worker::Date::now().as_millis()),
     });
     post_json(env, owner, repo, number, "/tick", &body.to_string()).await
+}
+
+/// Records the content keys of every file at a head (once per head; the object keeps 20).
+pub async fn record_head(
+    env: &Env,
+    target: (&str, &str, u64),
+    head_sha: &str,
+    files: &serde_json::Value,
+) -> Result<()> {
+    let (owner, repo, number) = target;
+    let body = serde_json::json!({
+        "head_sha": head_sha,
+        "files": files,
+        "at": crate::time::rfc3339(worker::Date::now().as_millis()),
+    });
+    let _: bool = post_json(env, owner, repo, number, "/head", &body.to_string()).await?;
+    Ok(())
+}
+
+/// Replaces a person's path-keyed ticks with their content items.
+pub async fn migrate_ticks(
+    env: &Env,
+    target: (&str, &str, u64),
+    person: &str,
+    migration: &Migration,
+) -> Result<()> {
+    let (owner, repo, number) = target;
+    let body = serde_json::json!({
+        "person": person,
+        "add": migration.add,
+        "remove": migration.remove,
+    });
+    let _: bool = post_json(
+        env,
+        owner,
+        repo,
+        number,
+        "/ticks/migrate",
+        &body.to_string(),
+    )
+    .await?;
+    Ok(())
 }

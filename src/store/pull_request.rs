@@ -7,8 +7,11 @@
 //! Internal API (JSON over `fetch`, reached only through the Worker's binding):
 //! `GET /state` → [`CurrentState`]; `POST /save` [`SaveRequest`] → [`SaveOutcome`];
 //! `GET /history?kind=order` → `[VersionSummary]`; `GET /version?kind=order&v=N` → [`SavedRecord`];
-//! `GET /ticks?person=login` → ticked item ids; `POST /tick` `{person, item, done, at}` →
-//! [`TickOutcome`] (unticking deletes the row; a person holds at most [`MAX_TICKS_PER_PERSON`]).
+//! `GET /ticks?person=login` → [`ReviewerState`] (their ticks with the head each was made at, and
+//! the change ids recorded for those heads); `POST /tick` `{person, items, done, head_sha, at}` →
+//! [`TickReply`] (unticking deletes rows; a person holds at most [`MAX_TICKS_PER_PERSON`]);
+//! `POST /head` `{head_sha, files, at}` records a head's change ids once (the newest 20 are kept);
+//! `POST /ticks/migrate` `{person, add, remove}` replaces path-keyed ticks with content items.
 
 use serde_json::Value;
 use worker::{
@@ -18,8 +21,8 @@ use worker::{
 
 use crate::json::{DecodeError, Fields, FromJson};
 use crate::tools::saved::{
-    decide_save, CurrentState, DocumentKind, SaveOutcome, SaveRequest, SavedRecord, TickOutcome,
-    VersionSummary, MAX_TICKS_PER_PERSON,
+    decide_save, CurrentState, DocumentKind, ReviewerState, SaveOutcome, SaveRequest, SavedRecord,
+    TickOutcome, TickReply, TickRow, VersionSummary, MAX_TICKS_PER_PERSON,
 };
 
 #[durable_object(fetch)]
@@ -56,13 +59,28 @@ CREATE TABLE IF NOT EXISTS ticks (
   updated_at TEXT NOT NULL,
   PRIMARY KEY (person, item)
 );
+CREATE TABLE IF NOT EXISTS heads (
+  head_sha TEXT PRIMARY KEY,
+  files TEXT NOT NULL,
+  recorded_at TEXT NOT NULL
+);
 ";
 
-/// A reviewer ticking (or unticking) one checklist item or file entry.
+/// Schema migration 2: ticks record the head they were made at (content-keyed review state).
+/// Rows from before it have `NULL` there and path-keyed items, which the Worker migrates.
+const ADD_TICK_HEAD: &str = "ALTER TABLE ticks ADD COLUMN head_sha TEXT";
+
+/// The most heads whose change ids are kept: enough for "since your last visit" across many
+/// pushes, bounded so a busy pull request's object doesn't grow without limit.
+const MAX_HEADS: usize = 20;
+
+/// A reviewer ticking (or unticking) items: one checklist item, one change, or every change of a
+/// file entry, stored as content items (`change:<path>#<id>`, `blob:<path>#<sha>`).
 struct Tick {
     person: String,
-    item: String,
+    items: Vec<String>,
     done: bool,
+    head_sha: String,
     at: String,
 }
 
@@ -71,9 +89,46 @@ impl FromJson for Tick {
         let mut f = Fields::of(value)?;
         Ok(Tick {
             person: f.required("person")?,
-            item: f.required("item")?,
+            items: f.required("items")?,
             done: f.required("done")?,
+            head_sha: f.required("head_sha")?,
             at: f.required("at")?,
+        })
+    }
+}
+
+/// The change ids of every file at one head, recorded once per head.
+struct HeadRecord {
+    head_sha: String,
+    files: Value,
+    at: String,
+}
+
+impl FromJson for HeadRecord {
+    fn from_json(value: Value) -> std::result::Result<Self, DecodeError> {
+        let mut f = Fields::of(value)?;
+        Ok(HeadRecord {
+            head_sha: f.required("head_sha")?,
+            files: f.required("files")?,
+            at: f.required("at")?,
+        })
+    }
+}
+
+/// Path-keyed ticks from before content keys, replaced by their content items.
+struct TickMigration {
+    person: String,
+    add: Vec<TickRow>,
+    remove: Vec<String>,
+}
+
+impl FromJson for TickMigration {
+    fn from_json(value: Value) -> std::result::Result<Self, DecodeError> {
+        let mut f = Fields::of(value)?;
+        Ok(TickMigration {
+            person: f.required("person")?,
+            add: f.required("add")?,
+            remove: f.required("remove")?,
         })
     }
 }
@@ -151,7 +206,16 @@ impl Row {
 impl DurableObject for PullRequestStore {
     fn new(state: State, _env: Env) -> Self {
         let sql = state.storage().sql();
-        let schema_error = sql.exec(SCHEMA, None).err().map(|e| e.to_string());
+        let schema_error =
+            sql.exec(SCHEMA, None)
+                .err()
+                .map(|e| e.to_string())
+                .or_else(|| match sql.exec(ADD_TICK_HEAD, None) {
+                    // Already migrated: SQLite says the column exists.
+                    Err(error) if error.to_string().contains("duplicate column") => None,
+                    Err(error) => Some(error.to_string()),
+                    Ok(_) => None,
+                });
         PullRequestStore { sql, schema_error }
     }
 
@@ -181,11 +245,27 @@ impl DurableObject for PullRequestStore {
             (Method::Get, "/history") => Response::from_json(&self.history(kind)?),
             (Method::Get, "/ticks") => {
                 let person = query("person").unwrap_or_default();
-                Response::from_json(&self.ticks(&person)?)
+                let ticks = self.ticks(&person)?;
+                let mut shas: Vec<&str> =
+                    ticks.iter().filter_map(|t| t.head_sha.as_deref()).collect();
+                shas.sort_unstable();
+                shas.dedup();
+                let heads = self.heads(&shas)?;
+                Response::from_json(&ReviewerState { ticks, heads })
             }
             (Method::Post, "/tick") => {
                 let tick: Tick = json_body(&mut req).await?;
                 Response::from_json(&self.tick(&tick)?)
+            }
+            (Method::Post, "/head") => {
+                let head: HeadRecord = json_body(&mut req).await?;
+                self.record_head(&head)?;
+                Response::from_json(&true)
+            }
+            (Method::Post, "/ticks/migrate") => {
+                let migration: TickMigration = json_body(&mut req).await?;
+                self.migrate(&migration)?;
+                Response::from_json(&true)
             }
             (Method::Get, "/version") => {
                 let version: i64 = query("v").and_then(|v| v.parse().ok()).unwrap_or(0);
@@ -240,37 +320,106 @@ impl PullRequestStore {
         Ok(SaveOutcome::Saved { version })
     }
 
-    /// The items a person has ticked. Ticks are keyed by checklist identity, not position, so
-    /// they survive a re-arrange.
-    fn ticks(&self, person: &str) -> Result<Vec<String>> {
+    /// The items a person has ticked, with the head each was ticked at. Checklist ticks are keyed
+    /// by checklist identity, not position, so they survive a re-arrange; file and change ticks by
+    /// content, so they survive a push that leaves the change alone.
+    fn ticks(&self, person: &str) -> Result<Vec<TickRow>> {
         self.sql
             .exec(
-                "SELECT item FROM ticks WHERE person = ? AND done = 1 ORDER BY item",
+                "SELECT item, head_sha, updated_at FROM ticks WHERE person = ? AND done = 1 ORDER BY item",
                 vec![person.to_string().into()],
             )?
             .raw()
             .map(|values| {
-                required_text(values?.into_iter().next().unwrap_or(SqlStorageValue::Null))
+                let mut values = values?.into_iter();
+                let mut next = || values.next().unwrap_or(SqlStorageValue::Null);
+                Ok(TickRow {
+                    item: required_text(next())?,
+                    head_sha: optional_text(next())?,
+                    at: required_text(next())?,
+                })
             })
             .collect()
     }
 
-    /// Stores a tick, or deletes it when unticked (so unticking never grows storage). A person
+    /// The recorded change ids of the given heads (those still kept).
+    fn heads(&self, shas: &[&str]) -> Result<std::collections::BTreeMap<String, Value>> {
+        let mut out = std::collections::BTreeMap::new();
+        for sha in shas {
+            let files = self
+                .sql
+                .exec(
+                    "SELECT files FROM heads WHERE head_sha = ?",
+                    vec![sha.to_string().into()],
+                )?
+                .raw()
+                .next()
+                .transpose()?
+                .and_then(|values| values.into_iter().next())
+                .map(optional_text)
+                .transpose()?
+                .flatten();
+            if let Some(files) = files.and_then(|text| crate::json::decode::<Value>(&text).ok()) {
+                out.insert((*sha).to_string(), files);
+            }
+        }
+        Ok(out)
+    }
+
+    fn knows_head(&self, sha: &str) -> Result<bool> {
+        Ok(self
+            .sql
+            .exec(
+                "SELECT 1 FROM heads WHERE head_sha = ?",
+                vec![sha.to_string().into()],
+            )?
+            .raw()
+            .next()
+            .is_some())
+    }
+
+    /// Records a head's change ids once, keeping the newest [`MAX_HEADS`].
+    fn record_head(&self, head: &HeadRecord) -> Result<()> {
+        self.sql.exec(
+            "INSERT OR IGNORE INTO heads (head_sha, files, recorded_at) VALUES (?, ?, ?)",
+            vec![
+                head.head_sha.clone().into(),
+                head.files.to_string().into(),
+                head.at.clone().into(),
+            ],
+        )?;
+        self.sql.exec(
+            &format!(
+                "DELETE FROM heads WHERE head_sha NOT IN \
+                 (SELECT head_sha FROM heads ORDER BY recorded_at DESC LIMIT {MAX_HEADS})"
+            ),
+            None,
+        )?;
+        Ok(())
+    }
+
+    /// Stores ticks, or deletes them when unticked (so unticking never grows storage). A person
     /// holds at most [`MAX_TICKS_PER_PERSON`] ticks on one pull request: the Worker admits only
-    /// items of the current page, and this bound holds even across many re-arranged versions.
-    fn tick(&self, tick: &Tick) -> Result<TickOutcome> {
+    /// items of the current page, and this bound holds even across many pushes and versions.
+    fn tick(&self, tick: &Tick) -> Result<TickReply> {
+        let known_head = self.knows_head(&tick.head_sha)?;
         if !tick.done {
-            self.sql.exec(
-                "DELETE FROM ticks WHERE person = ? AND item = ?",
-                vec![tick.person.clone().into(), tick.item.clone().into()],
-            )?;
-            return Ok(TickOutcome::Stored);
+            for item in &tick.items {
+                self.sql.exec(
+                    "DELETE FROM ticks WHERE person = ? AND item = ?",
+                    vec![tick.person.clone().into(), item.clone().into()],
+                )?;
+            }
+            return Ok(TickReply {
+                outcome: TickOutcome::Stored,
+                known_head,
+            });
         }
         let held = self
             .sql
             .exec(
-                "SELECT COUNT(*) FROM ticks WHERE person = ? AND item <> ?",
-                vec![tick.person.clone().into(), tick.item.clone().into()],
+                "SELECT COUNT(*) FROM ticks WHERE person = ?",
+                vec![tick.person.clone().into()],
             )?
             .raw()
             .next()
@@ -279,19 +428,52 @@ impl PullRequestStore {
             .map(number)
             .transpose()?
             .unwrap_or(0.0);
-        if held >= MAX_TICKS_PER_PERSON as f64 {
-            return Ok(TickOutcome::Full);
+        if held + tick.items.len() as f64 > MAX_TICKS_PER_PERSON as f64 {
+            return Ok(TickReply {
+                outcome: TickOutcome::Full,
+                known_head,
+            });
         }
-        self.sql.exec(
-            "INSERT INTO ticks (person, item, done, updated_at) VALUES (?, ?, 1, ?) \
-             ON CONFLICT (person, item) DO UPDATE SET done = 1, updated_at = excluded.updated_at",
-            vec![
-                tick.person.clone().into(),
-                tick.item.clone().into(),
-                tick.at.clone().into(),
-            ],
-        )?;
-        Ok(TickOutcome::Stored)
+        for item in &tick.items {
+            self.sql.exec(
+                "INSERT INTO ticks (person, item, done, updated_at, head_sha) VALUES (?, ?, 1, ?, ?) \
+                 ON CONFLICT (person, item) DO UPDATE SET done = 1, updated_at = excluded.updated_at, \
+                 head_sha = excluded.head_sha",
+                vec![
+                    tick.person.clone().into(),
+                    item.clone().into(),
+                    tick.at.clone().into(),
+                    tick.head_sha.clone().into(),
+                ],
+            )?;
+        }
+        Ok(TickReply {
+            outcome: TickOutcome::Stored,
+            known_head,
+        })
+    }
+
+    /// Replaces a person's path-keyed ticks with content items, keeping their time.
+    fn migrate(&self, migration: &TickMigration) -> Result<()> {
+        for row in &migration.add {
+            self.sql.exec(
+                "INSERT INTO ticks (person, item, done, updated_at, head_sha) VALUES (?, ?, 1, ?, ?) \
+                 ON CONFLICT (person, item) DO NOTHING",
+                vec![
+                    migration.person.clone().into(),
+                    row.item.clone().into(),
+                    row.at.clone().into(),
+                    row.head_sha.clone().into(),
+                ],
+            )?;
+        }
+        for item in &migration.remove {
+            self.sql.exec(
+                "DELETE FROM ticks WHERE person = ? AND item = ?",
+                vec![migration.person.clone().into(), item.clone().into()],
+            )?;
+        }
+        Ok(())
     }
 
     fn history(&self, kind: DocumentKind) -> Result<Vec<VersionSummary>> {

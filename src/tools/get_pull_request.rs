@@ -98,6 +98,10 @@ pub struct SnapshotFile {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub test_of: Option<String>,
     pub likely_generated: bool,
+    /// The file's blob at the head (GitHub's `sha`): the content identity of a file without
+    /// hunks (binary, too large), whose review state can't be keyed by change ids.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub blob_sha: Option<String>,
 }
 
 /// The lists and the generated flag default when missing, so a cached snapshot without them
@@ -116,6 +120,7 @@ impl FromJson for SnapshotFile {
             depends_on: f.or_default("depends_on")?,
             test_of: f.optional("test_of")?,
             likely_generated: f.or_default("likely_generated")?,
+            blob_sha: f.optional("blob_sha")?,
         })
     }
 }
@@ -218,6 +223,7 @@ pub fn build_snapshot(
                 depends_on: hints.depends_on,
                 test_of: hints.test_of,
                 likely_generated: hints.likely_generated,
+                blob_sha: file.sha.clone(),
             }
         })
         .collect();

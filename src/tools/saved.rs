@@ -332,7 +332,7 @@ pub const MAX_TICKS_PER_PERSON: usize = 5_000;
 pub enum TickOutcome {
     /// Stored (or, for an untick, removed).
     Stored,
-    /// Refused: the person already holds [`MAX_TICKS_PER_PERSON`] ticks here.
+    /// Refused: the person would hold more than [`MAX_TICKS_PER_PERSON`] ticks here.
     Full,
 }
 
@@ -342,6 +342,62 @@ impl FromJson for TickOutcome {
             "stored" => Some(TickOutcome::Stored),
             "full" => Some(TickOutcome::Full),
             _ => None,
+        })
+    }
+}
+
+/// The object's answer to a tick: the outcome, and whether it already holds the change ids of
+/// the head the tick was made at (when not, the Worker records them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct TickReply {
+    pub outcome: TickOutcome,
+    pub known_head: bool,
+}
+
+impl FromJson for TickReply {
+    fn from_json(value: Value) -> Result<Self, DecodeError> {
+        let mut f = Fields::of(value)?;
+        Ok(TickReply {
+            outcome: f.required("outcome")?,
+            known_head: f.or_default("known_head")?,
+        })
+    }
+}
+
+/// One stored tick: the item, the head it was ticked at (`None` for ticks from before content
+/// keys), and when.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TickRow {
+    pub item: String,
+    pub head_sha: Option<String>,
+    pub at: String,
+}
+
+impl FromJson for TickRow {
+    fn from_json(value: Value) -> Result<Self, DecodeError> {
+        let mut f = Fields::of(value)?;
+        Ok(TickRow {
+            item: f.required("item")?,
+            head_sha: f.optional("head_sha")?,
+            at: f.or_default("at")?,
+        })
+    }
+}
+
+/// A reviewer's stored state on one pull request: their ticks, and the change ids of every file
+/// at the heads those ticks were made at (`{head sha: {path: [change ids]}}`), as far as kept.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct ReviewerState {
+    pub ticks: Vec<TickRow>,
+    pub heads: std::collections::BTreeMap<String, Value>,
+}
+
+impl FromJson for ReviewerState {
+    fn from_json(value: Value) -> Result<Self, DecodeError> {
+        let mut f = Fields::of(value)?;
+        Ok(ReviewerState {
+            ticks: f.or_default("ticks")?,
+            heads: f.or_default("heads")?,
         })
     }
 }

@@ -16,4 +16,5 @@ pub mod html;
 pub mod markdown;
 pub mod pages;
 pub mod review_page;
+pub mod review_state;
 pub mod settings_page;

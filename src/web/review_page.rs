@@ -45,29 +45,32 @@ use crate::tools::get_pull_request::SnapshotFile;
 use crate::tools::saved::VersionSummary;
 use crate::web::html::{self, escape, escape_into};
 use crate::web::markdown::render_code_spans;
+use crate::web::review_state::{self, ReviewState};
 
 /// Where the Worker serves [`REVIEW_JS`], with `content-type: text/javascript; charset=utf-8`.
 pub const REVIEW_JS_PATH: &str = "/assets/review.js";
 
-/// Progressive enhancement for the tick forms: a checkbox change or a submit posts the form's own
-/// fields (`csrf`, `item`, `done`) with `fetch` and `Accept: application/json`, updates the form and
-/// the progress counter in place, and undoes both if the post fails. Without it, every form posts
-/// normally. Nothing here changes layout: checkboxes are enabled and texts swapped, no more.
-pub const REVIEW_JS: &str = r#""use strict";
+/// Progressive enhancement: tick forms post in the background (`fetch`, `Accept:
+/// application/json`, the form's own fields) and update in place; marking a file marks each of
+/// its changes, and marking its last change marks the file; the "X of Y done" counter, each
+/// file's state and the outline follow. Keys: `j`/`k` next and previous file, `n` next file not
+/// reviewed, `x` toggles the focused change or file, `?` lists the keys. Without it every form
+/// posts normally and the outline's links still work.
+pub const REVIEW_JS: &str = r##""use strict";
 (function () {
   var doneText = document.getElementById("progress-done");
   var bar = document.getElementById("progress-bar");
   var status = document.getElementById("tick-status");
+  var files = Array.prototype.slice.call(document.querySelectorAll("article.file"));
+  var focusedFile = -1;
 
   function field(form, name) {
     return form.querySelector('input[type="hidden"][name="' + name + '"]');
   }
-
   function isDone(form) {
     var done = field(form, "done");
     return !!done && done.value === "0";
   }
-
   function show(form, done) {
     var box = form.querySelector(".tick-box");
     var button = form.querySelector(".tick-save");
@@ -77,36 +80,88 @@ pub const REVIEW_JS: &str = r#""use strict";
     if (button) { button.textContent = done ? "Undo" : "Mark done"; }
     form.classList.toggle("is-done", done);
   }
-
-  function count(delta) {
-    if (!doneText) { return; }
-    var total = parseInt(doneText.getAttribute("data-total"), 10) || 0;
-    var value = (parseInt(doneText.textContent, 10) || 0) + delta;
-    value = Math.max(0, Math.min(total, value));
-    doneText.textContent = String(value);
-    if (bar) { bar.value = value; }
-  }
-
   function say(text) {
     if (status) { status.textContent = text; }
   }
-
+  function recount() {
+    if (!doneText) { return; }
+    var counted = document.querySelectorAll('form.tick[data-scope="check"], form.tick[data-scope="entry"]');
+    var value = 0;
+    Array.prototype.forEach.call(counted, function (form) { if (isDone(form)) { value += 1; } });
+    doneText.textContent = String(value);
+    if (bar) { bar.value = value; }
+  }
+  function setState(article, state) {
+    article.setAttribute("data-state", state);
+    var badge = article.querySelector(".badge.state");
+    if (badge) {
+      var labels = { reviewed: ["\u2713", "Reviewed"], changed: ["\u25D0", "Changed since you reviewed"], todo: ["\u25CB", "Not reviewed yet"] };
+      badge.className = "badge state state-" + state;
+      badge.textContent = "";
+      var sym = document.createElement("span");
+      sym.setAttribute("aria-hidden", "true");
+      sym.textContent = labels[state][0];
+      badge.appendChild(sym);
+      badge.appendChild(document.createTextNode(" " + labels[state][1]));
+    }
+    var link = document.querySelector('.outline a[href="#' + article.id + '"]');
+    if (link && link.parentNode) {
+      link.parentNode.setAttribute("data-state", state);
+      var st = link.querySelector(".st");
+      var vh = link.querySelector(".vh");
+      if (st) { st.textContent = state === "reviewed" ? "\u2713" : (state === "changed" ? "\u25D0" : "\u25CB"); }
+      if (vh) { vh.textContent = (state === "reviewed" ? "Reviewed" : (state === "changed" ? "Changed since you reviewed" : "Not reviewed yet")) + ": "; }
+    }
+  }
+  // Keeps a file's entry tick and its changes' ticks consistent after `form` changed.
+  function settle(form, done) {
+    var article = form.closest("article.file");
+    if (!article) { return; }
+    var entry = article.querySelector('form.tick[data-scope="entry"]');
+    var changes = article.querySelectorAll('form.tick[data-scope="change"]');
+    if (form.getAttribute("data-scope") === "entry") {
+      Array.prototype.forEach.call(changes, function (change) { show(change, done); });
+    } else if (entry) {
+      var all = true;
+      Array.prototype.forEach.call(changes, function (change) { if (!isDone(change)) { all = false; } });
+      show(entry, all);
+    }
+    if (entry) {
+      var was = article.getAttribute("data-state");
+      setState(article, isDone(entry) ? "reviewed" : (was === "changed" ? "changed" : "todo"));
+    }
+  }
+  function snapshot(form) {
+    var article = form.closest("article.file");
+    var forms = article ? article.querySelectorAll("form.tick") : [form];
+    return {
+      article: article,
+      state: article ? article.getAttribute("data-state") : null,
+      done: Array.prototype.map.call(forms, function (f) { return [f, isDone(f)]; })
+    };
+  }
+  function restore(saved) {
+    saved.done.forEach(function (pair) { show(pair[0], pair[1]); });
+    if (saved.article) { setState(saved.article, saved.state); }
+    recount();
+  }
   function send(form, done) {
-    var was = isDone(form);
-    if (form.getAttribute("aria-busy") === "true" || was === done) {
-      show(form, was);
+    if (form.getAttribute("aria-busy") === "true" || isDone(form) === done) {
+      show(form, isDone(form));
       return;
     }
     var csrf = field(form, "csrf");
     var item = field(form, "item");
     if (!csrf || !item) { return; }
+    var saved = snapshot(form);
     var body = new URLSearchParams();
     body.append("csrf", csrf.value);
     body.append("item", item.value);
     body.append("done", done ? "1" : "0");
     form.setAttribute("aria-busy", "true");
     show(form, done);
-    count(done ? 1 : -1);
+    settle(form, done);
+    recount();
     fetch(form.getAttribute("action"), {
       method: "POST",
       body: body,
@@ -114,18 +169,16 @@ pub const REVIEW_JS: &str = r#""use strict";
       headers: { "Accept": "application/json" }
     }).then(function (response) {
       if (!response.ok) { throw new Error("status " + response.status); }
-      say(done ? "Marked done." : "Marked not done.");
+      say(done ? "Marked reviewed." : "Marked not reviewed.");
     }).catch(function () {
-      show(form, was);
-      count(done ? -1 : 1);
+      restore(saved);
       say("That tick wasn't saved. Check your connection and try again.");
     }).then(function () {
       form.removeAttribute("aria-busy");
     });
   }
 
-  var forms = document.querySelectorAll("form.tick");
-  Array.prototype.forEach.call(forms, function (form) {
+  Array.prototype.forEach.call(document.querySelectorAll("form.tick"), function (form) {
     var box = form.querySelector(".tick-box");
     if (box) {
       box.disabled = false;
@@ -136,8 +189,65 @@ pub const REVIEW_JS: &str = r#""use strict";
       send(form, !isDone(form));
     });
   });
+
+  // The outline starts folded on narrow screens.
+  var outline = document.querySelector(".outline-box");
+  if (outline && window.matchMedia && window.matchMedia("(max-width: 63.99rem)").matches) {
+    outline.removeAttribute("open");
+  }
+
+  function visible(article) {
+    return article.offsetParent !== null;
+  }
+  function focusFile(index) {
+    if (index < 0 || index >= files.length) { return; }
+    focusedFile = index;
+    var article = files[index];
+    var old = document.querySelector("tbody.focused");
+    if (old) { old.classList.remove("focused"); }
+    article.focus({ preventScroll: true });
+    article.scrollIntoView({ block: "start" });
+  }
+  function current() {
+    var active = document.activeElement;
+    var article = active && active.closest ? active.closest("article.file") : null;
+    if (article) { return files.indexOf(article); }
+    return focusedFile;
+  }
+  function step(delta, wanted) {
+    var index = current();
+    for (var i = index + delta; i >= 0 && i < files.length; i += delta) {
+      if (visible(files[i]) && (!wanted || wanted(files[i]))) { focusFile(i); return; }
+    }
+    say(wanted ? "No file left to review below." : (delta > 0 ? "This is the last file." : "This is the first file."));
+  }
+  var closer = document.querySelector("#keys [data-close]");
+  if (closer) { closer.addEventListener("click", function () { document.getElementById("keys").close(); }); }
+  document.addEventListener("keydown", function (event) {
+    if (event.ctrlKey || event.metaKey || event.altKey) { return; }
+    var target = event.target;
+    var tag = target && target.tagName;
+    if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || (target && target.isContentEditable)) { return; }
+    var keys = document.getElementById("keys");
+    if (event.key === "j") { step(1); }
+    else if (event.key === "k") { step(-1); }
+    else if (event.key === "n") { step(1, function (a) { return a.getAttribute("data-state") !== "reviewed" && a.querySelector('form.tick[data-scope="entry"]'); }); }
+    else if (event.key === "x") {
+      var index = current();
+      if (index < 0) { return; }
+      var article = files[index];
+      var hunk = target && target.closest ? target.closest("tbody[data-change]") : null;
+      var form = (hunk && hunk.querySelector('form.tick[data-scope="change"]')) || article.querySelector('form.tick[data-scope="entry"]');
+      if (form) { send(form, !isDone(form)); }
+    }
+    else if (event.key === "?") {
+      if (keys && keys.showModal && !keys.open) { keys.showModal(); }
+    }
+    else { return; }
+    event.preventDefault();
+  });
 })();
-"#;
+"##;
 
 /// One saved version of the order, for the version picker.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -199,12 +309,40 @@ pub struct ReviewPage<'a> {
     pub commits_since: Option<u64>,
     /// The pull request's files now, with patches.
     pub files: &'a [SnapshotFile],
-    /// Item ids the viewer ticked: checklist ids and file ids from [`file_item_id`].
-    pub ticks: &'a [String],
+    /// The viewer's review state: what they ticked, what changed since they reviewed it, and
+    /// what is new since their last visit ([`review_state`]).
+    pub review_state: &'a ReviewState,
+    /// Which entries the page shows: all, only what's left, or only what's new since the
+    /// viewer's last visit.
+    pub view: View,
+    /// Commits after the head the viewer last reviewed at, when GitHub could say.
+    pub visit_commits: Option<u64>,
     /// The saved diagram (the `diagram` object of `save_diagram`), if any.
     pub diagram: Option<&'a Value>,
     /// The token every tick form posts back as `csrf`.
     pub csrf: &'a str,
+}
+
+/// Which entries a review page shows (`?view=left`, `?view=since`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum View {
+    #[default]
+    All,
+    /// Only entries not yet reviewed (and checks not yet done).
+    Left,
+    /// Only files and changes new or changed since the viewer's last visit.
+    Since,
+}
+
+impl View {
+    /// Reads the `view` query value; anything else shows everything.
+    pub fn parse(value: Option<&str>) -> View {
+        match value {
+            Some("left") => View::Left,
+            Some("since") => View::Since,
+            _ => View::All,
+        }
+    }
 }
 
 /// The path of the review page, `/r/{owner}/{repo}/pull/{n}` (not escaped).
@@ -262,9 +400,9 @@ pub fn render(page: &ReviewPage<'_>) -> String {
     };
     let plan = Plan::new(page.order, page.files, items);
     let read_only = page.order.is_some() && page.order_version < page.latest_version;
-    let ticks: HashSet<&str> = page.ticks.iter().map(String::as_str).collect();
     let mut ctx = Ctx {
-        ticks,
+        state: page.review_state,
+        view: page.view,
         action: escape(&format!(
             "{}/ticks",
             pull_path(page.owner, page.repo, page.number)
@@ -275,7 +413,7 @@ pub fn render(page: &ReviewPage<'_>) -> String {
         named: &plan.named,
     };
 
-    let (done, total) = plan.progress(&ctx.ticks);
+    let (done, total) = plan.progress(page.review_state);
     let mut out = String::with_capacity(STYLE.len() + 16 * 1024);
     out.push_str("<style>");
     out.push_str(STYLE);
@@ -288,8 +426,13 @@ pub fn render(page: &ReviewPage<'_>) -> String {
         total,
         !plan.leftovers.is_empty(),
     );
+    out.push_str("<div class=\"layout\">\n");
+    outline(&mut out, page, &plan, &ctx);
+    out.push_str("<div class=\"content\">\n");
     diagram_panel(&mut out, page, &plan);
     order_panel(&mut out, page, &plan, &mut ctx);
+    out.push_str("</div>\n</div>\n");
+    out.push_str(KEYS_DIALOG);
     if ctx.writable {
         out.push_str("<p id=\"tick-status\" class=\"tick-status\" role=\"status\" aria-live=\"polite\"></p>\n");
         let _ = writeln!(out, "<script src=\"{REVIEW_JS_PATH}\" defer></script>");
@@ -301,9 +444,10 @@ pub fn render(page: &ReviewPage<'_>) -> String {
     html::page(&title, &out, page.base_url)
 }
 
-/// Every item id the page for the latest version offers a tick for: its checklist items and
-/// its file entries, including those under "Not in the order yet". A tick naming anything else
-/// is refused, so nobody can store made-up items in a pull request's object.
+/// Every item id the page for the latest version offers a tick for: its checklist items, its
+/// file entries (including those under "Not in the order yet") and each of their changes. A
+/// tick naming anything else is refused, so nobody can store made-up items in a pull
+/// request's object.
 pub fn tickable_items(order: Option<&Order>, files: &[SnapshotFile]) -> HashSet<String> {
     let checklist = order.map(checklist_ids).unwrap_or_default();
     let plan = Plan::new(order, files, &checklist);
@@ -312,7 +456,71 @@ pub fn tickable_items(order: Option<&Order>, files: &[SnapshotFile]) -> HashSet<
         .flatten()
         .chain(plan.entries().flat_map(|entry| &entry.checks))
         .map(|item| item.id.clone())
-        .chain(plan.entries().map(|entry| entry.tick_id.clone()))
+        .chain(
+            plan.entries()
+                .filter(|entry| !entry.items.is_empty())
+                .map(|entry| entry.tick_id.clone()),
+        )
+        .chain(plan.entries().flat_map(|entry| entry.items.iter().cloned()))
+        .collect()
+}
+
+/// What a tick on the latest version's page stores: a checklist item itself, a file entry as
+/// the content items of the changes it shows (so marking a file marks each of its changes), a
+/// change as itself. `None` for anything the page doesn't offer.
+pub fn expand_tick(
+    item: &str,
+    order: Option<&Order>,
+    files: &[SnapshotFile],
+) -> Option<Vec<String>> {
+    let checklist = order.map(checklist_ids).unwrap_or_default();
+    if checklist.iter().any(|check| check.id == item) {
+        return Some(vec![item.to_string()]);
+    }
+    let plan = Plan::new(order, files, &checklist);
+    let mut entries = plan.entries();
+    if let Some(entry) = entries.find(|entry| entry.tick_id == item && !entry.items.is_empty()) {
+        return Some(entry.items.clone());
+    }
+    let offered = plan
+        .entries()
+        .any(|entry| entry.items.iter().any(|own| own == item));
+    offered.then(|| vec![item.to_string()])
+}
+
+/// Each file entry's tick id with the content items it stands for at the current head.
+pub fn entry_items(order: Option<&Order>, files: &[SnapshotFile]) -> HashMap<String, Vec<String>> {
+    let checklist = order.map(checklist_ids).unwrap_or_default();
+    let plan = Plan::new(order, files, &checklist);
+    plan.entries()
+        .map(|entry| (entry.tick_id.clone(), entry.items.clone()))
+        .collect()
+}
+
+/// The content items of the changes an entry shows: its named changes, or for the appearance
+/// without `hunks` every change no other appearance names; a file without hunks is one blob
+/// item; a file no longer in the pull request has none.
+fn content_items(
+    path: &str,
+    file: Option<&SnapshotFile>,
+    select: &Select<'_>,
+    named: &HashMap<&str, HashSet<&str>>,
+) -> Vec<String> {
+    let Some(file) = file else {
+        return Vec::new();
+    };
+    if file.changes.is_empty() {
+        return review_state::file_items(file);
+    }
+    file.changes
+        .iter()
+        .filter(|change| match select {
+            Select::Only(wanted) => wanted.contains(&change.id),
+            Select::Rest => !named
+                .get(path)
+                .is_some_and(|set| set.contains(change.id.as_str())),
+        })
+        .map(|change| review_state::change_item(path, &change.id))
         .collect()
 }
 
@@ -407,6 +615,8 @@ struct EntryPlan<'b> {
     part: Option<(usize, usize)>,
     anchor: String,
     tick_id: String,
+    /// The content items of the changes the entry shows ([`content_items`]).
+    items: Vec<String>,
     checks: Vec<&'b ChecklistItem>,
     /// Under "Not in the order yet": changes of a file whose every part names its hunks.
     new_changes: bool,
@@ -468,14 +678,17 @@ impl<'b> Plan<'b> {
                 let total = appearances.get(path).copied().unwrap_or(1);
                 let nth = seen.entry(path).or_insert(0);
                 *nth += 1;
+                let file = files_by_path.get(path).copied();
+                let select = match &entry.hunks {
+                    Some(hunks) => Select::Only(hunks),
+                    None => Select::Rest,
+                };
                 entries.push(EntryPlan {
                     path,
                     entry: Some(entry),
-                    file: files_by_path.get(path).copied(),
-                    select: match &entry.hunks {
-                        Some(hunks) => Select::Only(hunks),
-                        None => Select::Rest,
-                    },
+                    file,
+                    items: content_items(path, file, &select, &named),
+                    select,
                     part: (total > 1).then_some((*nth, total)),
                     anchor: anchors.next(path),
                     tick_id: file_item_id(path, entry.hunks.as_deref()),
@@ -498,6 +711,7 @@ impl<'b> Plan<'b> {
                     path,
                     entry: None,
                     file: Some(file),
+                    items: content_items(path, Some(file), &Select::Rest, &named),
                     select: Select::Rest,
                     part: None,
                     anchor: anchors.next(path),
@@ -517,6 +731,7 @@ impl<'b> Plan<'b> {
                     path,
                     entry: None,
                     file: Some(file),
+                    items: content_items(path, Some(file), &Select::Rest, &named),
                     select: Select::Rest,
                     part: None,
                     anchor: anchors.next(path),
@@ -538,17 +753,21 @@ impl<'b> Plan<'b> {
         self.sections.iter().flatten().chain(&self.leftovers)
     }
 
-    /// `(done, total)` over the checklist items and file entries the page shows.
-    fn progress(&self, ticks: &HashSet<&str>) -> (usize, usize) {
+    /// `(done, total)` over the checklist items and file entries the page shows; an entry is
+    /// done when every change it shows is reviewed.
+    fn progress(&self, state: &ReviewState) -> (usize, usize) {
         let checks = self
             .section_checks
             .iter()
             .flatten()
             .chain(self.entries().flat_map(|entry| &entry.checks))
-            .map(|item| item.id.as_str());
-        let files = self.entries().map(|entry| entry.tick_id.as_str());
-        checks.chain(files).fold((0, 0), |(done, total), id| {
-            (done + usize::from(ticks.contains(id)), total + 1)
+            .map(|item| state.ticked.contains(&item.id));
+        let files = self
+            .entries()
+            .filter(|entry| !entry.items.is_empty())
+            .map(|entry| state.all_ticked(&entry.items));
+        checks.chain(files).fold((0, 0), |(done, total), ticked| {
+            (done + usize::from(ticked), total + 1)
         })
     }
 
@@ -585,7 +804,8 @@ fn unnamed_changes(file: &SnapshotFile, named: Option<&HashSet<&str>>) -> Vec<St
 
 /// What rendering entries needs besides the plan.
 struct Ctx<'b> {
-    ticks: HashSet<&'b str>,
+    state: &'b ReviewState,
+    view: View,
     /// The tick form's `action`, escaped.
     action: String,
     /// The CSRF token, escaped.
@@ -596,18 +816,37 @@ struct Ctx<'b> {
     named: &'b HashMap<&'b str, HashSet<&'b str>>,
 }
 
+/// What a tick stands for, for the script: a checklist item or file entry counts toward
+/// progress; a change doesn't, but completes its entry.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Scope {
+    Check,
+    Entry,
+    Change,
+}
+
+impl Scope {
+    fn as_str(self) -> &'static str {
+        match self {
+            Scope::Check => "check",
+            Scope::Entry => "entry",
+            Scope::Change => "change",
+        }
+    }
+}
+
 impl Ctx<'_> {
     /// A tick: a form with `csrf`, `item` and `done` (the state a submit sets), a checkbox that
     /// the script enables, a label and a submit button; or, when read-only, a disabled checkbox.
-    fn tick(&mut self, out: &mut String, item: &str, label_html: &str) {
+    fn tick(&mut self, out: &mut String, item: &str, label_html: &str, done: bool, scope: Scope) {
         self.next_id += 1;
         let id = self.next_id;
-        let done = self.ticks.contains(item);
         let checked = if done { " checked" } else { "" };
+        let scope = scope.as_str();
         if !self.writable {
             let _ = write!(
                 out,
-                "<div class=\"tick\"><input type=\"checkbox\" id=\"t{id}\" class=\"tick-box\"{checked} disabled>\
+                "<div class=\"tick\" data-scope=\"{scope}\"><input type=\"checkbox\" id=\"t{id}\" class=\"tick-box\"{checked} disabled>\
                  <label for=\"t{id}\">{label_html}</label></div>"
             );
             return;
@@ -615,7 +854,7 @@ impl Ctx<'_> {
         let class = if done { "tick is-done" } else { "tick" };
         let _ = write!(
             out,
-            "<form class=\"{class}\" method=\"post\" action=\"{action}\">\
+            "<form class=\"{class}\" data-scope=\"{scope}\" method=\"post\" action=\"{action}\">\
              <input type=\"hidden\" name=\"csrf\" value=\"{csrf}\">\
              <input type=\"hidden\" name=\"item\" value=\"{item}\">\
              <input type=\"hidden\" name=\"done\" value=\"{next}\">\
@@ -629,6 +868,70 @@ impl Ctx<'_> {
             next = if done { "0" } else { "1" },
             button = if done { "Undo" } else { "Mark done" },
         );
+    }
+
+    /// An entry's review state: reviewed, changed since the viewer reviewed it, or not yet.
+    fn entry_state(&self, entry: &EntryPlan<'_>) -> EntryState {
+        if self.state.all_ticked(&entry.items) {
+            EntryState::Reviewed
+        } else if entry
+            .items
+            .iter()
+            .any(|item| self.state.is_changed_since_reviewed(item))
+        {
+            EntryState::Changed
+        } else {
+            EntryState::Todo
+        }
+    }
+
+    /// Whether the current view shows this entry.
+    fn shows(&self, entry: &EntryPlan<'_>) -> bool {
+        match self.view {
+            View::All => true,
+            View::Left => {
+                !entry.items.is_empty() && self.entry_state(entry) != EntryState::Reviewed
+            }
+            View::Since => entry
+                .items
+                .iter()
+                .any(|item| self.state.is_new_since_visit(item)),
+        }
+    }
+}
+
+/// An entry's state as the outline and its header say it, in words and a symbol, never by
+/// colour alone.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum EntryState {
+    Reviewed,
+    Changed,
+    Todo,
+}
+
+impl EntryState {
+    fn key(self) -> &'static str {
+        match self {
+            EntryState::Reviewed => "reviewed",
+            EntryState::Changed => "changed",
+            EntryState::Todo => "todo",
+        }
+    }
+
+    fn label(self) -> &'static str {
+        match self {
+            EntryState::Reviewed => "Reviewed",
+            EntryState::Changed => "Changed since you reviewed",
+            EntryState::Todo => "Not reviewed yet",
+        }
+    }
+
+    fn symbol(self) -> &'static str {
+        match self {
+            EntryState::Reviewed => "✓",
+            EntryState::Changed => "◐",
+            EntryState::Todo => "○",
+        }
     }
 }
 
@@ -734,6 +1037,7 @@ fn header(
         );
     }
 
+    since_banner(out, page);
     let _ = writeln!(
         out,
         "<div class=\"progress\"><p><strong><span id=\"progress-done\" data-total=\"{total}\">{done}</span> \
@@ -743,6 +1047,189 @@ fn header(
     );
     out.push_str("</header>\n");
 }
+
+/// "Since your last visit": the head the viewer last reviewed at, the commits and files since,
+/// files that left, and the switch between everything and only what's new.
+fn since_banner(out: &mut String, page: &ReviewPage<'_>) {
+    let Some(since) = page.review_state.since.as_ref() else {
+        return;
+    };
+    let pull = pull_path(page.owner, page.repo, page.number);
+    let short: String = since.head_sha.chars().take(7).collect();
+    let _ = write!(
+        out,
+        "<div class=\"notice since\" role=\"note\"><p>You last reviewed this pull request at <code>{}</code>",
+        escape(&short)
+    );
+    if let Some(commits) = page.visit_commits {
+        let _ = write!(
+            out,
+            "; {commits} {} came after it",
+            if commits == 1 { "commit" } else { "commits" }
+        );
+    }
+    if !since.known {
+        out.push_str(". What changed since then can't be told: that head's record is no longer kept.</p></div>\n");
+        return;
+    }
+    let files = since.new_keys.len();
+    let _ = write!(
+        out,
+        "; {files} {} changed since.</p>",
+        if files == 1 { "file has" } else { "files have" }
+    );
+    if !since.left.is_empty() {
+        out.push_str("<p>Left the pull request since: ");
+        for (index, path) in since.left.iter().enumerate() {
+            if index > 0 {
+                out.push_str(", ");
+            }
+            let _ = write!(out, "<code>{}</code>", escape(path));
+        }
+        out.push_str(".</p>");
+    }
+    if page.view == View::Since {
+        let _ = write!(
+            out,
+            "<p><a class=\"button\" href=\"{}\">Show everything</a></p>",
+            escape(&pull)
+        );
+    } else if files > 0 {
+        let _ = write!(
+            out,
+            "<p><a class=\"button\" href=\"{}?view=since\">Show only what's new since then</a></p>",
+            escape(&pull)
+        );
+    }
+    out.push_str("</div>\n");
+}
+
+/// The outline beside the diff: sections and files in order with each file's state, "X of Y"
+/// per section, and the view switch. A labelled landmark; folded on phones.
+fn outline(out: &mut String, page: &ReviewPage<'_>, plan: &Plan<'_>, ctx: &Ctx<'_>) {
+    let Some(order) = page.order else {
+        return;
+    };
+    let pull = escape(&pull_path(page.owner, page.repo, page.number));
+    let reviewable = |entries: &[EntryPlan<'_>]| -> (usize, usize) {
+        entries.iter().filter(|entry| !entry.items.is_empty()).fold(
+            (0, 0),
+            |(done, total), entry| {
+                (
+                    done + usize::from(ctx.entry_state(entry) == EntryState::Reviewed),
+                    total + 1,
+                )
+            },
+        )
+    };
+    let all: Vec<&EntryPlan<'_>> = plan.entries().collect();
+    let (done, total) =
+        all.iter()
+            .filter(|entry| !entry.items.is_empty())
+            .fold((0, 0), |(done, total), entry| {
+                (
+                    done + usize::from(ctx.entry_state(entry) == EntryState::Reviewed),
+                    total + 1,
+                )
+            });
+    let _ = write!(
+        out,
+        "<nav class=\"outline\" aria-label=\"Outline\"><details class=\"outline-box\" open>\
+         <summary>Outline <span class=\"muted\">· {done} of {total} files reviewed</span></summary>\n\
+         <p class=\"views\">"
+    );
+    let view_link = |out: &mut String, view: View, href: &str, text: &str| {
+        let current = if page.view == view {
+            " aria-current=\"page\""
+        } else {
+            ""
+        };
+        let _ = write!(out, "<a href=\"{href}\"{current}>{text}</a>");
+    };
+    view_link(out, View::All, &pull, "Everything");
+    view_link(
+        out,
+        View::Left,
+        &format!("{pull}?view=left"),
+        "Only what's left",
+    );
+    if page
+        .review_state
+        .since
+        .as_ref()
+        .is_some_and(|since| since.known)
+    {
+        view_link(
+            out,
+            View::Since,
+            &format!("{pull}?view=since"),
+            "New since your last visit",
+        );
+    }
+    out.push_str("</p>\n<ol class=\"outline-sections\">\n");
+    let file_link = |out: &mut String, entry: &EntryPlan<'_>| {
+        let state = ctx.entry_state(entry);
+        let hidden = if ctx.shows(entry) {
+            ""
+        } else {
+            " class=\"filtered\""
+        };
+        let name = entry.path.rsplit('/').next().unwrap_or(entry.path);
+        let part = entry
+            .part
+            .map(|(nth, of)| format!(" <span class=\"muted\">({nth}/{of})</span>"))
+            .unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "<li data-state=\"{}\"{hidden}><a href=\"#{}\" title=\"{}\"><span class=\"st\" aria-hidden=\"true\">{}</span>\
+             <span class=\"vh\">{}: </span>{}{part}</a></li>",
+            state.key(),
+            escape(&entry.anchor),
+            escape(entry.path),
+            if entry.items.is_empty() { "·" } else { state.symbol() },
+            if entry.items.is_empty() { "Nothing to review" } else { state.label() },
+            escape(name)
+        );
+    };
+    for (index, section) in order.sections.iter().enumerate() {
+        let entries = plan.sections.get(index).map_or(&[][..], Vec::as_slice);
+        let (done, total) = reviewable(entries);
+        let _ = write!(
+            out,
+            "<li><a href=\"#section-{}\">{}. ",
+            index + 1,
+            index + 1
+        );
+        section_title(out, section.title.as_deref());
+        let _ = writeln!(
+            out,
+            "</a> <span class=\"count\">{done} of {total}</span><ol class=\"outline-files\">"
+        );
+        for entry in entries {
+            file_link(out, entry);
+        }
+        out.push_str("</ol></li>\n");
+    }
+    if !plan.leftovers.is_empty() {
+        let (done, total) = reviewable(&plan.leftovers);
+        let _ = writeln!(
+            out,
+            "<li><a href=\"#not-in-order\">Not in the order yet</a> <span class=\"count\">{done} of {total}</span><ol class=\"outline-files\">"
+        );
+        for entry in &plan.leftovers {
+            file_link(out, entry);
+        }
+        out.push_str("</ol></li>\n");
+    }
+    out.push_str("</ol>\n<p class=\"muted keys-hint\">Keys: <kbd>j</kbd>/<kbd>k</kbd> next and previous file, <kbd>n</kbd> next unreviewed, <kbd>x</kbd> mark reviewed, <kbd>?</kbd> all keys.</p></details></nav>\n");
+}
+
+/// The keyboard help, shown by `?` (the script opens it; without the script it stays hidden).
+const KEYS_DIALOG: &str = "<dialog id=\"keys\" aria-labelledby=\"keys-title\"><h2 id=\"keys-title\">Keyboard</h2>\
+<dl class=\"keys\"><dt><kbd>j</kbd></dt><dd>Next file</dd><dt><kbd>k</kbd></dt><dd>Previous file</dd>\
+<dt><kbd>n</kbd></dt><dd>Next file not reviewed yet</dd><dt><kbd>x</kbd></dt><dd>Mark the focused change, or else the focused file, reviewed (or undo)</dd>\
+<dt><kbd>?</kbd></dt><dd>This list</dd><dt><kbd>Esc</kbd></dt><dd>Close it</dd></dl>\
+<p><button type=\"button\" class=\"button\" data-close>Close</button></p></dialog>\n";
 
 /// The version picker: every version linked as `?version=N`, the one shown marked.
 fn versions(out: &mut String, page: &ReviewPage<'_>, pull: &str) {
@@ -854,26 +1341,23 @@ fn order_panel(out: &mut String, page: &ReviewPage<'_>, plan: &Plan<'_>, ctx: &m
         );
     }
 
-    if order.sections.len() > 1 || !plan.leftovers.is_empty() {
-        out.push_str("<nav class=\"toc\" aria-labelledby=\"toc-title\"><h2 id=\"toc-title\">Sections</h2><ol>\n");
-        for (index, section) in order.sections.iter().enumerate() {
-            let _ = write!(out, "<li><a href=\"#section-{}\">", index + 1);
-            section_title(out, section.title.as_deref());
-            let count = section.files.len();
-            let _ = writeln!(
-                out,
-                "</a> <span class=\"muted\">· {count} {}</span></li>",
-                if count == 1 { "file" } else { "files" }
-            );
-        }
-        if !plan.leftovers.is_empty() {
-            out.push_str("<li><a href=\"#not-in-order\">Not in the order yet</a></li>\n");
-        }
-        out.push_str("</ol></nav>\n");
-    }
-
     for (index, section) in order.sections.iter().enumerate() {
         let number = index + 1;
+        let entries = plan.sections.get(index).map_or(&[][..], Vec::as_slice);
+        let section_checks = plan
+            .section_checks
+            .get(index)
+            .map_or(&[][..], Vec::as_slice);
+        if ctx.view != View::All
+            && !entries.iter().any(|entry| ctx.shows(entry))
+            && (ctx.view == View::Since
+                || section_checks
+                    .iter()
+                    .chain(entries.iter().flat_map(|entry| &entry.checks))
+                    .all(|check| ctx.state.ticked.contains(&check.id)))
+        {
+            continue;
+        }
         let _ = write!(
             out,
             "<section class=\"order-section\" id=\"section-{number}\" aria-labelledby=\"section-{number}-title\">\n\
@@ -906,7 +1390,15 @@ fn order_panel(out: &mut String, page: &ReviewPage<'_>, plan: &Plan<'_>, ctx: &m
         out.push_str("</section>\n");
     }
 
-    if !plan.leftovers.is_empty() {
+    if ctx.view != View::All && !plan.entries().any(|entry| ctx.shows(entry)) {
+        out.push_str(match ctx.view {
+            View::Since => {
+                "<p class=\"notice\" role=\"note\">Nothing is new since your last visit.</p>\n"
+            }
+            _ => "<p class=\"notice\" role=\"note\">Every file is reviewed.</p>\n",
+        });
+    }
+    if plan.leftovers.iter().any(|entry| ctx.shows(entry)) {
         out.push_str(
             "<section id=\"not-in-order\" class=\"order-section\" aria-labelledby=\"not-in-order-title\">\n\
              <h2 id=\"not-in-order-title\">Not in the order yet</h2>\n\
@@ -931,10 +1423,24 @@ fn checks(out: &mut String, items: &[&ChecklistItem], ctx: &mut Ctx<'_>) {
     if items.is_empty() {
         return;
     }
+    let left_only = ctx.view == View::Left;
+    if left_only && items.iter().all(|item| ctx.state.ticked.contains(&item.id)) {
+        return;
+    }
     out.push_str("<ul class=\"checks\" aria-label=\"Checklist\">\n");
     for item in items {
+        let done = ctx.state.ticked.contains(&item.id);
+        if left_only && done {
+            continue;
+        }
         out.push_str("<li>");
-        ctx.tick(out, &item.id, &render_code_spans(&item.text));
+        ctx.tick(
+            out,
+            &item.id,
+            &render_code_spans(&item.text),
+            done,
+            Scope::Check,
+        );
         out.push_str("</li>\n");
     }
     out.push_str("</ul>\n");
@@ -950,6 +1456,8 @@ enum Shown<'p> {
     Unreadable,
     Hunks {
         hunks: Vec<crate::review::patch::Hunk<'p>>,
+        /// The change id of each of `hunks`.
+        ids: Vec<String>,
         additions: usize,
         deletions: usize,
         /// Ids the entry names that the file no longer has.
@@ -961,6 +1469,7 @@ fn shown<'p>(
     entry: &EntryPlan<'_>,
     file: Option<&'p SnapshotFile>,
     named: &HashMap<&str, HashSet<&str>>,
+    only_new: Option<&ReviewState>,
 ) -> Shown<'p> {
     let Some(file) = file else {
         return Shown::Gone;
@@ -983,23 +1492,33 @@ fn shown<'p>(
         Select::Only(wanted) => wanted.iter().filter(|w| !ids.contains(w)).count(),
         Select::Rest => 0,
     };
-    let kept: Vec<_> = hunks
+    let new_since_visit = |id: &str| {
+        only_new.is_none_or(|state| {
+            state.is_new_since_visit(&review_state::change_item(entry.path, id))
+        })
+    };
+    let (kept, kept_ids): (Vec<_>, Vec<String>) = hunks
         .into_iter()
-        .zip(&ids)
-        .filter(|(_, id)| keep(id))
-        .map(|(hunk, _)| hunk)
-        .collect();
+        .zip(ids)
+        .filter(|(_, id)| keep(id) && new_since_visit(id))
+        .unzip();
     Shown::Hunks {
         additions: kept.iter().map(|hunk| hunk.additions()).sum(),
         deletions: kept.iter().map(|hunk| hunk.deletions()).sum(),
         hunks: kept,
+        ids: kept_ids,
         missing,
     }
 }
 
 fn file_entry(out: &mut String, plan: &EntryPlan<'_>, ctx: &mut Ctx<'_>) {
+    if !ctx.shows(plan) {
+        return;
+    }
     let focus = plan.entry.and_then(|entry| entry.focus);
-    let shown = shown(plan, plan.file, ctx.named);
+    let only_new = (ctx.view == View::Since).then_some(ctx.state);
+    let shown = shown(plan, plan.file, ctx.named, only_new);
+    let state = ctx.entry_state(plan);
     let class = match focus {
         Some(Focus::Key) => "file focus-key",
         Some(Focus::Skim) => "file focus-skim",
@@ -1009,8 +1528,9 @@ fn file_entry(out: &mut String, plan: &EntryPlan<'_>, ctx: &mut Ctx<'_>) {
     let anchor = escape(&plan.anchor);
     let _ = write!(
         out,
-        "<article class=\"{class}\" id=\"{anchor}\" aria-labelledby=\"{anchor}-h\">\n<header class=\"file-head\">\
+        "<article class=\"{class}\" id=\"{anchor}\" aria-labelledby=\"{anchor}-h\" data-state=\"{}\" tabindex=\"-1\">\n<header class=\"file-head\">\
          <h3 id=\"{anchor}-h\" class=\"path\"><code>{}</code></h3>",
+        state.key(),
         escape(plan.path)
     );
     if let Some(previous) = plan.file.and_then(|file| file.previous_path.as_deref()) {
@@ -1055,6 +1575,15 @@ fn file_entry(out: &mut String, plan: &EntryPlan<'_>, ctx: &mut Ctx<'_>) {
     if plan.new_changes {
         out.push_str(" <span class=\"badge part\">New changes</span>");
     }
+    if !plan.items.is_empty() {
+        let _ = write!(
+            out,
+            " <span class=\"badge state state-{}\"><span aria-hidden=\"true\">{}</span> {}</span>",
+            state.key(),
+            state.symbol(),
+            state.label()
+        );
+    }
     match focus {
         Some(Focus::Key) => out.push_str(" <span class=\"badge focus key\">Key file</span>"),
         Some(Focus::Skim) => out.push_str(" <span class=\"badge focus\">Skim</span>"),
@@ -1062,9 +1591,20 @@ fn file_entry(out: &mut String, plan: &EntryPlan<'_>, ctx: &mut Ctx<'_>) {
         None => {}
     }
     out.push_str("</p></header>\n<div class=\"file-body\">\n");
-    let label = format!("Reviewed<span class=\"vh\"> {}</span>", escape(plan.path));
-    ctx.tick(out, &plan.tick_id, &label);
-    out.push('\n');
+    if !plan.items.is_empty() {
+        let label = format!(
+            "Reviewed{}<span class=\"vh\"> {}</span>",
+            if plan.items.len() > 1 {
+                " (every change)"
+            } else {
+                ""
+            },
+            escape(plan.path)
+        );
+        let done = state == EntryState::Reviewed;
+        ctx.tick(out, &plan.tick_id, &label, done, Scope::Entry);
+        out.push('\n');
+    }
     if let Some(note) = plan
         .entry
         .and_then(|entry| entry.note.as_deref())
@@ -1084,14 +1624,56 @@ fn file_entry(out: &mut String, plan: &EntryPlan<'_>, ctx: &mut Ctx<'_>) {
             "<details class=\"fold\"><summary>Show the diff <span class=\"muted\">({kind}, folded)</span></summary>"
         );
     }
-    diff(out, plan.path, &shown);
+    let controls = hunk_controls(plan, &shown, ctx);
+    diff(out, plan.path, &shown, &|index, _| {
+        controls.get(index).cloned().unwrap_or_default()
+    });
     if folded.is_some() {
         out.push_str("</details>\n");
     }
     out.push_str("</div>\n</article>\n");
 }
 
-fn diff(out: &mut String, path: &str, shown: &Shown<'_>) {
+/// Each shown hunk's own tick, with "New" when it is new since the viewer reviewed the file or
+/// since their last visit. Only for files with two or more changes in the entry: with one, the
+/// entry's tick is that change's tick.
+fn hunk_controls(plan: &EntryPlan<'_>, shown: &Shown<'_>, ctx: &mut Ctx<'_>) -> Vec<String> {
+    let Shown::Hunks { ids, .. } = shown else {
+        return Vec::new();
+    };
+    if plan.items.len() < 2 {
+        return ids.iter().map(|_| String::new()).collect();
+    }
+    ids.iter()
+        .enumerate()
+        .map(|(index, id)| {
+            let item = review_state::change_item(plan.path, id);
+            let mut html = String::new();
+            let new =
+                ctx.state.is_changed_since_reviewed(&item) || ctx.state.is_new_since_visit(&item);
+            html.push_str("<div class=\"hunk-tick\">");
+            if new {
+                html.push_str("<span class=\"badge new\">New</span>");
+            }
+            let label = format!(
+                "Reviewed<span class=\"vh\"> change {} of {}</span>",
+                index + 1,
+                escape(plan.path)
+            );
+            let done = ctx.state.ticked.contains(&item);
+            ctx.tick(&mut html, &item, &label, done, Scope::Change);
+            html.push_str("</div>");
+            html
+        })
+        .collect()
+}
+
+fn diff(
+    out: &mut String,
+    path: &str,
+    shown: &Shown<'_>,
+    hunk_controls: &dyn Fn(usize, &str) -> String,
+) {
     match shown {
         Shown::Gone => out.push_str(
             "<p class=\"muted\">This file is no longer changed in the pull request.</p>\n",
@@ -1102,7 +1684,12 @@ fn diff(out: &mut String, path: &str, shown: &Shown<'_>) {
         Shown::Unreadable => out.push_str(
             "<p class=\"muted\">This file's diff couldn't be read; open it on GitHub.</p>\n",
         ),
-        Shown::Hunks { hunks, missing, .. } => {
+        Shown::Hunks {
+            hunks,
+            ids,
+            missing,
+            ..
+        } => {
             if *missing > 0 {
                 let _ = writeln!(
                     out,
@@ -1121,10 +1708,13 @@ fn diff(out: &mut String, path: &str, shown: &Shown<'_>) {
                  <table class=\"diff\">",
                 escape(path)
             );
-            for hunk in hunks {
+            for (index, hunk) in hunks.iter().enumerate() {
+                let id = ids.get(index).map_or("", String::as_str);
                 let _ = writeln!(
                     out,
-                    "<tbody><tr class=\"hunk-head\"><td colspan=\"3\">{}</td></tr>",
+                    "<tbody data-change=\"{}\"><tr class=\"hunk-head\"><td colspan=\"3\">{}<span class=\"hunk-header\">{}</span></td></tr>",
+                    escape(id),
+                    hunk_controls(index, id),
                     escape(hunk.header)
                 );
                 let mut old = hunk.old_start;
@@ -1186,7 +1776,7 @@ fn time_html(value: &str) -> String {
 /// file cards and diff tables, with dark variants. Diff tables scroll inside their box, so the
 /// page never scrolls sideways on a phone.
 const STYLE: &str = r#"
-main,.top nav,.foot{max-width:64rem}
+main,.top nav,.foot{max-width:none}
 :root{--add:#e6f4ea;--add-fg:#1a7f37;--del:#fdecee;--del-fg:#c62e3a;--hunk:#eef2fb;--key:#b7791f;--warn-soft:#fff6e0;--warn-line:#d4a72c}
 @media (prefers-color-scheme:dark){:root{--add:#12301d;--add-fg:#56d364;--del:#3a1619;--del-fg:#ff7b72;--hunk:#1c2536;--key:#e3b341;--warn-soft:#2b2413;--warn-line:#9e6a03}}
 .vh{position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0 0 0 0);clip-path:inset(50%);white-space:nowrap;border:0}
@@ -1260,6 +1850,42 @@ table.diff tr.del{background:var(--del)}
 table.diff tr.hunk-head td{background:var(--hunk);color:var(--muted);padding:.15rem .5rem;white-space:pre}
 .eof{color:var(--muted);font-style:italic}
 @media (max-width:40rem){.pr-title{font-size:1.4rem}.file-head,.file-body{padding-left:.6rem;padding-right:.6rem}}
+.layout{display:block}
+.outline{margin:0 0 1rem}
+.outline-box{border:1px solid var(--line);border-radius:8px;padding:.5rem .75rem;background:var(--bg)}
+.outline-box>summary{cursor:pointer;font-weight:600}
+.views{display:flex;flex-wrap:wrap;gap:.25rem .75rem;margin:.5rem 0;font-size:.875rem}
+.views a[aria-current]{font-weight:700;color:var(--fg);text-decoration:none}
+.outline ol{list-style:none;margin:0;padding:0}
+.outline-sections>li{margin:.5rem 0}
+.outline-sections>li>a{font-weight:600}
+.outline .count{color:var(--muted);font-size:.8rem;white-space:nowrap}
+.outline-files{margin:.15rem 0 0 .5rem!important;font-size:.85rem}
+.outline-files li{margin:.1rem 0;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.outline-files a{text-decoration:none;color:var(--fg)}
+.outline-files a:hover,.outline-files a:focus{text-decoration:underline}
+.outline .st{display:inline-block;width:1.2em;text-align:center}
+.outline [data-state=reviewed] .st{color:var(--add-fg)}
+.outline [data-state=changed] .st{color:var(--key)}
+.outline .filtered{display:none}
+.keys-hint{font-size:.8rem;margin:.75rem 0 0}
+body.left-only .outline [data-state=reviewed],body.left-only article.file[data-state=reviewed]{display:none}
+@media (min-width:64rem){.layout{display:grid;grid-template-columns:minmax(14rem,20rem) minmax(0,1fr);gap:1.5rem;align-items:start}
+.outline{position:sticky;top:.5rem;max-height:calc(100vh - 1rem);overflow:auto;margin:0}}
+.badge.state-reviewed{border-color:var(--add-fg);color:var(--add-fg)}
+.badge.state-changed{border-color:var(--key);background:var(--warn-soft)}
+.badge.new{background:var(--key);border-color:var(--key);color:#1d1f23;margin-right:.4rem}
+.hunk-tick{display:flex;align-items:center;gap:.25rem;margin:.1rem 0;font:.8rem/1.5 system-ui,sans-serif;color:var(--fg);white-space:normal}
+.hunk-tick .tick{margin:0}
+.hunk-header{display:block}
+article.file:focus{outline:3px solid var(--accent);outline-offset:2px}
+tbody.focused tr.hunk-head td{box-shadow:inset 4px 0 0 var(--accent)}
+.since p{margin:.25rem 0}
+kbd{font:.8rem ui-monospace,monospace;border:1px solid var(--line);border-bottom-width:2px;border-radius:4px;padding:0 .3rem;background:var(--soft)}
+dialog#keys{border:1px solid var(--line);border-radius:8px;background:var(--bg);color:var(--fg);max-width:28rem}
+dialog#keys::backdrop{background:rgb(0 0 0/.4)}
+.keys{display:grid;grid-template-columns:auto 1fr;gap:.35rem 1rem}
+.keys dd{margin:0}
 "#;
 
 #[cfg(test)]

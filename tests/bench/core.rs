@@ -73,6 +73,7 @@ fn generated_pull() -> Vec<PullFile> {
             deletions: HUNKS_PER_FILE as u64,
             patch: Some(patch),
             previous_filename: None,
+            sha: None,
         });
     }
     files

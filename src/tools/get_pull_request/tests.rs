@@ -12,6 +12,7 @@ fn pull_file(path: &str, status: &str, patch: Option<&str>) -> PullFile {
         deletions: 1,
         patch: patch.map(str::to_string),
         previous_filename: None,
+        sha: None,
     }
 }
 
@@ -390,6 +391,7 @@ fn snapshots_round_trip_through_json() {
             depends_on: vec!["src/b.rs".into()],
             test_of: Some("src/lib.rs".into()),
             likely_generated: true,
+            blob_sha: None,
         }],
         files_truncated_by_github: true,
         changed_files: 3200,
@@ -406,6 +408,7 @@ fn snapshots_round_trip_through_json() {
         depends_on: vec![],
         test_of: None,
         likely_generated: false,
+        blob_sha: None,
         ..bare.files[0].clone()
     };
     round_trip(&bare);

@@ -24,6 +24,7 @@ fn snapshot(path: &str) -> SnapshotFile {
         depends_on: Vec::new(),
         test_of: None,
         likely_generated: false,
+        blob_sha: None,
     }
 }
 

@@ -9,6 +9,7 @@ use crate::review::change_id::describe_changes;
 use crate::review::order::{checklist_ids, Order};
 use crate::review::patch::parse_patch;
 use crate::tools::get_pull_request::{SnapshotChange, SnapshotFile};
+use crate::web::review_state::ReviewState;
 
 const FLAGS_PATCH: &str =
     "@@ -0,0 +1,2 @@\n+export const invitesEnabled = false;\n+export const other = 1;";
@@ -42,6 +43,7 @@ fn file(path: &str, status: &str, patch: Option<&str>) -> SnapshotFile {
         depends_on: Vec::new(),
         test_of: None,
         likely_generated: false,
+        blob_sha: None,
     }
 }
 
@@ -149,7 +151,24 @@ fn data() -> Data {
     }
 }
 
-fn page(data: &Data) -> ReviewPage<'_> {
+/// The review state the page gets when the reviewer ticked `ticks` (form items, as the page
+/// posts them), expanded to content items as the Worker stores them.
+fn state_of(data: &Data) -> ReviewState {
+    let ticked = data
+        .ticks
+        .iter()
+        .flat_map(|item| {
+            super::expand_tick(item, data.order.as_ref(), &data.files)
+                .unwrap_or_else(|| vec![item.clone()])
+        })
+        .collect();
+    ReviewState {
+        ticked,
+        ..ReviewState::default()
+    }
+}
+
+fn page<'d>(data: &'d Data, state: &'d ReviewState) -> ReviewPage<'d> {
     ReviewPage {
         base_url: "https://logikflow.test",
         owner: "acme",
@@ -171,14 +190,16 @@ fn page(data: &Data) -> ReviewPage<'_> {
         saved_at: &data.saved_at,
         commits_since: data.commits_since,
         files: &data.files,
-        ticks: &data.ticks,
+        review_state: state,
+        view: super::View::All,
+        visit_commits: None,
         diagram: data.diagram.as_ref(),
         csrf: &data.csrf,
     }
 }
 
 fn html_of(data: &Data) -> String {
-    render(&page(data))
+    render(&page(data, &state_of(data)))
 }
 
 /// Asserts that `html` contains every string of `present` and none of `absent`.
@@ -666,7 +687,7 @@ fn progress_counts_checks_and_entries() {
     check(
         article(&html, "file-lib/flags.ts"),
         &[
-            "<form class=\"tick is-done\" method=\"post\" action=\"/r/acme/app/pull/123/ticks\">",
+            "<form class=\"tick is-done\" data-scope=\"entry\" method=\"post\" action=\"/r/acme/app/pull/123/ticks\">",
             "<input type=\"hidden\" name=\"csrf\" value=\"tok123\">",
             "<input type=\"hidden\" name=\"item\" value=\"file:lib/flags.ts\">",
             "<input type=\"hidden\" name=\"done\" value=\"0\">",
@@ -819,7 +840,8 @@ fn checklist_given_by_the_caller_is_used() {
     if let Some(item) = items.first_mut() {
         item.id = "cstored".into();
     }
-    let mut page = page(&d);
+    let state = state_of(&d);
+    let mut page = page(&d, &state);
     page.checklist = &items;
     check(
         &render(&page),
@@ -913,7 +935,16 @@ fn tickable_items_are_exactly_the_ticks_the_page_offers() {
     let html = html_of(&d);
     let offered = rendered_items(&html);
     let tickable = super::tickable_items(d.order.as_ref(), &d.files);
-    assert_eq!(tickable, offered);
+    // Every offered tick is accepted; beyond them, only the content items of offered entries
+    // (a one-change entry has no separate change tick, but its change is the same content).
+    assert!(offered.is_subset(&tickable), "{offered:?} ⊄ {tickable:?}");
+    for extra in tickable.difference(&offered) {
+        assert!(
+            extra.starts_with("change:") || extra.starts_with("blob:"),
+            "{extra}"
+        );
+    }
+
     assert!(tickable.contains(&file_item_id("lib/flags.ts", None)));
     assert!(
         tickable.contains(&file_item_id("new/file.ts", None)),
@@ -932,6 +963,153 @@ fn tickable_items_are_exactly_the_ticks_the_page_offers() {
     let mut none = data();
     none.order = None;
     let tickable = super::tickable_items(None, &none.files);
-    assert_eq!(tickable, rendered_items(&html_of(&none)));
-    assert_eq!(tickable.len(), none.files.len());
+    let offered = rendered_items(&html_of(&none));
+    assert!(offered.is_subset(&tickable));
+    assert_eq!(
+        offered
+            .iter()
+            .filter(|item| item.starts_with("file:"))
+            .count(),
+        none.files.len()
+    );
+}
+
+/// The data with app/router.ts as one entry of both its changes.
+fn whole_router() -> Data {
+    let mut d = data();
+    d.order = Some(order_from(json!({
+        "sections": [{ "title": "All", "files": [{ "path": "app/router.ts" }, { "path": "lib/flags.ts" }] }]
+    })));
+    d
+}
+
+#[test]
+fn each_change_has_its_own_tick_and_the_file_is_reviewed_when_all_are() {
+    let router = ids(ROUTER_PATCH);
+    let mut d = whole_router();
+    d.ticks = vec![format!("change:app/router.ts#{}", router[0])];
+    let html = html_of(&d);
+    let entry = article(&html, "file-app/router.ts");
+    check(
+        entry,
+        &[
+            "data-state=\"todo\"",
+            "data-scope=\"entry\"",
+            "Reviewed (every change)",
+            &format!("<tbody data-change=\"{}\">", router[0]),
+            &format!(
+                "<input type=\"hidden\" name=\"item\" value=\"change:app/router.ts#{}\">",
+                router[1]
+            ),
+            "Reviewed<span class=\"vh\"> change 2 of app/router.ts</span>",
+        ],
+        &[],
+    );
+    assert_eq!(entry.matches("data-scope=\"change\"").count(), 2);
+    assert_eq!(
+        entry
+            .matches("class=\"tick is-done\" data-scope=\"change\"")
+            .count(),
+        1
+    );
+
+    d.ticks.push(format!("change:app/router.ts#{}", router[1]));
+    let html = html_of(&d);
+    check(
+        article(&html, "file-app/router.ts"),
+        &[
+            "data-state=\"reviewed\"",
+            "class=\"tick is-done\" data-scope=\"entry\"",
+            "<span aria-hidden=\"true\">✓</span> Reviewed</span>",
+        ],
+        &[],
+    );
+    // The outline says it in words and a symbol, and counts per section.
+    check(
+        &html,
+        &[
+            "<nav class=\"outline\" aria-label=\"Outline\">",
+            "<span class=\"count\">1 of 2</span>",
+            "<li data-state=\"reviewed\"><a href=\"#file-app/router.ts\" title=\"app/router.ts\"><span class=\"st\" aria-hidden=\"true\">✓</span><span class=\"vh\">Reviewed: </span>router.ts</a></li>",
+        ],
+        &[],
+    );
+}
+
+#[test]
+fn changed_since_reviewed_and_the_views() {
+    let router = ids(ROUTER_PATCH);
+    let d = whole_router();
+    let new_change = format!("change:app/router.ts#{}", router[1]);
+    let mut state = ReviewState::default();
+    state
+        .ticked
+        .insert(format!("change:app/router.ts#{}", router[0]));
+    state.changed.insert(
+        "app/router.ts".into(),
+        [router[1].clone()].into_iter().collect(),
+    );
+    state.since = Some(crate::web::review_state::SinceVisit {
+        head_sha: "abcdef0123456789".into(),
+        known: true,
+        new_keys: [(
+            "app/router.ts".to_string(),
+            [router[1].clone()].into_iter().collect(),
+        )]
+        .into_iter()
+        .collect(),
+        left: vec!["old/gone.ts".into()],
+    });
+    let mut p = page(&d, &state);
+    p.visit_commits = Some(2);
+    let html = render(&p);
+    assert!(state.is_new_since_visit(&new_change));
+    check(
+        article(&html, "file-app/router.ts"),
+        &[
+            "data-state=\"changed\"",
+            "Changed since you reviewed",
+            "<span class=\"badge new\">New</span>",
+        ],
+        &[],
+    );
+    check(
+        &html,
+        &[
+            "You last reviewed this pull request at <code>abcdef0</code>; 2 commits came after it; 1 file has changed since.",
+            "Left the pull request since: <code>old/gone.ts</code>",
+            "href=\"/r/acme/app/pull/123?view=since\">Show only what's new since then</a>",
+            "New since your last visit</a>",
+        ],
+        &[],
+    );
+
+    // Only what's new: the router's new change, not its old one, and not flags.ts.
+    p.view = super::View::Since;
+    let html = render(&p);
+    check(
+        &html,
+        &[
+            &format!("<tbody data-change=\"{}\">", router[1]),
+            "Show everything</a>",
+        ],
+        &[
+            &format!("<tbody data-change=\"{}\">", router[0]),
+            "id=\"file-lib/flags.ts\"",
+        ],
+    );
+
+    // Only what's left: reviewed files go.
+    let mut state = ReviewState::default();
+    state
+        .ticked
+        .insert(format!("change:lib/flags.ts#{}", ids(FLAGS_PATCH)[0]));
+    let mut p = page(&d, &state);
+    p.view = super::View::Left;
+    let html = render(&p);
+    check(
+        &html,
+        &["id=\"file-app/router.ts\""],
+        &["id=\"file-lib/flags.ts\""],
+    );
 }

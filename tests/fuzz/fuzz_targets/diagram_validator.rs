@@ -19,6 +19,7 @@ fuzz_target!(|data: &[u8]| {
         deletions: 0,
         patch: Some("@@ -1 +1,2 @@\n a\n+b\n".into()),
         previous_filename: None,
+        sha: None,
     }];
     let facts = facts_from_snapshot(&build_snapshot(files, 1, None, None));
     let _ = validate_diagram(&input, &facts);

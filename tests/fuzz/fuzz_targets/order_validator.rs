@@ -20,6 +20,7 @@ fuzz_target!(|data: &[u8]| {
             deletions: 0,
             patch: Some(two_hunks.into()),
             previous_filename: None,
+            sha: None,
         },
         PullFile {
             filename: "src/a.test.ts".into(),
@@ -28,6 +29,7 @@ fuzz_target!(|data: &[u8]| {
             deletions: 0,
             patch: Some("@@ -0,0 +1 @@\n+import './a';\n".into()),
             previous_filename: None,
+            sha: None,
         },
         PullFile {
             filename: "logo.png".into(),
@@ -36,6 +38,7 @@ fuzz_target!(|data: &[u8]| {
             deletions: 0,
             patch: None,
             previous_filename: None,
+            sha: None,
         },
     ];
     let facts = facts_from_snapshot(&build_snapshot(files, 3, None, None));

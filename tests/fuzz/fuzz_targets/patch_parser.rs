@@ -20,6 +20,7 @@ fuzz_target!(|data: &[u8]| {
             deletions: 1,
             patch: Some(patch.to_string()),
             previous_filename: None,
+            sha: None,
         },
         PullFile {
             filename: "src/b.ts".into(),
@@ -28,6 +29,7 @@ fuzz_target!(|data: &[u8]| {
             deletions: 0,
             patch: Some(patch.to_string()),
             previous_filename: None,
+            sha: None,
         },
     ];
     let _ = build_snapshot(files, 2, Some(patch), Some(patch));
