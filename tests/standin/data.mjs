@@ -552,12 +552,13 @@ export function compareCommits(repo, base, head) {
  * language has line comments (falling back to any file with a patch).
  * Returns `{ oldHead, newHead, file }`.
  */
-export function pushToPull(repo, pr, counter, nowIso) {
+export function pushToPull(repo, pr, counter, nowIso, edits) {
   const oldHead = pr.headSha;
   const newHead = sha1(`${oldHead}:push:${counter}`);
   const message = `Follow-up push ${counter} to #${pr.number}`;
-  repo.pushed.commits.set(newHead, { sha: newHead, parent: oldHead, message, author: USERS.octo.name, email: USERS.octo.email, date: nowIso });
+  repo.pushed.commits.set(newHead, { sha: newHead, parent: oldHead, message, author: USERS.octo.name, email: USERS.octo.email, date: nowIso, files: [] });
   repo.pushed.overlays.set(newHead, overlay(oldHead));
+  if (edits) return scriptedPush(repo, pr, counter, nowIso, edits, oldHead, newHead);
 
   const candidates = pr.files
     .map((f, i) => ({ f, i }))
@@ -595,7 +596,57 @@ export function pushToPull(repo, pr, counter, nowIso) {
   pr.headSha = newHead;
   pr.commitShas = [...pr.commitShas, newHead];
   pr.updatedAt = nowIso;
+  if (changed) repo.pushed.commits.get(newHead).files.push(changed);
   return { oldHead, newHead, file: changed };
+}
+
+/**
+ * A push that edits named files' patches, for tests of review state across pushes. Each edit is
+ * `{ path, op }`: `grow` adds a line to the file's first hunk (its content, so its change id,
+ * changes); `add-hunk` appends a new hunk after the last one; `shift` moves every hunk down by
+ * three lines without changing what it changes (as an edit above it in the file would).
+ */
+function scriptedPush(repo, pr, counter, nowIso, edits, oldHead, newHead) {
+  const files = pr.files.slice();
+  const changed = [];
+  for (const edit of edits) {
+    const i = files.findIndex((f) => f.filename === edit.path);
+    if (i < 0 || !files[i].patch) throw new Error(`no file with a patch named ${edit.path}`);
+    const f = files[i];
+    const hunks = parsePatch(f.patch);
+    let additions = f.additions;
+    if (edit.op === 'grow') {
+      const lines = hunks[0].lines;
+      const at = lines.findIndex((l) => l[0] === '+' || l[0] === '-');
+      lines.splice(at < 0 ? lines.length : at + 1, 0, `+// grown by push ${counter}`);
+      additions += 1;
+    } else if (edit.op === 'add-hunk') {
+      const last = hunks[hunks.length - 1];
+      const end = last.newStart + last.lines.filter((l) => l[0] !== '-').length + 10;
+      const oldEnd = last.oldStart + last.lines.filter((l) => l[0] !== '+').length + 10;
+      hunks.push({ oldStart: oldEnd, newStart: end, context: '', lines: [`+// added by push ${counter}`] });
+      additions += 1;
+    } else if (edit.op === 'shift') {
+      for (const h of hunks) h.newStart += 3;
+    } else {
+      throw new Error(`unknown edit ${edit.op}: grow, add-hunk or shift`);
+    }
+    files[i] = { ...f, sha: sha1(`${f.sha}:push:${counter}`), patch: rebuildPatch(hunks), additions };
+    changed.push(f.filename);
+  }
+  pr.files = files;
+  pr.headSha = newHead;
+  pr.commitShas = [...pr.commitShas, newHead];
+  pr.updatedAt = nowIso;
+  repo.pushed.commits.get(newHead).files.push(...changed);
+  return { oldHead, newHead, file: changed[0] ?? null, files: changed };
+}
+
+/** The files the pushed commits between `base` and `head` changed (pushes record them). */
+export function pushedFilesBetween(repo, commits) {
+  const out = new Set();
+  for (const sha of commits) for (const file of repo.pushed.commits.get(sha)?.files ?? []) out.add(file);
+  return [...out].sort();
 }
 
 /** Drops every pushed commit and restores each PR to its start-up state. */

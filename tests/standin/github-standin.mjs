@@ -16,7 +16,7 @@ import http from 'node:http';
 import { randomBytes, createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 
-import { USERS, userByLogin, buildWorld, accessLevel, resolveRef, readContents, compareCommits, pushToPull, resetWorld } from './data.mjs';
+import { USERS, userByLogin, buildWorld, accessLevel, resolveRef, readContents, compareCommits, pushToPull, pushedFilesBetween, resetWorld } from './data.mjs';
 import { FaultTable, FaultSpecError, STATUS_MESSAGES } from './faults.mjs';
 import { Auth } from './oauth.mjs';
 import * as shapes from './shapes.mjs';
@@ -483,7 +483,8 @@ export async function startStandin(options = {}) {
     if (!baseSha || !headSha) throw notFound(DOCS.compare);
     const result = compareCommits(repo, baseSha, headSha);
     if (!result) throw new HttpError(404, `No common ancestor between ${m[1]} and ${m[2]}.`, DOCS.compare);
-    return send(ctx, 200, shapes.comparison(ctx.origin, repo, basehead, baseSha, { ...result, headSha }));
+    const files = pushedFilesBetween(repo, result.commits).map((filename) => ({ filename, status: 'modified' }));
+    return send(ctx, 200, shapes.comparison(ctx.origin, repo, basehead, baseSha, { ...result, headSha, files }));
   }
 
   // ---- OAuth web flow ---------------------------------------------------------------------------
@@ -632,9 +633,15 @@ export async function startStandin(options = {}) {
         const repo = world.repos.get(body.repo.toLowerCase());
         const pr = repo?.pulls.get(body.number);
         if (!pr) throw new HttpError(404, `No pull request ${body.repo}#${body.number}`, DOCS.root);
+        need(body.edits === undefined || Array.isArray(body.edits), 'edits must be a list of {path, op}');
         pushCounter++;
-        const result = pushToPull(repo, pr, pushCounter, new Date(now()).toISOString().replace(/\.\d+Z$/, 'Z'));
-        return ok({ repo: repo.fullName, number: pr.number, old_head_sha: result.oldHead, head_sha: result.newHead, sha: result.newHead, changed_file: result.file, commits: pr.commitShas.length });
+        let result;
+        try {
+          result = pushToPull(repo, pr, pushCounter, new Date(now()).toISOString().replace(/\.\d+Z$/, 'Z'), body.edits);
+        } catch (err) {
+          throw new HttpError(422, err.message, DOCS.root);
+        }
+        return ok({ repo: repo.fullName, number: pr.number, old_head_sha: result.oldHead, head_sha: result.newHead, sha: result.newHead, changed_file: result.file, changed_files: result.files ?? (result.file ? [result.file] : []), commits: pr.commitShas.length });
       }
       case 'POST revoke':
       case 'POST expire': {

@@ -336,5 +336,6 @@ export function comparison(origin, repo, basehead, baseSha, result) {
     behind_by: result.behind_by,
     total_commits: result.ahead_by,
     commits: result.commits.slice(0, 250).map((sha) => commitObject(origin, repo, sha)),
+    files: (result.files ?? []).slice(0, 300),
   };
 }
