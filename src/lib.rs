@@ -15,6 +15,7 @@ pub mod mcp;
 pub mod oauth;
 pub mod review;
 pub mod router;
+pub mod security;
 pub mod sorting;
 pub mod time;
 pub mod tools;

@@ -13,11 +13,13 @@ use serde::Serialize;
 use super::challenge::SCOPE;
 use super::clients::{ClientRecord, MAX_CLIENT_ID_LEN};
 use super::error::Error;
-use super::form::{cookie, Params};
+use super::form::Params;
 use super::grants::resource_matches;
-use super::pkce::{constant_time_eq, CodeChallenge};
+use super::pkce::CodeChallenge;
 use super::redirect_uri;
 use super::tokens::{self, TokenKind};
+use crate::security::compare::constant_time_eq;
+use crate::security::cookie;
 
 /// Prefix of the cookie that binds a GitHub round trip to the browser that started it.
 pub const FLOW_COOKIE: &str = "__Host-lf_flow";
@@ -187,7 +189,7 @@ pub fn check_scope(scope: Option<&str>) -> Result<(), Error> {
 /// Appends query parameters to a redirect URI, keeping the URI exactly as registered.
 pub fn append_query(uri: &str, pairs: &[(&str, &str)]) -> String {
     let separator = if uri.contains('?') { '&' } else { '?' };
-    format!("{uri}{separator}{}", super::form::encode(pairs))
+    format!("{uri}{separator}{}", crate::security::form::encode(pairs))
 }
 
 /// The successful authorization response's `Location` (RFC 6749 §4.1.2, RFC 9207 `iss`).
@@ -245,7 +247,8 @@ pub fn parse_consent_form(
         return Err(Error::ConsentExpired);
     }
     let csrf = params.get("csrf").ok().flatten().ok_or(Error::CsrfFailed)?;
-    let cookie = cookie(headers.cookie, &csrf_cookie_name(consent_id)).ok_or(Error::CsrfFailed)?;
+    let cookie =
+        cookie::read(headers.cookie, &csrf_cookie_name(consent_id)).ok_or(Error::CsrfFailed)?;
     if !constant_time_eq(csrf.as_bytes(), cookie.as_bytes()) {
         return Err(Error::CsrfFailed);
     }

@@ -34,19 +34,20 @@ use super::authorize::{
 };
 use super::clients::{self, ClientRecord};
 use super::error::{self, DocumentProblem, Error, GrantError};
-use super::form::{cookie, host_cookie, Params, SameSite};
+use super::form::Params;
 use super::github_flow::{self, GitHubTokens};
 use super::grants;
 use super::metadata::{self, authorization_server_metadata};
 use super::person_api as api;
-use super::pkce::{self, constant_time_eq};
 use super::redirect_uri::RedirectUri;
-use super::seal;
 use super::tokens::{self, PersonId, TokenKind};
 use crate::config::Config;
 use crate::github::api::{path, Account};
 use crate::github::client::{GitHub, DEFAULT_TIMEOUT_MS};
 use crate::http::HttpReply;
+use crate::security::compare::constant_time_eq;
+use crate::security::cookie::{self, SameSite};
+use crate::security::{pkce, random};
 use crate::tools::caller::Caller;
 use crate::web;
 
@@ -174,9 +175,12 @@ fn now() -> u64 {
 }
 
 fn random_text() -> Result<String, Error> {
-    seal::random::<32>()
-        .map(|bytes| tokens::random_id(&bytes))
-        .map_err(|e| internal("randomness", e))
+    random::token().map_err(|e| internal("randomness", e))
+}
+
+/// A `__Host-` cookie for the OAuth flow's own pages (always https outside local tests).
+fn host_cookie(name: &str, value: &str, max_age_seconds: u64, same_site: SameSite) -> String {
+    cookie::set(name, value, Some(max_age_seconds), same_site, true)
 }
 
 fn internal(what: &str, error: impl std::fmt::Display) -> Error {
@@ -658,7 +662,7 @@ async fn take_flow(req: &Request, env: &Env, params: &Params) -> Result<SignInFl
         .flatten()
         .ok_or(Error::SignInExpired)?;
     let cookie_header = header(req, "cookie");
-    let bound = cookie(cookie_header.as_deref(), &flow_cookie_name(state))
+    let bound = cookie::read(cookie_header.as_deref(), &flow_cookie_name(state))
         .is_some_and(|value| constant_time_eq(value.as_bytes(), state.as_bytes()));
     if !bound {
         return Err(Error::SignInExpired);

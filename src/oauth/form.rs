@@ -1,4 +1,5 @@
-//! Query strings, form bodies and cookies as the OAuth endpoints read them.
+//! Query strings and form bodies as the OAuth endpoints read them (cookies, encoding and the
+//! plain form reading the pages use are in `security`).
 //!
 //! Why: RFC 6749 §3.1 says a parameter sent without a value is treated as omitted and one sent
 //! twice is an error; doing that in one place keeps every endpoint honest about it.
@@ -41,48 +42,6 @@ impl Params {
     }
 }
 
-/// Encodes pairs as `application/x-www-form-urlencoded`.
-pub fn encode(pairs: &[(&str, &str)]) -> String {
-    let mut out = url::form_urlencoded::Serializer::new(String::new());
-    for (name, value) in pairs {
-        out.append_pair(name, value);
-    }
-    out.finish()
-}
-
-/// The value of cookie `name` in a `Cookie` request header.
-pub fn cookie<'a>(header: Option<&'a str>, name: &str) -> Option<&'a str> {
-    header?
-        .split(';')
-        .filter_map(|pair| pair.trim().split_once('='))
-        .find(|(key, _)| *key == name)
-        .map(|(_, value)| value.trim())
-        .filter(|value| !value.is_empty())
-}
-
-/// How a cookie may travel across sites (RFC 6265bis §5.4.7).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SameSite {
-    /// Sent on top-level navigations from other sites (the return from GitHub).
-    Lax,
-    /// Sent only with requests our own pages start (the consent form).
-    Strict,
-}
-
-/// A `Set-Cookie` value for a `__Host-` cookie: Secure, `Path=/`, no Domain, HttpOnly.
-///
-/// `max_age_seconds == 0` deletes the cookie. Values must be cookie-safe (we only ever set
-/// base64url text), which the caller guarantees.
-pub fn host_cookie(name: &str, value: &str, max_age_seconds: u64, same_site: SameSite) -> String {
-    let same_site = match same_site {
-        SameSite::Lax => "Lax",
-        SameSite::Strict => "Strict",
-    };
-    format!(
-        "{name}={value}; Max-Age={max_age_seconds}; Path=/; Secure; HttpOnly; SameSite={same_site}"
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -103,23 +62,5 @@ mod tests {
             Params::parse("").require("code"),
             Err(Error::MissingParameter("code"))
         );
-    }
-
-    #[test]
-    fn cookies() {
-        assert_eq!(cookie(Some("a=1; __Host-x=abc"), "__Host-x"), Some("abc"));
-        assert_eq!(cookie(Some("a=1;b=2"), "b"), Some("2"));
-        assert_eq!(cookie(Some("a=1"), "b"), None);
-        assert_eq!(cookie(Some("b="), "b"), None);
-        assert_eq!(cookie(None, "b"), None);
-    }
-
-    #[test]
-    fn set_cookie() {
-        assert_eq!(
-            host_cookie("__Host-a", "v", 600, SameSite::Strict),
-            "__Host-a=v; Max-Age=600; Path=/; Secure; HttpOnly; SameSite=Strict"
-        );
-        assert_eq!(encode(&[("a", "x y"), ("b", "&")]), "a=x+y&b=%26");
     }
 }

@@ -13,7 +13,7 @@ use serde::Serialize;
 
 use crate::json::{DecodeError, Fields, FromJson};
 
-use super::form::encode;
+use crate::security::form::encode;
 
 /// The GitHub scope we ask an OAuth App for: reading private repositories needs `repo`.
 /// (A GitHub App ignores scopes; its permissions are set on the app.)

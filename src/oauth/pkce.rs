@@ -5,13 +5,11 @@
 //! refused, and so is a challenge without a method (RFC 7636 §4.3 would default it to `plain`).
 //! What not: no storage; the challenge travels inside the code's record.
 
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use base64::Engine;
 use serde::Serialize;
 
-use sha2::{Digest, Sha256};
-
 use super::error::{Error, GrantError};
+use crate::security::compare::constant_time_eq;
+use crate::security::pkce::s256;
 
 /// A validated S256 code challenge: 43 base64url characters, the length of a SHA-256 digest.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -69,19 +67,6 @@ pub fn is_verifier(verifier: &str) -> bool {
         && verifier
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~'))
-}
-
-/// `BASE64URL-ENCODE(SHA256(ASCII(verifier)))` (RFC 7636 §4.2).
-pub fn s256(verifier: &str) -> String {
-    URL_SAFE_NO_PAD.encode(Sha256::digest(verifier.as_bytes()))
-}
-
-/// Compares two byte strings without an early exit on the first difference.
-pub fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
-        return false;
-    }
-    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
 #[cfg(test)]
@@ -144,13 +129,5 @@ mod tests {
             Err(GrantError::PkceVerifierMalformed),
         );
         assert_eq!(s256(VERIFIER), CHALLENGE);
-    }
-
-    #[test]
-    fn constant_time_compare() {
-        assert!(constant_time_eq(b"abc", b"abc"));
-        assert!(!constant_time_eq(b"abc", b"abd"));
-        assert!(!constant_time_eq(b"abc", b"ab"));
-        assert!(constant_time_eq(b"", b""));
     }
 }

@@ -1,4 +1,4 @@
-//! Encryption of GitHub tokens at rest, and the randomness every minted token uses (wasm only).
+//! Encryption of GitHub tokens at rest (wasm only).
 //!
 //! Why: a person's GitHub token is the most valuable thing we store, so the person's object keeps
 //! it sealed with AES-256-GCM (WebCrypto, reached through `js_sys` reflection: no new crate) under
@@ -33,13 +33,6 @@ impl std::fmt::Display for SealError {
 
 fn js_error(value: JsValue) -> SealError {
     SealError(value.as_string().unwrap_or_else(|| format!("{value:?}")))
-}
-
-/// `n` bytes from the platform's CSPRNG (`crypto.getRandomValues`).
-pub fn random<const N: usize>() -> Result<[u8; N], SealError> {
-    let mut bytes = [0u8; N];
-    getrandom::fill(&mut bytes).map_err(|e| SealError(e.to_string()))?;
-    Ok(bytes)
 }
 
 fn subtle() -> Result<JsValue, SealError> {
@@ -110,7 +103,7 @@ pub async fn seal(
     additional_data: &str,
     plaintext: &str,
 ) -> Result<String, SealError> {
-    let iv = random::<IV_BYTES>()?;
+    let iv = crate::security::random::bytes::<IV_BYTES>().map_err(|e| SealError(e.0))?;
     let sealed = call(
         &subtle()?,
         "encrypt",

@@ -169,7 +169,8 @@ pub fn verify(token: &str, key: &TagKey) -> Option<(TokenKind, PersonId)> {
     }
     let (random, tag) = body.split_at(RANDOM_BYTES - TAG_BYTES);
     let expected = key.tag(token.get(..head_len)?, random);
-    crate::oauth::pkce::constant_time_eq(tag, &expected[..TAG_BYTES]).then_some((kind, person))
+    crate::security::compare::constant_time_eq(tag, &expected[..TAG_BYTES])
+        .then_some((kind, person))
 }
 
 /// The kind and person of a string we minted; `None` for anything else.
@@ -195,11 +196,6 @@ pub fn parse(token: &str) -> Option<(TokenKind, PersonId)> {
 /// The stored form of a token, code or consent id: hex SHA-256.
 pub fn hash(token: &str) -> String {
     hex(&Sha256::digest(token.as_bytes()))
-}
-
-/// An opaque id (grants, registered clients): base64url of the bytes.
-pub fn random_id(random: &[u8]) -> String {
-    URL_SAFE_NO_PAD.encode(random)
 }
 
 fn hex(bytes: &[u8]) -> String {

@@ -14,6 +14,7 @@ use crate::http::{Headers, HttpReply};
 use crate::json::FromJson;
 use crate::review::order::{checklist_ids, validate_order, Order};
 use crate::router::PullPath;
+use crate::security::{cookie, form};
 use crate::tools::caller::Caller;
 use crate::tools::save_reading_order::{self as save, SaveTarget};
 use crate::tools::saved::{
@@ -41,18 +42,13 @@ struct CsrfContext {
 
 fn csrf_context(req: &Request) -> worker::Result<CsrfContext> {
     let secure = req.url()?.scheme() == "https";
-    let existing = req
-        .headers()
-        .get("cookie")?
-        .and_then(|header| csrf::cookie(&header, csrf::cookie_name(secure)).map(str::to_string))
+    let header = req.headers().get("cookie")?;
+    let existing = cookie::read(header.as_deref(), csrf::cookie_name(secure))
+        .map(str::to_string)
         .filter(|token| token.len() == 43);
     let token = match existing {
         Some(token) => token,
-        None => {
-            let mut random = [0u8; 32];
-            getrandom::fill(&mut random).map_err(|e| worker::Error::RustError(e.to_string()))?;
-            csrf::token_from(&random)
-        }
+        None => csrf::token().map_err(|e| worker::Error::RustError(e.to_string()))?,
     };
     Ok(CsrfContext { token, secure })
 }
@@ -298,13 +294,11 @@ async fn checked_form(
     let crate::body::Capped::Body(body) = crate::body::read(req.inner(), 256 * 1024).await? else {
         return Ok(None);
     };
-    let form = csrf::form_pairs(&body);
-    let cookie_token = headers
-        .get("cookie")
-        .and_then(|header| csrf::cookie(header, csrf::cookie_name(secure)));
+    let form = form::pairs(&body);
+    let cookie_token = cookie::read(headers.get("cookie"), csrf::cookie_name(secure));
     let ok = csrf::verify(
         cookie_token,
-        csrf::form_value(&form, "csrf"),
+        form::value(&form, "csrf"),
         headers.get("origin"),
         base_url,
     );
@@ -343,14 +337,14 @@ pub async fn tick(
             "The form expired or came from another site; reload the page and try again.",
         ));
     };
-    let item = csrf::form_value(&form, "item").unwrap_or_default();
+    let item = form::value(&form, "item").unwrap_or_default();
     if item.is_empty() || item.len() > MAX_TICK_ITEM_BYTES {
         return Ok(refuse(
             400,
             &format!("item is required: the id of a checklist item or file entry, at most {MAX_TICK_ITEM_BYTES} bytes."),
         ));
     }
-    let done = match csrf::form_value(&form, "done") {
+    let done = match form::value(&form, "done") {
         Some("1") => true,
         Some("0") => false,
         _ => return Ok(refuse(400, "done must be 1 (mark done) or 0 (undo).")),

@@ -15,6 +15,7 @@ use crate::oauth::endpoints::call_person;
 use crate::oauth::person_api as api;
 use crate::oauth::tokens::PersonId;
 use crate::router::Route;
+use crate::security::form;
 use crate::tools::caller::Caller;
 use crate::web::csrf;
 use crate::web::settings_page::{self, SettingsView};
@@ -26,8 +27,8 @@ fn header(req: &Request, name: &str) -> Option<String> {
 }
 
 fn cookie(req: &Request, name: &str) -> Option<String> {
-    let header = header(req, "cookie")?;
-    csrf::cookie(&header, name).map(str::to_string)
+    let header = header(req, "cookie");
+    crate::security::cookie::read(header.as_deref(), name).map(str::to_string)
 }
 
 /// The web session's access token (to mark its grant as this browser's).
@@ -36,9 +37,7 @@ fn session_token(req: &Request, secure: bool) -> Option<String> {
 }
 
 fn random_token() -> worker::Result<String> {
-    let mut random = [0u8; 32];
-    getrandom::fill(&mut random).map_err(|e| worker::Error::RustError(e.to_string()))?;
-    Ok(csrf::token_from(&random))
+    csrf::token().map_err(|e| worker::Error::RustError(e.to_string()))
 }
 
 fn person_of(caller: &Caller) -> Option<PersonId> {
@@ -115,11 +114,11 @@ pub async fn handle(
         }
         Err(_) => Vec::new(),
     };
-    let form = csrf::form_pairs(&body);
+    let form = form::pairs(&body);
     let origin = header(req, "origin");
     if !csrf::verify(
         session.csrf_cookie.as_deref(),
-        csrf::form_value(&form, "csrf"),
+        form::value(&form, "csrf"),
         origin.as_deref(),
         base_url,
     ) {
@@ -132,9 +131,7 @@ pub async fn handle(
 
     match route {
         Route::SettingsDisconnect => {
-            let grant_id = csrf::form_value(&form, "grant")
-                .unwrap_or_default()
-                .to_string();
+            let grant_id = form::value(&form, "grant").unwrap_or_default().to_string();
             // Is it this browser's own session? Then Disconnect signs out too.
             let listed = match session.list().await {
                 Ok(listed) => listed,
@@ -159,7 +156,7 @@ pub async fn handle(
         }
         Route::SettingsCreateToken => {
             let Some(name) =
-                settings_page::token_name(csrf::form_value(&form, "name").unwrap_or_default())
+                settings_page::token_name(form::value(&form, "name").unwrap_or_default())
             else {
                 let notice = format!(
                     "Give the token a name of 1 to {} characters.",
@@ -170,7 +167,7 @@ pub async fn handle(
                     .await
                     .map(|reply| with_status(reply, 400));
             };
-            let may_write = match csrf::form_value(&form, "access") {
+            let may_write = match form::value(&form, "access") {
                 Some("write") => true,
                 Some("read") | None => false,
                 Some(_) => {
@@ -194,9 +191,7 @@ pub async fn handle(
         }
         Route::SettingsRevokeToken => {
             let request = api::RevokeApiTokenRequest {
-                id: csrf::form_value(&form, "token")
-                    .unwrap_or_default()
-                    .to_string(),
+                id: form::value(&form, "token").unwrap_or_default().to_string(),
             };
             if let Err(error) =
                 call_person::<_, api::Removed>(env, &object, api::REVOKE_API_TOKEN, &request).await

@@ -8,12 +8,13 @@
 //! registration endpoints are made in-process through `oauth::endpoints::handle`.
 
 use serde_json::Value;
-use sha2::{Digest, Sha256};
 use worker::{Env, Method, Request};
 
 use crate::config::Config;
 use crate::http::HttpReply;
 use crate::oauth::endpoints::{authenticate_bearer, handle as oauth_handle, BearerRefusal};
+use crate::security::cookie::{self, SameSite};
+use crate::security::{form, pkce, random};
 use crate::tools::caller::Caller;
 use crate::web::csrf;
 
@@ -23,37 +24,27 @@ const REFRESH_COOKIE: &str = "lkf_rt";
 /// Refresh tokens live 30 days from last use; the cookie follows.
 const REFRESH_MAX_AGE: u64 = 30 * 24 * 3600;
 
-/// Cookie names get the `__Host-` prefix on https (Secure, host-only, path /).
-fn cookie_name(base: &str, secure: bool) -> String {
-    if secure {
-        format!("__Host-{base}")
-    } else {
-        base.to_string()
-    }
-}
-
 fn set_cookie(name: &str, value: &str, max_age: u64, secure: bool) -> String {
-    let secure_attr = if secure { "; Secure" } else { "" };
-    format!(
-        "{}={value}; Path=/; HttpOnly; SameSite=Lax; Max-Age={max_age}{secure_attr}",
-        cookie_name(name, secure)
+    cookie::set(
+        &cookie::name(name, secure),
+        value,
+        Some(max_age),
+        SameSite::Lax,
+        secure,
     )
 }
 
 fn read_cookie(req: &Request, name: &str, secure: bool) -> Option<String> {
-    let header = req.headers().get("cookie").ok().flatten()?;
-    csrf::cookie(&header, &cookie_name(name, secure)).map(str::to_string)
+    read_cookie_raw(req, &cookie::name(name, secure))
+}
+
+fn read_cookie_raw(req: &Request, name: &str) -> Option<String> {
+    let header = req.headers().get("cookie").ok().flatten();
+    cookie::read(header.as_deref(), name).map(str::to_string)
 }
 
 fn random_text() -> worker::Result<String> {
-    let mut random = [0u8; 32];
-    getrandom::fill(&mut random).map_err(|e| worker::Error::RustError(e.to_string()))?;
-    Ok(csrf::token_from(&random))
-}
-
-fn pkce_challenge(verifier: &str) -> String {
-    use base64::Engine;
-    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(Sha256::digest(verifier.as_bytes()))
+    random::token().map_err(|e| worker::Error::RustError(e.to_string()))
 }
 
 fn encode(text: &str) -> String {
@@ -139,7 +130,7 @@ pub async fn sign_in(
         "{base_url}/authorize?response_type=code&client_id={}&redirect_uri={}&code_challenge={}&code_challenge_method=S256&state={state}&scope=reviews&resource={}",
         encode(&client_id),
         encode(&format!("{base_url}/signin/callback")),
-        pkce_challenge(&verifier),
+        pkce::s256(&verifier),
         encode(&format!("{base_url}/mcp")),
     );
     let flow = format!("{state}.{verifier}.{}", encode(&next));
@@ -247,12 +238,12 @@ pub async fn sign_out(
     }
     let origin = req.headers().get("origin")?;
     let form = match crate::body::read(req.inner(), 16 * 1024).await {
-        Ok(crate::body::Capped::Body(body)) => csrf::form_pairs(&body),
+        Ok(crate::body::Capped::Body(body)) => form::pairs(&body),
         _ => Vec::new(),
     };
     if !csrf::verify(
         csrf_cookie.as_deref(),
-        csrf::form_value(&form, "csrf"),
+        form::value(&form, "csrf"),
         origin.as_deref(),
         base_url,
     ) {
@@ -284,11 +275,6 @@ pub fn signed_out(secure: bool) -> HttpReply {
         .with_header("cache-control", "no-store")
         .with_header("set-cookie", set_cookie(ACCESS_COOKIE, "", 0, secure))
         .with_header("set-cookie", set_cookie(REFRESH_COOKIE, "", 0, secure))
-}
-
-fn read_cookie_raw(req: &Request, name: &str) -> Option<String> {
-    let header = req.headers().get("cookie").ok().flatten()?;
-    csrf::cookie(&header, name).map(str::to_string)
 }
 
 /// The signed-in person, or the reply that gets them signed in: a refresh when the access token

@@ -28,8 +28,8 @@ pub async fn put_text(
     ttl_seconds: u64,
 ) -> worker::Result<bool> {
     use crate::kv_parts::{lay_out, Layout};
-    let write_id = crate::oauth::seal::random::<12>()
-        .map(|bytes| crate::oauth::tokens::random_id(&bytes))
+    let write_id = crate::security::random::bytes::<12>()
+        .map(|bytes| crate::security::random::text_of(&bytes))
         .map_err(|e| worker::Error::RustError(e.to_string()))?;
     let put = |key: &str, value: &str| {
         let put = kv.put(key, KvText(value));

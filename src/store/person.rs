@@ -43,11 +43,11 @@ use crate::oauth::grants::{
     self, CodeDecision, CodeExchange, CodeRecord, GrantRecord, RefreshDecision, RefreshState,
 };
 use crate::oauth::person_api as api;
-use crate::oauth::pkce::constant_time_eq;
 use crate::oauth::rate_limit::{Admission, Window};
 use crate::oauth::redirect_uri::consent_key;
 use crate::oauth::seal;
 use crate::oauth::tokens::{self, PersonId, TokenKind, RANDOM_BYTES};
+use crate::security::compare::constant_time_eq;
 
 /// How long a GitHub refresh counts as in flight.
 const REFRESH_IN_FLIGHT_SECONDS: u64 = 30;
@@ -354,7 +354,8 @@ fn now_ms() -> u64 {
 }
 
 fn random() -> Result<[u8; RANDOM_BYTES]> {
-    seal::random::<RANDOM_BYTES>().map_err(|e| worker::Error::RustError(e.to_string()))
+    crate::security::random::bytes::<RANDOM_BYTES>()
+        .map_err(|e| worker::Error::RustError(e.to_string()))
 }
 
 fn int(value: u64) -> SqlStorageValue {
@@ -722,7 +723,7 @@ impl PersonStore {
             &random()?,
             &self.tag_key()?,
         );
-        let id = tokens::random_id(&random()?[..16]);
+        let id = crate::security::random::text_of(&random()?[..16]);
         self.run(
             "INSERT INTO api_tokens (id, hash, name, may_write, created_at, last_used_at) VALUES (?, ?, ?, ?, ?, 0)",
             vec![
@@ -1003,7 +1004,7 @@ impl PersonStore {
                     return refused(GrantError::CodeUnknown);
                 };
                 self.sweep(now)?;
-                let grant_id = tokens::random_id(&random()?[..16]);
+                let grant_id = crate::security::random::text_of(&random()?[..16]);
                 let grant = grants::grant_from_code(&code, grant_id.clone(), now);
                 self.run(
                     "INSERT INTO grants (id, client_id, client_name, redirect_uri, resource, may_write, created_at, last_used_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",

@@ -18,15 +18,10 @@ pub const CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; img-src 's
                        script-src 'self'; connect-src 'self'; \
                        base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
+pub use super::escape::{escape, escape_into};
+
 /// The product name shown in the top bar and in every title.
 pub const PRODUCT: &str = "LogiKFlow";
-
-/// Escapes text for HTML element content and quoted attribute values (`&`, `<`, `>`, `"`, `'`).
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + text.len() / 8);
-    escape_into(&mut out, text);
-    out
-}
 
 /// A name someone else chose (an OAuth client's), for element content: without control and
 /// format characters (names stored before they were refused may hold them) and inside `<bdi>`,
@@ -36,24 +31,6 @@ pub fn isolated_name(name: &str) -> String {
         "<bdi>{}</bdi>",
         escape(&crate::unicode::without_hidden(name))
     )
-}
-
-/// Appends `text` to `out`, escaped as `escape` does.
-pub fn escape_into(out: &mut String, text: &str) {
-    let mut rest = text;
-    while let Some(index) = rest.find(['&', '<', '>', '"', '\'']) {
-        out.push_str(&rest[..index]);
-        let replacement = match rest.as_bytes()[index] {
-            b'&' => "&amp;",
-            b'<' => "&lt;",
-            b'>' => "&gt;",
-            b'"' => "&quot;",
-            _ => "&#39;",
-        };
-        out.push_str(replacement);
-        rest = &rest[index + 1..];
-    }
-    out.push_str(rest);
 }
 
 /// A complete HTML5 document: head with charset, viewport, color scheme and the shared style, a

@@ -76,6 +76,46 @@ pub fn render_document(markdown: &str) -> Rendered {
     }
 }
 
+/// A document's title (its first `#` heading) and its HTML with a table of contents of its `##`
+/// headings placed before the first of them: the ordering guide page's content.
+pub fn with_contents(markdown: &str) -> (String, String) {
+    let document = render_document(markdown);
+    let title = document
+        .headings
+        .iter()
+        .find(|heading| heading.level == 1 && !heading.text.trim().is_empty())
+        .map_or("Ordering guide", |heading| heading.text.trim())
+        .to_string();
+    let sections: Vec<&Heading> = document
+        .headings
+        .iter()
+        .filter(|heading| heading.level == 2)
+        .collect();
+    let Some(first) = sections.first() else {
+        return (title, document.html);
+    };
+    let mut toc =
+        String::from("<nav class=\"toc\" aria-label=\"Contents\">\n<h2>Contents</h2>\n<ol>\n");
+    for heading in &sections {
+        toc.push_str("<li><a href=\"#");
+        toc.push_str(&escape(&heading.id));
+        toc.push_str("\">");
+        toc.push_str(&escape(&heading.text));
+        toc.push_str("</a></li>\n");
+    }
+    toc.push_str("</ol>\n</nav>\n");
+    // Offsets come from the renderer and point at a tag start, which is a char boundary; `get`
+    // keeps a wrong offset from panicking.
+    let body = match (
+        document.html.get(..first.offset),
+        document.html.get(first.offset..),
+    ) {
+        (Some(before), Some(after)) => format!("{before}{toc}{after}"),
+        _ => format!("{toc}{}", document.html),
+    };
+    (title, body)
+}
+
 /// Renders one paragraph's inline syntax (code spans, strong, emphasis, links), escaping all text.
 /// Line breaks are kept as soft breaks.
 pub fn render_inline(text: &str) -> String {
@@ -1414,4 +1454,6 @@ fn allowed_href(destination: &str) -> Option<String> {
 }
 
 #[cfg(test)]
+// A path, so the module resolves the same when build.rs compiles this file by path.
+#[path = "markdown/tests.rs"]
 mod tests;

@@ -92,41 +92,18 @@ pub fn home(base_url: &str) -> String {
 /// The ordering guide at `/docs/ordering-guide`, rendered from its Markdown, with a table of
 /// contents of its `##` headings placed before the first of them.
 pub fn ordering_guide(markdown: &str, base_url: &str) -> String {
-    let document = markdown::render_document(markdown);
-    let title = document
-        .headings
-        .iter()
-        .find(|heading| heading.level == 1 && !heading.text.trim().is_empty())
-        .map_or("Ordering guide", |heading| heading.text.trim());
-    let sections: Vec<&markdown::Heading> = document
-        .headings
-        .iter()
-        .filter(|heading| heading.level == 2)
-        .collect();
-    let Some(first) = sections.first() else {
-        return page(title, &document.html, base_url);
-    };
-    let mut toc =
-        String::from("<nav class=\"toc\" aria-label=\"Contents\">\n<h2>Contents</h2>\n<ol>\n");
-    for heading in &sections {
-        toc.push_str("<li><a href=\"#");
-        toc.push_str(&escape(&heading.id));
-        toc.push_str("\">");
-        toc.push_str(&escape(&heading.text));
-        toc.push_str("</a></li>\n");
-    }
-    toc.push_str("</ol>\n</nav>\n");
-    // Offsets come from the renderer and point at a tag start, which is a char boundary; `get`
-    // keeps a wrong offset from panicking.
-    let body = match (
-        document.html.get(..first.offset),
-        document.html.get(first.offset..),
-    ) {
-        (Some(before), Some(after)) => format!("{before}{toc}{after}"),
-        _ => format!("{toc}{}", document.html),
-    };
-    page(title, &body, base_url)
+    let (title, body) = markdown::with_contents(markdown);
+    page(&title, &body, base_url)
 }
+
+/// The ordering guide as [`ordering_guide`] renders it, done at build time (`build.rs` runs the
+/// same renderer), so the Worker carries the HTML rather than a Markdown renderer.
+pub fn ordering_guide_prerendered(base_url: &str) -> String {
+    page(GUIDE_TITLE, GUIDE_BODY, base_url)
+}
+
+const GUIDE_TITLE: &str = include_str!(concat!(env!("OUT_DIR"), "/ordering-guide.title"));
+const GUIDE_BODY: &str = include_str!(concat!(env!("OUT_DIR"), "/ordering-guide.html"));
 
 /// The page for any unknown path.
 /// The sign-out page: one button that POSTs with the CSRF token. A GET never signs out, so a
@@ -309,5 +286,13 @@ mod tests {
     fn csp_forbids_framing() {
         assert!(CSP.contains("frame-ancestors 'none'"));
         assert!(CSP.starts_with("default-src 'none'"));
+    }
+
+    #[test]
+    fn the_prerendered_guide_is_what_the_renderer_makes() {
+        assert_eq!(
+            ordering_guide_prerendered(BASE),
+            ordering_guide(crate::mcp::catalog::ORDERING_GUIDE, BASE)
+        );
     }
 }

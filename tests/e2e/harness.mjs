@@ -206,3 +206,14 @@ export function modernRequest(id, method, params = {}, name) {
   };
   return { message, headers };
 }
+
+/** Debian's Chromium, headless, with the flags this closed network needs (playwright-core never
+ * downloads a browser). */
+export async function launchChromium() {
+  const { chromium } = await import('playwright-core');
+  return chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+      '--disable-sync', '--no-first-run', '--disable-quic'],
+  });
+}

@@ -10,10 +10,9 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { chromium } from 'playwright-core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { root, standinControl, startStack } from './harness.mjs';
+import { launchChromium, root, standinControl, startStack } from './harness.mjs';
 
 const shots = join(root, 'tests/artifacts/screenshots');
 const pr = { owner: 'logikflow', repo: 'demo', number: 3 };
@@ -62,11 +61,7 @@ before(async () => {
   stack = await startStack();
   client = new Client({ name: 'rereview-e2e', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(stack.mcpUrl)));
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-      '--disable-sync', '--no-first-run', '--disable-quic'],
-  });
+  browser = await launchChromium();
   const { files, baseVersion } = await call('get_pull_request', pr);
   const code = files.filter((f) => !f.testOf && !f.likelyGenerated);
   const rest = files.filter((f) => f.testOf || f.likelyGenerated);

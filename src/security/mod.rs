@@ -1,0 +1,16 @@
+//! The security primitives, one home each, used by the OAuth endpoints and the web pages alike:
+//! a fix made here is made everywhere.
+//!
+//! - [`cookie`]: reading a `Cookie` header and building `Set-Cookie` values;
+//! - [`random`]: random bytes and the 43-character tokens and ids made from them;
+//! - [`compare`]: constant-time comparison of secrets;
+//! - [`pkce`]: the S256 code challenge of a verifier;
+//! - [`form`]: `application/x-www-form-urlencoded` bodies as pairs.
+//!
+//! CSRF for the pages (`web::csrf`) and the OAuth rules (`oauth::*`) are built on these.
+
+pub mod compare;
+pub mod cookie;
+pub mod form;
+pub mod pkce;
+pub mod random;
