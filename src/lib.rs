@@ -11,6 +11,7 @@ pub mod github;
 pub mod http;
 pub mod json;
 pub mod kv_parts;
+pub mod log;
 pub mod mcp;
 pub mod oauth;
 pub mod review;

@@ -112,6 +112,7 @@ async fn call_object(
     let namespace: JsValue = env.durable_object(binding)?.into();
     let namespace: worker::worker_sys::DurableObjectNamespace = namespace.unchecked_into();
     let stub = namespace.get_by_name(name)?;
+    crate::log::object();
     read(stub.fetch_with_request(request)?).await
 }
 
