@@ -14,6 +14,7 @@ pub mod kv_parts;
 pub mod log;
 pub mod mcp;
 pub mod oauth;
+pub mod person_data;
 pub mod review;
 pub mod router;
 pub mod sorting;

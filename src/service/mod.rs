@@ -3,6 +3,7 @@
 
 use worker::{Env, Request, Result};
 
+mod person_data;
 mod pull_request;
 mod review;
 mod saved_store;
@@ -62,7 +63,23 @@ pub async fn handle(mut req: Request, env: &Env, config: &Config) -> Result<Http
         },
         Route::Tick(pull) => match viewer(&req, env, config, &base_url).await? {
             review::Viewer::Known(caller) => {
-                review::tick(&mut req, env, &caller, &pull, &base_url).await?
+                // The person's index of ticked pull requests ("Delete my data" walks it) is
+                // written beside the tick, not after it: same latency, one more object request.
+                let (ticked, noted) = futures_util::future::join(
+                    review::tick(&mut req, env, &caller, &pull, &base_url),
+                    person_data::note_ticked(env, &caller, &pull),
+                )
+                .await;
+                match noted {
+                    Ok(()) => ticked?,
+                    Err(error) => {
+                        worker::console_error!("noting a ticked pull request failed: {error}");
+                        HttpReply::json(
+                            503,
+                            &serde_json::json!({ "error": "Ticks are unavailable right now; try again." }),
+                        )
+                    }
+                }
             }
             review::Viewer::SignIn(reply) => reply,
         },

@@ -7,7 +7,11 @@
 //! Internal API (JSON over `fetch`, reached only through the Worker's binding):
 //! `GET /state` → [`CurrentState`]; `POST /save` [`SaveRequest`] → [`SaveOutcome`];
 //! `GET /history?kind=order` → `[VersionSummary]`; `GET /version?kind=order&v=N` → [`SavedRecord`];
-//! `GET /ticks?person=login` → ticked item ids; `POST /tick` `{person, item, done, at}` → the same.
+//! `GET /ticks?person=login` → ticked item ids; `POST /tick` `{person, item, done, at}` → the same;
+//! `POST /ticks/forget` `{person}` → `{removed}`: every tick of that person, for "Delete my data".
+//!
+//! Bounds (`person_data`): a save keeps the latest [`MAX_VERSIONS`] versions of its kind, and a
+//! tick removes every tick unchanged for a year, so neither table grows without limit.
 
 use serde_json::Value;
 use worker::{
@@ -16,6 +20,7 @@ use worker::{
 };
 
 use crate::json::{DecodeError, Fields, FromJson};
+use crate::person_data::{MAX_VERSIONS, TICK_RETENTION_SECONDS};
 use crate::tools::saved::{
     decide_save, CurrentState, DocumentKind, SaveOutcome, SaveRequest, SavedRecord, VersionSummary,
 };
@@ -72,6 +77,19 @@ impl FromJson for Tick {
             item: f.required("item")?,
             done: f.required("done")?,
             at: f.required("at")?,
+        })
+    }
+}
+
+/// `POST /ticks/forget`: whose ticks to delete.
+struct ForgetTicks {
+    person: String,
+}
+
+impl FromJson for ForgetTicks {
+    fn from_json(value: Value) -> std::result::Result<Self, DecodeError> {
+        Ok(ForgetTicks {
+            person: Fields::of(value)?.required("person")?,
         })
     }
 }
@@ -184,7 +202,13 @@ impl DurableObject for PullRequestStore {
             (Method::Post, "/tick") => {
                 let tick: Tick = json_body(&mut req).await?;
                 self.tick(&tick)?;
+                self.sweep_ticks()?;
                 Response::from_json(&self.ticks(&tick.person)?)
+            }
+            (Method::Post, "/ticks/forget") => {
+                let forget: ForgetTicks = json_body(&mut req).await?;
+                let removed = self.forget_ticks(&forget.person)?;
+                Response::ok(format!("{{\"removed\":{removed}}}"))
             }
             (Method::Get, "/version") => {
                 let version: i64 = query("v").and_then(|v| v.parse().ok()).unwrap_or(0);
@@ -236,6 +260,11 @@ impl PullRequestStore {
                 request.saved_at.clone().into(),
             ],
         )?;
+        if version > MAX_VERSIONS {
+            let prune = format!("DELETE FROM {} WHERE version <= ?", request.kind.table());
+            self.sql
+                .exec(&prune, vec![((version - MAX_VERSIONS) as i64).into()])?;
+        }
         Ok(SaveOutcome::Saved { version })
     }
 
@@ -266,6 +295,29 @@ impl PullRequestStore {
             ],
         )?;
         Ok(())
+    }
+
+    /// Removes ticks unchanged for longer than the retention (`updated_at` is RFC 3339 text in
+    /// one fixed-width format, so text order is time order).
+    fn sweep_ticks(&self) -> Result<()> {
+        let retention_ms = TICK_RETENTION_SECONDS * 1000;
+        let cutoff = worker::Date::now().as_millis().saturating_sub(retention_ms);
+        self.sql.exec(
+            "DELETE FROM ticks WHERE updated_at < ?",
+            vec![crate::time::rfc3339(cutoff).into()],
+        )?;
+        Ok(())
+    }
+
+    /// Deletes every tick of one person; answers how many rows went.
+    fn forget_ticks(&self, person: &str) -> Result<usize> {
+        Ok(self
+            .sql
+            .exec(
+                "DELETE FROM ticks WHERE person = ?",
+                vec![person.to_string().into()],
+            )?
+            .rows_written())
     }
 
     fn history(&self, kind: DocumentKind) -> Result<Vec<VersionSummary>> {

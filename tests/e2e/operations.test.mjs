@@ -33,6 +33,49 @@ async function linesWhere(stack, predicate, what) {
   assert.fail(`no log lines with ${what}:\n${stack.workerLog().slice(-4000)}`);
 }
 
+/** Signs `login` in on the web; returns the session's Cookie header value (its two cookies). */
+async function webSignIn(stack, login) {
+  const start = await fetch(`${stack.baseUrl}/signin?next=/settings`, { redirect: 'manual' });
+  assert.equal(start.status, 302, await start.text());
+  const signinCookie = cookieFrom(start, 'lkf_signin');
+  const result = await signIn(stack, new URL(start.headers.get('location'), stack.baseUrl), { login });
+  let redirect = result.redirect;
+  if (result.consent) {
+    const answered = await answerConsent(stack, result.consent, { write: true });
+    assert.equal(answered.status, 303, await answered.text());
+    redirect = new URL(answered.headers.get('location'));
+  }
+  assert.ok(redirect, JSON.stringify(result.error));
+  const done = await fetch(redirect, { redirect: 'manual', headers: { cookie: signinCookie } });
+  assert.equal(done.status, 303, await done.text());
+  return `${cookieFrom(done, 'lkf_at')}; ${cookieFrom(done, 'lkf_rt')}`;
+}
+
+/** GET /settings as the session: { status, html, csrf, cookie (with the CSRF cookie) }. */
+async function settingsPage(stack, session) {
+  const response = await fetch(`${stack.baseUrl}/settings`, { redirect: 'manual', headers: { cookie: session } });
+  const html = await response.text();
+  const csrfCookie = cookieFrom(response, 'lkf_csrf');
+  return { status: response.status, html, csrf: hidden(html, 'csrf'), cookie: csrfCookie ? `${session}; ${csrfCookie}` : session };
+}
+
+function postForm(stack, path, cookie, fields) {
+  return fetch(`${stack.baseUrl}${path}`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: stack.baseUrl, cookie, accept: 'application/json' },
+    body: new URLSearchParams(fields),
+  });
+}
+
+/** Ticks `item` on a pull request's review page; returns the person's ticks there afterwards. */
+async function tick(stack, page, pull, item) {
+  const response = await postForm(stack, `/r/${pull.owner}/${pull.repo}/pull/${pull.number}/ticks`, page.cookie, { csrf: page.csrf, item, done: '1' });
+  const text = await response.text();
+  assert.equal(response.status, 200, text);
+  return JSON.parse(text).ticks;
+}
+
 describe('operations', () => {
   let stack;
   const secrets = new Set();
@@ -42,7 +85,7 @@ describe('operations', () => {
     stack = await startStack({
       localDev: false,
       logLevel: 'log',
-      vars: { ...OAUTH_VARS, ADDRESS_RATE_LIMIT_PER_MINUTE: '10000', RATE_LIMIT_PER_MINUTE: '8' },
+      vars: { ...OAUTH_VARS, ADDRESS_RATE_LIMIT_PER_MINUTE: '10000', RATE_LIMIT_PER_MINUTE: '30' },
     });
   });
   after(async () => {
@@ -117,11 +160,85 @@ describe('operations', () => {
     assert.ok(lines.some((l) => l.route === 'register' && l.status === 201));
   });
 
+  test('Delete my data removes grants, tokens, the GitHub token and every tick, and keeps saved orders', async () => {
+    const other = { ...pr, number: 1 };
+    // maint: a connected app, an API token, a saved order, ticks on two pull requests.
+    const { clientId, tokens } = await connect(stack, { login: 'maint', name: 'Maint agent' });
+    keep(tokens.access_token, tokens.refresh_token);
+    const session = await webSignIn(stack, 'maint');
+    let page = await settingsPage(stack, session);
+    assert.equal(page.status, 200, page.html);
+    assert.match(page.html, /action="\/settings\/delete"/);
+    keep(...session.split('; ').map((c) => c.split('=')[1]), page.csrf);
+    const created = await postForm(stack, '/settings/tokens', page.cookie, { csrf: page.csrf, name: 'CI', access: 'write' });
+    const apiToken = (await created.text()).match(/<code id="api-token">([^<]+)<\/code>/)?.[1];
+    assert.ok(apiToken);
+    keep(apiToken);
+    const read = await callTool(stack, apiToken, 'get_pull_request', pr);
+    const current = read.body.result.structuredContent;
+    const sections = [{ title: 'All', layer: 'logic', files: current.files.map((f) => ({ path: f.path, ...(f.likelyGenerated ? { focus: 'generated' } : {}) })) }];
+    const saved = await callTool(stack, apiToken, 'save_reading_order', { ...pr, base_version: current.baseVersion, overview: 'Kept after deletion.', sections });
+    assert.equal(saved.body.result.isError, false, JSON.stringify(saved.body.result.content));
+    assert.deepEqual(await tick(stack, page, pr, 'maint-item-1'), ['maint-item-1']);
+    assert.deepEqual(await tick(stack, page, other, 'maint-item-2'), ['maint-item-2']);
+    // octo ticks the same pull request: their ticks must survive maint's deletion.
+    const octoSession = await webSignIn(stack, 'octo');
+    const octoPage = await settingsPage(stack, octoSession);
+    keep(...octoSession.split('; ').map((c) => c.split('=')[1]));
+    assert.deepEqual(await tick(stack, octoPage, pr, 'octo-item'), ['octo-item']);
+
+    // Without the confirmation, or without the CSRF token, nothing happens.
+    page = await settingsPage(stack, session);
+    const unconfirmed = await postForm(stack, '/settings/delete', page.cookie, { csrf: page.csrf });
+    assert.equal(unconfirmed.status, 400);
+    const forged = await postForm(stack, '/settings/delete', session, { confirm: 'delete' });
+    assert.equal(forged.status, 403);
+    assert.equal((await listTools(stack, apiToken)).status, 200, 'still there');
+
+    const deleted = await postForm(stack, '/settings/delete', page.cookie, { csrf: page.csrf, confirm: 'delete' });
+    const html = await deleted.text();
+    assert.equal(deleted.status, 200, html);
+    assert.match(html, /Your data was deleted/);
+    assert.match(html, /connected apps: 2, API tokens: 1, GitHub token: yes/, 'the agent and this browser');
+    const cleared = deleted.headers.getSetCookie().filter((c) => /^lkf_(at|rt)=;/.test(c) && /Max-Age=0/.test(c));
+    assert.equal(cleared.length, 2, 'the session cookies are cleared');
+
+    // Every old credential fails at once.
+    const oauth = await listTools(stack, tokens.access_token);
+    assert.equal(oauth.status, 401);
+    assert.match(oauth.headers.get('www-authenticate'), /invalid_token/);
+    assert.equal((await listTools(stack, apiToken)).status, 401);
+    const refreshed = await refresh(stack, tokens.refresh_token, clientId);
+    assert.equal(refreshed.body.error, 'invalid_grant');
+    const signedOut = await fetch(`${stack.baseUrl}/settings`, { redirect: 'manual', headers: { cookie: session } });
+    assert.equal(signedOut.status, 302, 'the old web session is gone');
+
+    // The saved order stays, under maint's login; octo's ticks stay.
+    const octo = await connect(stack, { login: 'octo', name: 'Reader after deletion' });
+    keep(octo.tokens.access_token, octo.tokens.refresh_token);
+    const after = await callTool(stack, octo.tokens.access_token, 'get_pull_request', pr);
+    assert.equal(after.body.result.structuredContent.currentOrder.updatedBy.person, 'maint');
+    assert.equal(after.body.result.structuredContent.currentOrder.overview, 'Kept after deletion.');
+    assert.deepEqual(await tick(stack, octoPage, pr, 'octo-item'), ['octo-item']);
+
+    // Signing in again starts afresh: no ticks on either pull request, no apps but this browser.
+    const again = await webSignIn(stack, 'maint');
+    keep(...again.split('; ').map((c) => c.split('=')[1]));
+    const fresh = await settingsPage(stack, again);
+    assert.doesNotMatch(fresh.html, /Maint agent|<td>CI<\/td>/);
+    assert.deepEqual(await tick(stack, fresh, pr, 'maint-item-3'), ['maint-item-3']);
+    assert.deepEqual(await tick(stack, fresh, other, 'maint-item-3'), ['maint-item-3']);
+
+    const lines = await linesWhere(stack, (all) => all.some((l) => l.route === 'settings_delete_data' && l.status === 200), 'the deletion');
+    const deletion = lines.find((l) => l.route === 'settings_delete_data' && l.status === 200);
+    assert.ok(deletion.objects >= 5, JSON.stringify(deletion));
+  });
+
   test('a rate-limited request says so', async () => {
     const { tokens } = await connect(stack, { login: 'reader', name: 'Busy agent' });
     keep(tokens.access_token, tokens.refresh_token);
     let status = 200;
-    for (let i = 0; i < 12 && status !== 429; i += 1) status = (await listTools(stack, tokens.access_token)).status;
+    for (let i = 0; i < 40 && status !== 429; i += 1) status = (await listTools(stack, tokens.access_token)).status;
     assert.equal(status, 429);
     const lines = await linesWhere(stack, (all) => all.some((l) => l.status === 429), 'a 429');
     const limited = lines.find((l) => l.status === 429);
