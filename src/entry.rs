@@ -58,10 +58,7 @@ pub async fn fetch(req: web_sys::Request, env: Env, _ctx: Context) -> Result<web
 async fn serve(req: web_sys::Request, env: &Env, config: &Config) -> Result<HttpReply> {
     let url = url::Url::parse(&req.url())?;
     let method = req.method();
-    log::note(|record| {
-        record.route = crate::router::label(&method, url.path());
-        record.method = log::method_label(&method);
-    });
+    log::note(|record| record.route = crate::router::label(&method, url.path()));
     if url.path() == CRASH_PATH && crash_test_enabled(env, config) {
         panic!("a deliberate panic: CRASH_TEST is set and {CRASH_PATH} was requested");
     }

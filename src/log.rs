@@ -32,13 +32,12 @@ use std::task::{Context, Poll};
 /// 3,000-file pull request makes 34 requests.
 const MAX_LISTED_STATUSES: usize = 40;
 
-/// What one request did, filled in while it runs.
+/// What one request did, filled in while it runs. (No HTTP method: the route says it, and a
+/// method a route does not serve is the route `method_not_allowed`.)
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Record {
     /// The route's label (`router::Route::label`, or the OAuth endpoint's).
     pub route: &'static str,
-    /// The HTTP method, when it is a standard one.
-    pub method: &'static str,
     /// The JSON-RPC method of an `/mcp` request, when it is one MCP defines.
     pub mcp_method: Option<&'static str>,
     /// The tool a `tools/call` ran.
@@ -69,7 +68,6 @@ impl Record {
         let mut out = String::with_capacity(256);
         out.push_str("{\"event\":\"request\"");
         label(&mut out, "route", self.route);
-        label(&mut out, "method", self.method);
         if let Some(value) = self.mcp_method {
             label(&mut out, "mcp_method", value);
         }
@@ -135,20 +133,6 @@ fn error_of_status(status: u16) -> Option<&'static str> {
         _ if status < 500 => "client_error",
         _ => "internal",
     })
-}
-
-/// The label of a standard HTTP method; anything else is `other` (a method is request text).
-pub fn method_label(method: &str) -> &'static str {
-    match method {
-        "GET" => "GET",
-        "HEAD" => "HEAD",
-        "POST" => "POST",
-        "PUT" => "PUT",
-        "DELETE" => "DELETE",
-        "OPTIONS" => "OPTIONS",
-        "PATCH" => "PATCH",
-        _ => "other",
-    }
 }
 
 /// The label of an MCP method this server knows; anything else is `other` (a method name is
@@ -320,7 +304,6 @@ mod tests {
     fn a_line_has_the_fields_that_were_set() {
         let record = Record {
             route: "mcp",
-            method: "POST",
             mcp_method: Some("tools/call"),
             tool: Some("get_pull_request"),
             status: 200,
@@ -334,11 +317,10 @@ mod tests {
         };
         assert_eq!(
             record.to_json(),
-            r#"{"event":"request","route":"mcp","method":"POST","mcp_method":"tools/call","tool":"get_pull_request","status":200,"ms":42,"github_requests":3,"github_statuses":[200,0,200],"objects":2,"cache":"miss","rate_limit":"allowed"}"#
+            r#"{"event":"request","route":"mcp","mcp_method":"tools/call","tool":"get_pull_request","status":200,"ms":42,"github_requests":3,"github_statuses":[200,0,200],"objects":2,"cache":"miss","rate_limit":"allowed"}"#
         );
         let refused = Record {
             route: "mcp",
-            method: "POST",
             status: 401,
             ..Record::default()
         };
@@ -373,8 +355,6 @@ mod tests {
         assert_eq!(mcp_method_label("tools/call"), "tools/call");
         assert_eq!(mcp_method_label("tools/call\"}"), "other");
         assert_eq!(mcp_method_label(&"x".repeat(10_000)), "other");
-        assert_eq!(method_label("POST"), "POST");
-        assert_eq!(method_label("BREW"), "other");
     }
 
     /// Every label a line can carry is a plain word, so writing it without escaping is safe.

@@ -59,6 +59,7 @@ pub async fn post_github_form(url: &str, form: &str, timeout_ms: u64) -> Result<
             "GitHub did not answer within {timeout_ms} ms"
         ))),
     };
+    crate::log::github(answer.as_ref().map_or(0, |reply| reply.status));
     answer
 }
 

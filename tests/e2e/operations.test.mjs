@@ -135,8 +135,8 @@ describe('operations', () => {
     const reads = lines.filter((l) => l.tool === 'get_pull_request');
     const [miss, hit, notFound] = reads.slice(-3);
     assert.deepEqual(
-      { route: miss.route, method: miss.method, mcp_method: miss.mcp_method, status: miss.status, cache: miss.cache, rate_limit: miss.rate_limit },
-      { route: 'mcp', method: 'POST', mcp_method: 'tools/call', status: 200, cache: 'miss', rate_limit: 'allowed' },
+      { route: miss.route, mcp_method: miss.mcp_method, status: miss.status, cache: miss.cache, rate_limit: miss.rate_limit },
+      { route: 'mcp', mcp_method: 'tools/call', status: 200, cache: 'miss', rate_limit: 'allowed' },
     );
     assert.ok(miss.github_requests >= 3, JSON.stringify(miss));
     assert.equal(miss.github_statuses.length, miss.github_requests);
@@ -156,7 +156,8 @@ describe('operations', () => {
     assert.ok(refused.includes('invalid_token') && refused.includes('missing_token'), JSON.stringify(refused));
     const tokenLines = lines.filter((l) => l.route === 'token');
     assert.ok(tokenLines.length >= 2 && tokenLines.every((l) => l.rate_limit === 'allowed'), JSON.stringify(tokenLines));
-    assert.ok(lines.some((l) => l.route === 'oauth_callback'), 'the sign-in callback is logged');
+    const callback = lines.find((l) => l.route === 'oauth_callback');
+    assert.deepEqual(callback?.github_statuses, [200, 200], 'the code exchange and the user lookup');
     assert.ok(lines.some((l) => l.route === 'register' && l.status === 201));
   });
 
