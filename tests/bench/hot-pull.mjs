@@ -11,9 +11,9 @@
 // asserts nothing.
 //
 //   LOGIKFLOW_BUILD=skip node tests/bench/hot-pull.mjs        # SECONDS=8 REVIEWERS=32 by default
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { root, startStack } from '../e2e/harness.mjs';
+import { root, standinControl, startStack } from '../e2e/harness.mjs';
 import { OAUTH_VARS, answerConsent, callTool, connect, cookieFrom, hidden, listTools, signIn, sleep } from '../e2e/oauth-flow.mjs';
 
 const seconds = Number(process.env.SECONDS ?? 8);
@@ -37,8 +37,8 @@ async function webSession(stack, login) {
   return { cookie: `${session}; ${cookieFrom(page, 'lkf_csrf')}`, csrf: hidden(html, 'csrf') };
 }
 
-function tick(stack, session, item, done) {
-  return fetch(`${stack.baseUrl}${pullPath}/ticks`, {
+function tick(stack, session, item, done, path = pullPath) {
+  return fetch(`${stack.baseUrl}${path}/ticks`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded', origin: stack.baseUrl, cookie: session.cookie, accept: 'application/json' },
     body: new URLSearchParams({ csrf: session.csrf, item, done: done ? '1' : '0' }),
@@ -47,6 +47,27 @@ function tick(stack, session, item, done) {
 
 function readPage(stack, session) {
   return fetch(`${stack.baseUrl}${pullPath}`, { headers: { cookie: session.cookie } });
+}
+
+/** CPU seconds used so far by the workerd processes of a process group (from /proc). */
+function workerdCpu(group) {
+  let ticks = 0;
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    let stat;
+    try { stat = readFileSync(`/proc/${pid}/stat`, 'utf8'); } catch { continue; }
+    const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // After the command: state, ppid, pgrp, …, utime (11th), stime (12th).
+    if (comm === 'workerd' && Number(fields[2]) === group) ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  return ticks / 100; // USER_HZ is 100 on Linux
+}
+
+/** Milliseconds of workerd CPU per request: `count` requests sent one after another. */
+async function cpuPerRequest(stack, count, send) {
+  const before = workerdCpu(stack.workerGroup);
+  for (let i = 0; i < count; i += 1) await send(i);
+  return ((workerdCpu(stack.workerGroup) - before) * 1000) / count;
 }
 
 function percentile(sorted, p) {
@@ -78,10 +99,37 @@ async function load(stack, sessions, count) {
     }
   }));
   const elapsed = (performance.now() - started) / 1000;
+  return summarize(kinds, elapsed, failures);
+}
+
+function summarize(kinds, elapsed, failures) {
   return Object.entries(kinds).map(([kind, times]) => {
     const sorted = times.sort((a, b) => a - b);
     return { kind, count: sorted.length, rps: sorted.length / elapsed, p50: percentile(sorted, 50), p95: percentile(sorted, 95), p99: percentile(sorted, 99), failures };
   });
+}
+
+/**
+ * Ticks only, `count` reviewers for `seconds`: all on one pull request, or each on its own (the
+ * same work spread over `count` objects), to tell the one object's limit from the machine's.
+ */
+async function tickLoad(stack, sessions, count, spread) {
+  const times = [];
+  let failures = 0;
+  const deadline = Date.now() + seconds * 1000;
+  const started = performance.now();
+  await Promise.all(Array.from({ length: count }, async (_, reviewer) => {
+    const session = sessions[reviewer % sessions.length];
+    const path = spread ? `/r/${pr.owner}/${pr.repo}/pull/${1000 + reviewer}` : pullPath;
+    for (let round = 0; Date.now() < deadline; round += 1) {
+      const t0 = performance.now();
+      const response = await tick(stack, session, `r${reviewer}-item${round % 10}`, round % 2 === 0, path);
+      await response.arrayBuffer();
+      if (response.status !== 200) failures += 1;
+      times.push(performance.now() - t0);
+    }
+  }));
+  return summarize({ [spread ? `tick, ${count} pull requests` : 'tick, one pull request']: times }, (performance.now() - started) / 1000, failures);
 }
 
 /** The Worker's log line for the last request of a route, once it has been written. */
@@ -125,11 +173,29 @@ try {
   await measure('review page', () => readPage(stack, sessions[0]), (l) => l.route === 'review');
   await measure('tick', () => tick(stack, sessions[0], 'warm-up', true), (l) => l.route === 'tick');
   await measure('settings page', () => fetch(`${stack.baseUrl}/settings`, { headers: { cookie: sessions[0].cookie } }), (l) => l.route === 'settings');
-  say('| request | GitHub subrequests | Durable Object requests | snapshot cache |');
-  say('|---|---|---|---|');
+  // CPU: workerd's own CPU time (both processes, the Worker's and the objects') over many
+  // requests of one kind sent in sequence, so other load on the machine does not count.
+  const cpu = {};
+  cpu['home page (floor)'] = await cpuPerRequest(stack, 300, () => fetch(`${stack.baseUrl}/`).then((r) => r.arrayBuffer()));
+  cpu['tools/list (token)'] = await cpuPerRequest(stack, 300, () => listTools(stack, tokens.access_token));
+  cpu['get_pull_request, same head'] = await cpuPerRequest(stack, 100, () => callTool(stack, tokens.access_token, 'get_pull_request', pr));
+  cpu['get_pull_request, first read'] = await cpuPerRequest(stack, 20, async () => {
+    await standinControl(stack, 'POST', 'push', { repo: `${pr.owner}/${pr.repo}`, number: pr.number });
+    await callTool(stack, tokens.access_token, 'get_pull_request', pr);
+  });
+  cpu['review page'] = await cpuPerRequest(stack, 50, () => readPage(stack, sessions[0]).then((r) => r.arrayBuffer()));
+  cpu.tick = await cpuPerRequest(stack, 200, (i) => tick(stack, sessions[0], `cpu-${i % 20}`, i % 2 === 0));
+  cpu['settings page'] = await cpuPerRequest(stack, 100, () => fetch(`${stack.baseUrl}/settings`, { headers: { cookie: sessions[0].cookie } }).then((r) => r.arrayBuffer()));
+  const big = { owner: 'logikflow', repo: 'big', number: 1 };
+  await callTool(stack, tokens.access_token, 'get_pull_request', big);
+  cpu['get_pull_request, 320 files, same head'] = await cpuPerRequest(stack, 20, () => callTool(stack, tokens.access_token, 'get_pull_request', big));
+  say('| request | GitHub subrequests | Durable Object requests | snapshot cache | workerd CPU ms/request |');
+  say('|---|---|---|---|---|');
   for (const { label, line } of costs) {
-    say(`| ${label} | ${line?.github_requests ?? '?'} | ${line?.objects ?? '?'} | ${line?.cache ?? '–'} |`);
+    say(`| ${label} | ${line?.github_requests ?? '?'} | ${line?.objects ?? '?'} | ${line?.cache ?? '–'} | ${cpu[label]?.toFixed(1) ?? '–'} |`);
   }
+  say(`| get_pull_request, 320 files, same head | – | – | hit | ${cpu['get_pull_request, 320 files, same head'].toFixed(1)} |`);
+  say(`| home page (floor: no object, no GitHub) | 0 | 0 | – | ${cpu['home page (floor)'].toFixed(1)} |`);
   say();
   say(`Load: reviewers signed in as 3 people, each ticking 3 items per review page read, ${seconds} s per step, one pull request (one object).`);
   say();
@@ -140,6 +206,19 @@ try {
       say(`| ${count} | ${row.kind} | ${row.count} | ${row.rps.toFixed(0)} | ${row.p50.toFixed(1)} | ${row.p95.toFixed(1)} | ${row.p99.toFixed(1)} | ${row.failures} |`);
     }
   }
+  say();
+  say(`Ticks only, ${reviewers} reviewers, ${seconds} s: one pull request's object, then the same load over ${reviewers} objects.`);
+  say();
+  say('| load | requests | req/s | p50 ms | p95 ms | p99 ms | non-200 |');
+  say('|---|---|---|---|---|---|---|');
+  for (const spread of [false, true]) {
+    for (const row of await tickLoad(stack, sessions, reviewers, spread)) {
+      say(`| ${row.kind} | ${row.count} | ${row.rps.toFixed(0)} | ${row.p50.toFixed(1)} | ${row.p95.toFixed(1)} | ${row.p99.toFixed(1)} | ${row.failures} |`);
+    }
+  }
+  const os = await import('node:os');
+  say();
+  say(`Machine: ${os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(1)} at the end (other work shares it).`);
 } finally {
   await stack.stop();
 }

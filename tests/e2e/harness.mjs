@@ -145,6 +145,8 @@ export async function startStack(options = {}) {
     standinUrl,
     persistDir,
     workerLog: () => worker.log(),
+    /** The process group of `wrangler dev` and its workerd children (for CPU accounting). */
+    get workerGroup() { return worker.child.pid; },
     /** Stops and starts the Worker, keeping its persisted state. */
     async restart() {
       await stopProcess(worker.child);
