@@ -31,7 +31,13 @@ pub struct PullRequestStore {
     /// Set when the schema could not be created; every request then answers 500 instead of
     /// panicking in the constructor (which would hang the request).
     schema_error: Option<String>,
+    /// When this instance last removed old ticks (epoch ms): at most hourly, because the sweep
+    /// reads the whole table and a popular pull request's object takes many ticks a second.
+    ticks_swept_at: std::cell::Cell<u64>,
 }
+
+/// How often an instance sweeps old ticks.
+const TICK_SWEEP_INTERVAL_MS: u64 = 60 * 60 * 1000;
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS orders (
@@ -168,7 +174,11 @@ impl DurableObject for PullRequestStore {
     fn new(state: State, _env: Env) -> Self {
         let sql = state.storage().sql();
         let schema_error = sql.exec(SCHEMA, None).err().map(|e| e.to_string());
-        PullRequestStore { sql, schema_error }
+        PullRequestStore {
+            sql,
+            schema_error,
+            ticks_swept_at: std::cell::Cell::new(0),
+        }
     }
 
     async fn fetch(&self, mut req: Request) -> Result<Response> {
@@ -298,10 +308,14 @@ impl PullRequestStore {
     }
 
     /// Removes ticks unchanged for longer than the retention (`updated_at` is RFC 3339 text in
-    /// one fixed-width format, so text order is time order).
+    /// one fixed-width format, so text order is time order), at most once an hour.
     fn sweep_ticks(&self) -> Result<()> {
-        let retention_ms = TICK_RETENTION_SECONDS * 1000;
-        let cutoff = worker::Date::now().as_millis().saturating_sub(retention_ms);
+        let now = worker::Date::now().as_millis();
+        if now < self.ticks_swept_at.get() + TICK_SWEEP_INTERVAL_MS {
+            return Ok(());
+        }
+        self.ticks_swept_at.set(now);
+        let cutoff = now.saturating_sub(TICK_RETENTION_SECONDS * 1000);
         self.sql.exec(
             "DELETE FROM ticks WHERE updated_at < ?",
             vec![crate::time::rfc3339(cutoff).into()],
