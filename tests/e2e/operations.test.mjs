@@ -4,8 +4,9 @@
 //   rate-limit decision and error class; and no secret of the run (access, refresh and API tokens,
 //   authorization codes, PKCE verifiers, cookies, GitHub tokens) appears in any line the run wrote;
 // - people's data: "Delete my data" on /settings removes grants, tokens, API tokens, the sealed
-//   GitHub token and the person's ticks on every pull request, and the old tokens fail at once,
-//   while saved orders stay with `updatedBy` naming the login.
+//   GitHub token and the person's ticks on every pull request (in batches of 40 pull requests,
+//   credentials last), and the old tokens fail at once, while saved orders stay with `updatedBy`
+//   naming the login.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { modernRequest, postMcp, startStack } from './harness.mjs';
@@ -85,7 +86,7 @@ describe('operations', () => {
     stack = await startStack({
       localDev: false,
       logLevel: 'log',
-      vars: { ...OAUTH_VARS, ADDRESS_RATE_LIMIT_PER_MINUTE: '10000', RATE_LIMIT_PER_MINUTE: '30' },
+      vars: { ...OAUTH_VARS, ADDRESS_RATE_LIMIT_PER_MINUTE: '10000', RATE_LIMIT_PER_MINUTE: '150' },
     });
   });
   after(async () => {
@@ -182,6 +183,8 @@ describe('operations', () => {
     assert.equal(saved.body.result.isError, false, JSON.stringify(saved.body.result.content));
     assert.deepEqual(await tick(stack, page, pr, 'maint-item-1'), ['maint-item-1']);
     assert.deepEqual(await tick(stack, page, other, 'maint-item-2'), ['maint-item-2']);
+    // Ticks on 41 more pull requests: more than one request deletes (40 a request).
+    for (let n = 0; n < 41; n += 1) await tick(stack, page, { ...pr, number: 2000 + n }, 'maint-bulk');
     // octo ticks the same pull request: their ticks must survive maint's deletion.
     const octoSession = await webSignIn(stack, 'octo');
     const octoPage = await settingsPage(stack, octoSession);
@@ -195,6 +198,13 @@ describe('operations', () => {
     const forged = await postForm(stack, '/settings/delete', session, { confirm: 'delete' });
     assert.equal(forged.status, 403);
     assert.equal((await listTools(stack, apiToken)).status, 200, 'still there');
+
+    const first = await postForm(stack, '/settings/delete', page.cookie, { csrf: page.csrf, confirm: 'delete' });
+    const partly = await first.text();
+    assert.equal(first.status, 200, partly);
+    assert.match(partly, /Deleted your ticks on 40 pull requests; more are left/);
+    assert.equal((await listTools(stack, apiToken)).status, 200, 'nothing else is deleted before every tick is');
+    assert.deepEqual(await tick(stack, page, pr, 'maint-item-4'), ['maint-item-4'], 'the first batch held the least recently ticked');
 
     const deleted = await postForm(stack, '/settings/delete', page.cookie, { csrf: page.csrf, confirm: 'delete' });
     const html = await deleted.text();
@@ -229,6 +239,7 @@ describe('operations', () => {
     assert.doesNotMatch(fresh.html, /Maint agent|<td>CI<\/td>/);
     assert.deepEqual(await tick(stack, fresh, pr, 'maint-item-3'), ['maint-item-3']);
     assert.deepEqual(await tick(stack, fresh, other, 'maint-item-3'), ['maint-item-3']);
+    assert.deepEqual(await tick(stack, fresh, { ...pr, number: 2040 }, 'maint-item-3'), ['maint-item-3'], 'the second batch went too');
 
     const lines = await linesWhere(stack, (all) => all.some((l) => l.route === 'settings_delete_data' && l.status === 200), 'the deletion');
     const deletion = lines.find((l) => l.route === 'settings_delete_data' && l.status === 200);
@@ -239,7 +250,7 @@ describe('operations', () => {
     const { tokens } = await connect(stack, { login: 'reader', name: 'Busy agent' });
     keep(tokens.access_token, tokens.refresh_token);
     let status = 200;
-    for (let i = 0; i < 40 && status !== 429; i += 1) status = (await listTools(stack, tokens.access_token)).status;
+    for (let i = 0; i < 200 && status !== 429; i += 1) status = (await listTools(stack, tokens.access_token)).status;
     assert.equal(status, 429);
     const lines = await linesWhere(stack, (all) => all.some((l) => l.status === 429), 'a 429');
     const limited = lines.find((l) => l.status === 429);
