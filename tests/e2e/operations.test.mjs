@@ -246,6 +246,21 @@ describe('operations', () => {
     assert.ok(deletion.objects >= 5, JSON.stringify(deletion));
   });
 
+  test('exactly one line per request', async () => {
+    const before = requestLines(stack).length;
+    const { message, headers } = modernRequest(4, 'tools/list');
+    for (let i = 0; i < 5; i += 1) await postMcp(stack, message, headers);
+    await fetch(`${stack.baseUrl}/`);
+    await fetch(`${stack.baseUrl}/no/such/page`);
+    await linesWhere(stack, (all) => all.length >= before + 7, 'seven more lines');
+    await sleep(500);
+    const added = requestLines(stack).slice(before);
+    assert.deepEqual(added.map((l) => `${l.route} ${l.status}`), [
+      'mcp 401', 'mcp 401', 'mcp 401', 'mcp 401', 'mcp 401', 'home 200', 'not_found 404',
+    ]);
+    assert.equal(added.at(-1).error, 'not_found');
+  });
+
   test('a rate-limited request says so', async () => {
     const { tokens } = await connect(stack, { login: 'reader', name: 'Busy agent' });
     keep(tokens.access_token, tokens.refresh_token);
