@@ -1,7 +1,8 @@
 //! `/settings` (wasm only): a signed-in GitHub person's connected apps (Disconnect ends one at
-//! once), API tokens (create, list, revoke), and "Delete my data" (`service::person_data`). The person is found through the review pages'
-//! web session (`web_session::viewer`); every form is checked with the double-submit CSRF cookie
-//! and `Origin` (`web::csrf`). The person's Durable Object does the work (`oauth::person_api`).
+//! once), API tokens (create, list, revoke), and "Delete my data" (`service::person_data`). The
+//! person is found through the review pages' web session (`web_session::viewer`); every form is
+//! checked with the double-submit CSRF cookie and `Origin` (`web::csrf`). The person's Durable
+//! Object does the work (`oauth::person_api`).
 //!
 //! Local development (a loopback request acting as `local:<login>`) has no person object; the
 //! router shows `settings_page::local_dev` instead, before this module is reached.
