@@ -159,6 +159,9 @@ pub struct PersonStore {
     checked: RefCell<Vec<Checked>>,
     /// The `github` row (login, sealed token) as last read or written.
     github_row: RefCell<Option<(String, String)>>,
+    /// How many times `/data/forget` ran in this instance, so a GitHub token refresh that was
+    /// awaiting GitHub when the person deleted their data does not write the token back.
+    deletions: Cell<u32>,
 }
 
 /// One remembered token check.
@@ -270,6 +273,7 @@ impl PersonStore {
             refreshing_since: Cell::new(0),
             checked: RefCell::new(Vec::new()),
             github_row: RefCell::new(None),
+            deletions: Cell::new(0),
         }
     }
 
@@ -856,6 +860,7 @@ impl PersonStore {
         }
         self.forget();
         *self.opened.borrow_mut() = None;
+        self.deletions.set(self.deletions.get().wrapping_add(1));
         Ok(Reply::Json(forgotten.to_json().to_string()))
     }
 
@@ -953,8 +958,13 @@ impl PersonStore {
             return Ok(Some((login, github)));
         }
         self.refreshing_since.set(now);
+        let deletions = self.deletions.get();
         let refreshed = self.refresh_github(&github, now).await;
         self.refreshing_since.set(0);
+        if self.deletions.get() != deletions {
+            // The person deleted their data while GitHub answered: store nothing back.
+            return Ok(None);
+        }
         match refreshed {
             Ok(fresh) => {
                 self.store_github(person, &login, &fresh, now).await?;
