@@ -33,6 +33,9 @@ pub struct Config {
     /// deployed Worker, `socket` under `wrangler dev`; see
     /// [`crate::oauth::rate_limit::ClientAddress`]).
     pub client_address: crate::oauth::rate_limit::ClientAddress,
+    /// Pull requests whose ticks one "Delete my data" request deletes (`DELETE_BATCH_PULLS`,
+    /// 1 to 40, default 40: a Worker request's subrequests are limited; tests lower it).
+    pub delete_batch_pulls: usize,
     /// Access token lifetime in seconds (`ACCESS_TOKEN_TTL_SECONDS`, default and at most 3600;
     /// tests lower it).
     pub access_token_ttl_seconds: u64,
@@ -69,6 +72,7 @@ impl std::fmt::Debug for Config {
                 &self.address_rate_limit_per_minute,
             )
             .field("client_address", &self.client_address)
+            .field("delete_batch_pulls", &self.delete_batch_pulls)
             .field("access_token_ttl_seconds", &self.access_token_ttl_seconds)
             .field(
                 "allow_loopback_client_metadata",
@@ -132,6 +136,11 @@ impl Config {
                 text("RATE_LIMIT_PER_MINUTE").as_deref(),
                 crate::oauth::rate_limit::DEFAULT_PER_PERSON,
             ),
+            delete_batch_pulls: text("DELETE_BATCH_PULLS")
+                .and_then(|v| v.trim().parse::<usize>().ok())
+                .map_or(crate::person_data::PULLS_PER_REQUEST, |n| {
+                    n.clamp(1, crate::person_data::PULLS_PER_REQUEST)
+                }),
             client_address: crate::oauth::rate_limit::ClientAddress::parse(
                 text("CLIENT_ADDRESS").as_deref(),
                 text("LOCAL_DEV").is_some_and(|v| v != "0" && v != "false"),

@@ -6,6 +6,12 @@
 //! parts, because building a `worker::Request` reads the request's `cf` object, which the
 //! runtime builds on demand and which cost ~5% of an `/mcp` request's CPU in
 //! `tests/bench/profile.mjs`. Every other route gets a `worker::Request` as before.
+//!
+//! Each request runs inside a `log::Scoped` record, written as one JSON `console.log` line once
+//! the reply is known (see `log`).
+
+use std::cell::RefCell;
+use std::rc::Rc;
 
 use wasm_bindgen::JsValue;
 use worker::js_sys::Uint8Array;
@@ -13,6 +19,7 @@ use worker::{event, web_sys, Context, Env, Result};
 
 use crate::config::Config;
 use crate::http::{Headers, HttpReply};
+use crate::log;
 use crate::router::{route, Route};
 use crate::service;
 
@@ -23,23 +30,35 @@ fn start() {
 
 #[event(fetch)]
 pub async fn fetch(req: web_sys::Request, env: Env, _ctx: Context) -> Result<web_sys::Response> {
+    let started = worker::Date::now().as_millis();
     let config = Config::for_isolate(&env);
-    let reply = match serve(req, &env, config).await {
+    let record = Rc::new(RefCell::new(log::Record::default()));
+    let served = log::Scoped::new(serve(req, &env, config), record.clone()).await;
+    let reply = match served {
         Ok(reply) => reply,
         Err(error) => {
             worker::console_error!("unhandled error: {error}");
+            record.borrow_mut().error.get_or_insert("internal");
             HttpReply::json(
                 500,
                 &serde_json::json!({ "error": "internal_error", "message": "Something went wrong on our side; try again" }),
             )
         }
     };
+    let line = {
+        let mut record = record.borrow_mut();
+        record.status = reply.status;
+        record.ms = worker::Date::now().as_millis().saturating_sub(started);
+        record.to_json()
+    };
+    web_sys::console::log_1(&JsValue::from_str(&line));
     to_response(reply)
 }
 
 async fn serve(req: web_sys::Request, env: &Env, config: &Config) -> Result<HttpReply> {
     let url = url::Url::parse(&req.url())?;
     let method = req.method();
+    log::note(|record| record.route = crate::router::label(&method, url.path()));
     if url.path() == CRASH_PATH && crash_test_enabled(env, config) {
         panic!("a deliberate panic: CRASH_TEST is set and {CRASH_PATH} was requested");
     }

@@ -35,6 +35,8 @@ pub enum Route {
     SettingsCreateToken,
     /// `POST /settings/tokens/revoke`: revoke an API token.
     SettingsRevokeToken,
+    /// `POST /settings/delete`: delete the person's data (grants, tokens, GitHub token, ticks).
+    SettingsDeleteData,
     /// Anything else.
     NotFound,
     /// A known path with a method it does not serve.
@@ -110,9 +112,81 @@ pub fn route(method: &str, path: &str) -> Route {
         "/settings/apps/disconnect" => form(Route::SettingsDisconnect),
         "/settings/tokens" => form(Route::SettingsCreateToken),
         "/settings/tokens/revoke" => form(Route::SettingsRevokeToken),
+        "/settings/delete" => form(Route::SettingsDeleteData),
         _ => Route::NotFound,
     }
 }
+
+impl Route {
+    /// A short fixed name for the request log (`log`): never the path, which carries names.
+    pub fn label(&self) -> &'static str {
+        match self {
+            Route::Mcp => "mcp",
+            Route::ResourceMetadata => "resource_metadata",
+            Route::Home => "home",
+            Route::GuidePage | Route::GuideMarkdown => "guide",
+            Route::Review(_) => "review",
+            Route::Tick(_) => "tick",
+            Route::Arrange(_) => "arrange",
+            Route::ReviewScript => "review_script",
+            Route::SignIn => "signin",
+            Route::SignInCallback => "signin_callback",
+            Route::SignOut => "signout",
+            Route::Settings => "settings",
+            Route::SettingsDisconnect => "settings_disconnect",
+            Route::SettingsCreateToken => "settings_create_token",
+            Route::SettingsRevokeToken => "settings_revoke_token",
+            Route::SettingsDeleteData => "settings_delete_data",
+            Route::NotFound => "not_found",
+            Route::MethodNotAllowed => "method_not_allowed",
+        }
+    }
+}
+
+/// The log label of a request: the OAuth endpoint's name (`oauth::endpoints` serves those paths
+/// before the route table), else the route's.
+pub fn label(method: &str, path: &str) -> &'static str {
+    use crate::oauth::metadata as oauth;
+    match path {
+        oauth::METADATA_PATH => "oauth_metadata",
+        oauth::AUTHORIZE_PATH => "authorize",
+        oauth::CONSENT_PATH => "consent",
+        oauth::CALLBACK_PATH => "oauth_callback",
+        oauth::TOKEN_PATH => "token",
+        oauth::REGISTER_PATH => "register",
+        oauth::REVOKE_PATH => "revoke",
+        _ => route(method, path).label(),
+    }
+}
+
+/// Every label [`label`] can return, for the log's tests.
+pub const ROUTE_LABELS: &[&str] = &[
+    "oauth_metadata",
+    "authorize",
+    "consent",
+    "oauth_callback",
+    "token",
+    "register",
+    "revoke",
+    "mcp",
+    "resource_metadata",
+    "home",
+    "guide",
+    "review",
+    "tick",
+    "arrange",
+    "review_script",
+    "signin",
+    "signin_callback",
+    "signout",
+    "settings",
+    "settings_disconnect",
+    "settings_create_token",
+    "settings_revoke_token",
+    "settings_delete_data",
+    "not_found",
+    "method_not_allowed",
+];
 
 #[cfg(test)]
 mod tests {
@@ -192,6 +266,42 @@ mod tests {
             Route::SettingsRevokeToken,
         );
         check("GET", "/settings/tokens/revoke", Route::MethodNotAllowed);
+        check("POST", "/settings/delete", Route::SettingsDeleteData);
+        check("GET", "/settings/delete", Route::MethodNotAllowed);
         check("GET", "/settings/other", Route::NotFound);
+    }
+
+    #[test]
+    fn labels_name_the_route_never_the_path() {
+        assert_eq!(label("GET", "/r/acme/secret-repo/pull/12"), "review");
+        assert_eq!(label("POST", "/r/acme/secret-repo/pull/12/ticks"), "tick");
+        assert_eq!(label("GET", "/oauth/callback"), "oauth_callback");
+        assert_eq!(label("POST", "/oauth/token"), "token");
+        assert_eq!(label("POST", "/mcp"), "mcp");
+        assert_eq!(label("GET", "/anything/else"), "not_found");
+        for (method, path) in [
+            ("GET", "/.well-known/oauth-authorization-server"),
+            ("GET", "/authorize"),
+            ("POST", "/authorize/consent"),
+            ("POST", "/oauth/register"),
+            ("POST", "/oauth/revoke"),
+            ("GET", "/.well-known/oauth-protected-resource"),
+            ("GET", "/"),
+            ("GET", "/docs/ordering-guide"),
+            ("GET", "/r/a/b/pull/1/arrange"),
+            ("GET", "/assets/review.js"),
+            ("GET", "/signin"),
+            ("GET", "/signin/callback"),
+            ("GET", "/signout"),
+            ("GET", "/settings"),
+            ("POST", "/settings/apps/disconnect"),
+            ("POST", "/settings/tokens"),
+            ("POST", "/settings/tokens/revoke"),
+            ("POST", "/settings/delete"),
+            ("POST", "/"),
+        ] {
+            let name = label(method, path);
+            assert!(ROUTE_LABELS.contains(&name), "{name} is not listed");
+        }
     }
 }

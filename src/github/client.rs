@@ -69,9 +69,17 @@ impl GitHub<'_> {
             self.timeout_ms,
         )));
         let reply = match select(exchange, timer).await {
-            Either::Left((outcome, _)) => outcome?,
-            Either::Right(_) => return Err(GitHubError::Timeout),
+            Either::Left((Ok(reply), _)) => reply,
+            Either::Left((Err(error), _)) => {
+                crate::log::github(0);
+                return Err(error);
+            }
+            Either::Right(_) => {
+                crate::log::github(0);
+                return Err(GitHubError::Timeout);
+            }
         };
+        crate::log::github(reply.status);
         if (200..300).contains(&reply.status) {
             return Ok(reply.body);
         }

@@ -99,6 +99,7 @@ pub fn dispatch(headers: &Headers, body: &[u8]) -> Outcome {
         Incoming::Notification { method, params } => (None, method, params),
         Incoming::Response => return Outcome::Reply(HttpReply::empty(202)),
     };
+    crate::log::note(|record| record.mcp_method = Some(crate::log::mcp_method_label(&method)));
     let header_version = headers.get("mcp-protocol-version").map(str::trim);
     let meta_version = params
         .get("_meta")

@@ -278,12 +278,18 @@ async fn address_limit(req: &Request, env: &Env, config: &Config) -> Result<(), 
     match call_person::<_, api::AddressReply>(env, &format!("ip:{address}"), api::ADDRESS, &request)
         .await
     {
-        Ok(api::AddressReply::Allowed) => Ok(()),
+        Ok(api::AddressReply::Allowed) => {
+            crate::log::rate_limit(true);
+            Ok(())
+        }
         Ok(api::AddressReply::Limited {
             retry_after_seconds,
-        }) => Err(Error::TooManyRequests {
-            retry_after_seconds,
-        }),
+        }) => {
+            crate::log::rate_limit(false);
+            Err(Error::TooManyRequests {
+                retry_after_seconds,
+            })
+        }
         Err(error) => {
             worker::console_error!("oauth: address limit unavailable: {error}");
             Ok(())

@@ -3,6 +3,7 @@
 
 use worker::{Env, Request, Result};
 
+mod person_data;
 mod pull_request;
 mod review;
 mod saved_store;
@@ -16,6 +17,7 @@ use crate::errors;
 use crate::github::client::GitHub;
 use crate::http::{is_loopback_host, origin_of, Headers, HttpReply};
 use crate::json::FromJson;
+use crate::log;
 use crate::mcp::catalog::ToolName;
 use crate::mcp::dispatch::{self, Outcome, ToolRequest, ToolResult};
 use crate::mcp::transport::{self, RequestParts, MAX_BODY_BYTES};
@@ -80,7 +82,8 @@ pub async fn handle(mut req: Request, env: &Env, config: &Config) -> Result<Http
         settings_route @ (Route::Settings
         | Route::SettingsDisconnect
         | Route::SettingsCreateToken
-        | Route::SettingsRevokeToken) => {
+        | Route::SettingsRevokeToken
+        | Route::SettingsDeleteData) => {
             let headers = Headers::new(req.headers().entries());
             if local_caller(&headers, url.host_str().unwrap_or_default(), config).is_some() {
                 html(200, web::settings_page::local_dev(&base_url))
@@ -166,10 +169,15 @@ async fn mcp_message(
     Ok(match dispatch::dispatch(parts.headers, &body) {
         Outcome::Reply(reply) => reply,
         Outcome::Tool(request) => {
+            log::note(|record| record.tool = Some(request.tool.as_str()));
             if request.tool.writes() && !caller.may_write {
+                log::error("insufficient_scope");
                 return Ok(challenge::insufficient_scope_reply(base_url, &request.id));
             }
             let result = run_tool(&request, &caller, env, config, base_url).await;
+            if matches!(result, ToolResult::Error(_)) {
+                log::error("tool_error");
+            }
             dispatch::tool_reply(&request, result)
         }
     })
@@ -215,13 +223,23 @@ async fn authenticate(
 ) -> std::result::Result<Caller, HttpReply> {
     use crate::oauth::endpoints::{authenticate_bearer, BearerRefusal};
     let Some(authorization) = headers.get("authorization") else {
-        return local_caller(headers, host, config)
-            .ok_or_else(|| challenge::unauthorized(base_url, Refusal::MissingToken));
+        return local_caller(headers, host, config).ok_or_else(|| {
+            log::error("missing_token");
+            challenge::unauthorized(base_url, Refusal::MissingToken)
+        });
     };
     let Some(token) = challenge::bearer_token(authorization) else {
+        log::error("invalid_token");
         return Err(challenge::unauthorized(base_url, Refusal::InvalidToken));
     };
-    match authenticate_bearer(env, config, base_url, token).await {
+    let checked = authenticate_bearer(env, config, base_url, token).await;
+    match &checked {
+        Ok(_) => log::rate_limit(true),
+        Err(BearerRefusal::RateLimited { .. }) => log::rate_limit(false),
+        Err(BearerRefusal::Invalid) => log::error("invalid_token"),
+        Err(BearerRefusal::Unavailable) => log::error("unavailable"),
+    }
+    match checked {
         Ok(caller) => Ok(caller),
         Err(BearerRefusal::Invalid) => {
             Err(challenge::unauthorized(base_url, Refusal::InvalidToken))

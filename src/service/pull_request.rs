@@ -69,6 +69,7 @@ pub async fn read_pull_with_files(
     if let Some(cache) = &cache {
         if let Ok(Some(text)) = crate::store::get_text(cache, &key).await {
             if let Ok(snapshot) = crate::json::decode::<Snapshot>(&text) {
+                crate::log::note(|record| record.cache = Some("hit"));
                 return Ok(PullRead {
                     repository,
                     pull,
@@ -77,6 +78,7 @@ pub async fn read_pull_with_files(
             }
         }
     }
+    crate::log::note(|record| record.cache = Some("miss"));
     let (snapshot, complete) = fetch_snapshot(github, owner, repo, &pull).await?;
     // A snapshot built while `.gitattributes` or the conventions file could not be read is
     // served once but not cached: cached, it would hide their hints until the next push.

@@ -375,6 +375,13 @@ pub async fn tick(
             "This item is not on the pull request's current review page (the order or the pull request changed); reload the page and tick again.",
         ));
     };
+    // The person's index of ticked pull requests ("Delete my data" walks it) is written before
+    // the tick, so no tick is ever stored that the index does not list; and only after the
+    // checks above, so a refused tick grows no one's storage.
+    if let Err(error) = super::person_data::note_ticked(env, caller, pull).await {
+        worker::console_error!("noting a ticked pull request failed: {error}");
+        return Ok(refuse(503, "Ticks are unavailable right now; try again."));
+    }
     let target = (pull.owner.as_str(), pull.repo.as_str(), pull.number);
     let head = read.pull.head.sha.as_str();
     let reply = saved_store::tick(env, target, &caller.login, &items, done, head).await?;

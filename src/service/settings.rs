@@ -1,13 +1,15 @@
 //! `/settings` (wasm only): a signed-in GitHub person's connected apps (Disconnect ends one at
-//! once) and API tokens (create, list, revoke). The person is found through the review pages'
-//! web session (`web_session::viewer`); every form is checked with the double-submit CSRF cookie
-//! and `Origin` (`web::csrf`). The person's Durable Object does the work (`oauth::person_api`).
+//! once), API tokens (create, list, revoke), and "Delete my data" (`service::person_data`). The
+//! person is found through the review pages' web session (`web_session::viewer`); every form is
+//! checked with the double-submit CSRF cookie and `Origin` (`web::csrf`). The person's Durable
+//! Object does the work (`oauth::person_api`).
 //!
 //! Local development (a loopback request acting as `local:<login>`) has no person object; the
 //! router shows `settings_page::local_dev` instead, before this module is reached.
 
 use worker::{Env, Request};
 
+use super::person_data::Deleted;
 use super::web_session;
 use crate::config::Config;
 use crate::http::HttpReply;
@@ -61,7 +63,7 @@ fn unavailable(error: worker::Error) -> HttpReply {
     ))
 }
 
-/// Serves the four settings routes.
+/// Serves the settings routes.
 pub async fn handle(
     req: &mut Request,
     route: &Route,
@@ -199,6 +201,30 @@ pub async fn handle(
                 return Ok(unavailable(error));
             }
             Ok(see_settings())
+        }
+        Route::SettingsDeleteData => {
+            if form::value(&form, "confirm") != Some("delete") {
+                return session
+                    .show(None, Some("Tick “Yes, delete my data” to confirm."))
+                    .await
+                    .map(|reply| with_status(reply, 400));
+            }
+            match super::person_data::delete(env, &object, config.delete_batch_pulls).await {
+                Ok(Deleted::All(forgotten)) => {
+                    let page = settings_page::deleted(&caller.login, &forgotten, base_url);
+                    Ok(no_store(web_session::end_session(
+                        super::html(200, page),
+                        secure,
+                    )))
+                }
+                Ok(Deleted::Partly { cleared }) => {
+                    let notice = format!(
+                        "Deleted your ticks on {cleared} pull requests; more are left. Press Delete my data again to go on."
+                    );
+                    session.show(None, Some(&notice)).await
+                }
+                Err(error) => Ok(unavailable(error)),
+            }
         }
         _ => Ok(super::html(404, crate::web::pages::not_found(base_url))),
     }

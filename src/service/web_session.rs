@@ -277,6 +277,14 @@ pub fn signed_out(secure: bool) -> HttpReply {
         .with_header("set-cookie", set_cookie(REFRESH_COOKIE, "", 0, secure))
 }
 
+/// `reply` with the session's cookies cleared, for a session whose grant is gone (the person
+/// deleted their data): the browser is signed out without another round trip.
+pub fn end_session(reply: HttpReply, secure: bool) -> HttpReply {
+    reply
+        .with_header("set-cookie", set_cookie(ACCESS_COOKIE, "", 0, secure))
+        .with_header("set-cookie", set_cookie(REFRESH_COOKIE, "", 0, secure))
+}
+
 /// The signed-in person, or the reply that gets them signed in: a refresh when the access token
 /// expired (a redirect to the same page with new cookies), else the sign-in flow.
 pub async fn viewer(

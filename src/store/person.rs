@@ -20,6 +20,13 @@
 //!   access, times. They do not expire; revoking deletes the row.
 //! * `pending` — consent forms awaiting an answer: hash of the id, hash of the CSRF token, the
 //!   authorization request, expiry.
+//! * `ticked` — the pull requests the person ticked on, with the login the ticks are under and
+//!   when they last ticked there, so "Delete my data" can find their ticks (`person_data`).
+//!   Entries unchanged for a year go, as the ticks themselves do.
+//!
+//! `/data/forget` deletes every row of every table at once (grants, tokens, codes, consents, API
+//! tokens, pending consents, the sealed GitHub token, the index) and everything remembered in
+//! memory, so the person's tokens fail on their very next request.
 //!
 //! The rate-limit window (`oauth::rate_limit`, sliding) is kept in memory: an object is evicted
 //! only after it has been idle for longer than a window, so eviction loses nothing that matters,
@@ -47,6 +54,7 @@ use crate::oauth::rate_limit::{Admission, Window};
 use crate::oauth::redirect_uri::consent_key;
 use crate::oauth::seal;
 use crate::oauth::tokens::{self, PersonId, TokenKind, RANDOM_BYTES};
+use crate::person_data as data;
 use crate::security::compare::constant_time_eq;
 
 /// How long a GitHub refresh counts as in flight.
@@ -107,7 +115,27 @@ CREATE TABLE IF NOT EXISTS pending (
   request TEXT NOT NULL,
   expires_at INTEGER NOT NULL
 );
+CREATE TABLE IF NOT EXISTS ticked (
+  key TEXT PRIMARY KEY,
+  owner TEXT NOT NULL,
+  repo TEXT NOT NULL,
+  number INTEGER NOT NULL,
+  login TEXT NOT NULL,
+  at INTEGER NOT NULL
+);
 ";
+
+/// Every table, for `/data/forget`.
+const TABLES: [&str; 8] = [
+    "github",
+    "grants",
+    "tokens",
+    "codes",
+    "consents",
+    "api_tokens",
+    "pending",
+    "ticked",
+];
 
 #[wasm_bindgen(wasm_bindgen = ::worker::wasm_bindgen)]
 pub struct PersonStore {
@@ -131,6 +159,9 @@ pub struct PersonStore {
     checked: RefCell<Vec<Checked>>,
     /// The `github` row (login, sealed token) as last read or written.
     github_row: RefCell<Option<(String, String)>>,
+    /// How many times `/data/forget` ran in this instance, so a GitHub token refresh that was
+    /// awaiting GitHub when the person deleted their data does not write the token back.
+    deletions: Cell<u32>,
 }
 
 /// One remembered token check.
@@ -242,6 +273,7 @@ impl PersonStore {
             refreshing_since: Cell::new(0),
             checked: RefCell::new(Vec::new()),
             github_row: RefCell::new(None),
+            deletions: Cell::new(0),
         }
     }
 
@@ -335,6 +367,10 @@ impl PersonStore {
             api::REVOKE_API_TOKEN => {
                 Reply::json(&self.revoke_api_token(&crate::json::decode(body)?)?)
             }
+            data::NOTE_TICKED => self.note_ticked(body),
+            data::LIST_TICKED => self.list_ticked(body),
+            data::DROP_TICKED => self.drop_ticked(body),
+            data::FORGET => self.forget_everything(),
             _ => Ok(Reply::NotFound),
         }
     }
@@ -752,6 +788,83 @@ impl PersonStore {
         Ok(api::Removed { removed })
     }
 
+    // ---- a person's data (`person_data`) -------------------------------------------------
+
+    /// Notes a pull request the person ticked on, and drops entries older than the ticks'
+    /// retention (their ticks are gone by then too).
+    fn note_ticked(&self, body: &str) -> Result<Reply> {
+        self.ensure_schema()?;
+        let pull: data::Ticked = crate::json::decode(body)?;
+        let now = now_ms() / 1000;
+        self.run(
+            "INSERT INTO ticked (key, owner, repo, number, login, at) VALUES (?, ?, ?, ?, ?, ?) \
+             ON CONFLICT (key) DO UPDATE SET at = excluded.at",
+            vec![
+                text(&pull.key()),
+                text(&pull.owner),
+                text(&pull.repo),
+                int(pull.number),
+                text(&pull.login),
+                int(now),
+            ],
+        )?;
+        self.run(
+            "DELETE FROM ticked WHERE at < ?",
+            vec![int(now.saturating_sub(data::TICK_RETENTION_SECONDS))],
+        )?;
+        Ok(Reply::Json("{}".into()))
+    }
+
+    /// The pull requests the person ticked on, least recently ticked first, one batch.
+    fn list_ticked(&self, body: &str) -> Result<Reply> {
+        self.ensure_schema()?;
+        let mut list = data::TickedList::default();
+        let query = "SELECT owner, repo, number, login FROM ticked ORDER BY at LIMIT ?";
+        let limit = vec![int(data::batch_limit(body) as u64)];
+        for values in self.sql.exec(query, limit)?.raw() {
+            let row = Row(values?);
+            list.pulls.push(data::Ticked {
+                owner: row.text(0),
+                repo: row.text(1),
+                number: row.int(2),
+                login: row.text(3),
+            });
+        }
+        Ok(Reply::Json(list.to_json().to_string()))
+    }
+
+    /// Removes index entries whose ticks were deleted.
+    fn drop_ticked(&self, body: &str) -> Result<Reply> {
+        self.ensure_schema()?;
+        let list: data::TickedList = crate::json::decode(body)?;
+        for pull in &list.pulls {
+            self.run("DELETE FROM ticked WHERE key = ?", vec![text(&pull.key())])?;
+        }
+        Ok(Reply::Json("{}".into()))
+    }
+
+    /// Deletes everything this object holds about the person; see the module doc.
+    fn forget_everything(&self) -> Result<Reply> {
+        self.ensure_schema()?;
+        let count = |table: &str| -> Result<u64> {
+            Ok(self
+                .first(&format!("SELECT COUNT(*) FROM {table}"), vec![])?
+                .map_or(0, |row| row.int(0)))
+        };
+        let forgotten = data::Forgotten {
+            grants: count("grants")?,
+            api_tokens: count("api_tokens")?,
+            github_token: count("github")? > 0,
+        };
+        for table in TABLES {
+            self.run(&format!("DELETE FROM {table}"), vec![])?;
+        }
+        self.forget();
+        *self.opened.borrow_mut() = None;
+        self.deletions.set(self.deletions.get().wrapping_add(1));
+        Ok(Reply::Json(forgotten.to_json().to_string()))
+    }
+
     /// The key our tokens are tagged with (see `oauth::tokens`).
     fn tag_key(&self) -> Result<tokens::TagKey> {
         Config::for_isolate(&self.env)
@@ -846,8 +959,13 @@ impl PersonStore {
             return Ok(Some((login, github)));
         }
         self.refreshing_since.set(now);
+        let deletions = self.deletions.get();
         let refreshed = self.refresh_github(&github, now).await;
         self.refreshing_since.set(0);
+        if self.deletions.get() != deletions {
+            // The person deleted their data while GitHub answered: store nothing back.
+            return Ok(None);
+        }
         match refreshed {
             Ok(fresh) => {
                 self.store_github(person, &login, &fresh, now).await?;

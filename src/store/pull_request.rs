@@ -12,6 +12,10 @@
 //! [`TickReply`] (unticking deletes rows; a person holds at most [`MAX_TICKS_PER_PERSON`]);
 //! `POST /head` `{head_sha, files, at}` records a head's change ids once (the newest 20 are kept);
 //! `POST /ticks/migrate` `{person, add, remove}` replaces path-keyed ticks with content items.
+//! `POST /ticks/forget` `{person}` → `{removed}`: every tick of that person, for "Delete my data".
+//!
+//! Bounds (`person_data`): a save keeps the latest [`MAX_VERSIONS`] versions of its kind, and a
+//! tick removes every tick unchanged for a year, so neither table grows without limit.
 
 use serde_json::Value;
 use worker::{
@@ -20,6 +24,7 @@ use worker::{
 };
 
 use crate::json::{DecodeError, Fields, FromJson};
+use crate::person_data::{MAX_VERSIONS, TICK_RETENTION_SECONDS};
 use crate::tools::saved::{
     decide_save, CurrentState, DocumentKind, ReviewerState, SaveOutcome, SaveRequest, SavedRecord,
     TickOutcome, TickReply, TickRow, VersionSummary, MAX_TICKS_PER_PERSON,
@@ -31,7 +36,13 @@ pub struct PullRequestStore {
     /// Set when the schema could not be created; every request then answers 500 instead of
     /// panicking in the constructor (which would hang the request).
     schema_error: Option<String>,
+    /// When this instance last removed old ticks (epoch ms): at most hourly, because the sweep
+    /// reads the whole table and a popular pull request's object takes many ticks a second.
+    ticks_swept_at: std::cell::Cell<u64>,
 }
+
+/// How often an instance sweeps old ticks.
+const TICK_SWEEP_INTERVAL_MS: u64 = 60 * 60 * 1000;
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS orders (
@@ -133,6 +144,19 @@ impl FromJson for TickMigration {
     }
 }
 
+/// `POST /ticks/forget`: whose ticks to delete.
+struct ForgetTicks {
+    person: String,
+}
+
+impl FromJson for ForgetTicks {
+    fn from_json(value: Value) -> std::result::Result<Self, DecodeError> {
+        Ok(ForgetTicks {
+            person: Fields::of(value)?.required("person")?,
+        })
+    }
+}
+
 /// A row as SQLite returns it (columns in the order of [`ROW_COLUMNS`]).
 struct Row {
     version: f64,
@@ -216,7 +240,11 @@ impl DurableObject for PullRequestStore {
                     Err(error) => Some(error.to_string()),
                     Ok(_) => None,
                 });
-        PullRequestStore { sql, schema_error }
+        PullRequestStore {
+            sql,
+            schema_error,
+            ticks_swept_at: std::cell::Cell::new(0),
+        }
     }
 
     async fn fetch(&self, mut req: Request) -> Result<Response> {
@@ -255,7 +283,9 @@ impl DurableObject for PullRequestStore {
             }
             (Method::Post, "/tick") => {
                 let tick: Tick = json_body(&mut req).await?;
-                Response::from_json(&self.tick(&tick)?)
+                let reply = self.tick(&tick)?;
+                self.sweep_ticks()?;
+                Response::from_json(&reply)
             }
             (Method::Post, "/head") => {
                 let head: HeadRecord = json_body(&mut req).await?;
@@ -266,6 +296,11 @@ impl DurableObject for PullRequestStore {
                 let migration: TickMigration = json_body(&mut req).await?;
                 self.migrate(&migration)?;
                 Response::from_json(&true)
+            }
+            (Method::Post, "/ticks/forget") => {
+                let forget: ForgetTicks = json_body(&mut req).await?;
+                let removed = self.forget_ticks(&forget.person)?;
+                Response::ok(format!("{{\"removed\":{removed}}}"))
             }
             (Method::Get, "/version") => {
                 let version: i64 = query("v").and_then(|v| v.parse().ok()).unwrap_or(0);
@@ -317,6 +352,11 @@ impl PullRequestStore {
                 request.saved_at.clone().into(),
             ],
         )?;
+        if version > MAX_VERSIONS {
+            let prune = format!("DELETE FROM {} WHERE version <= ?", request.kind.table());
+            self.sql
+                .exec(&prune, vec![((version - MAX_VERSIONS) as i64).into()])?;
+        }
         Ok(SaveOutcome::Saved { version })
     }
 
@@ -474,6 +514,33 @@ impl PullRequestStore {
             )?;
         }
         Ok(())
+    }
+
+    /// Removes ticks unchanged for longer than the retention (`updated_at` is RFC 3339 text in
+    /// one fixed-width format, so text order is time order), at most once an hour.
+    fn sweep_ticks(&self) -> Result<()> {
+        let now = worker::Date::now().as_millis();
+        if now < self.ticks_swept_at.get() + TICK_SWEEP_INTERVAL_MS {
+            return Ok(());
+        }
+        self.ticks_swept_at.set(now);
+        let cutoff = now.saturating_sub(TICK_RETENTION_SECONDS * 1000);
+        self.sql.exec(
+            "DELETE FROM ticks WHERE updated_at < ?",
+            vec![crate::time::rfc3339(cutoff).into()],
+        )?;
+        Ok(())
+    }
+
+    /// Deletes every tick of one person; answers how many rows went.
+    fn forget_ticks(&self, person: &str) -> Result<usize> {
+        Ok(self
+            .sql
+            .exec(
+                "DELETE FROM ticks WHERE person = ?",
+                vec![person.to_string().into()],
+            )?
+            .rows_written())
     }
 
     fn history(&self, kind: DocumentKind) -> Result<Vec<VersionSummary>> {

@@ -59,6 +59,7 @@ pub async fn post_github_form(url: &str, form: &str, timeout_ms: u64) -> Result<
             "GitHub did not answer within {timeout_ms} ms"
         ))),
     };
+    crate::log::github(answer.as_ref().map_or(0, |reply| reply.status));
     answer
 }
 
@@ -112,6 +113,7 @@ async fn call_object(
     let namespace: JsValue = env.durable_object(binding)?.into();
     let namespace: worker::worker_sys::DurableObjectNamespace = namespace.unchecked_into();
     let stub = namespace.get_by_name(name)?;
+    crate::log::object();
     read(stub.fetch_with_request(request)?).await
 }
 

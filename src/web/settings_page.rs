@@ -1,5 +1,5 @@
 //! The `/settings` page: the apps connected to a person's account (with their access and last use,
-//! and a Disconnect button each), and their API tokens (create, list, revoke).
+//! and a Disconnect button each), their API tokens (create, list, revoke), and "Delete my data".
 //!
 //! Why: a person must be able to see and end every app's access at once, and to make a token for
 //! clients without OAuth and for automation. Pure, so the rendering and its escaping of app and
@@ -9,6 +9,7 @@
 
 use super::html::{escape, isolated_name, page};
 use crate::oauth::person_api::{ApiTokenInfo, ConnectedApp};
+use crate::person_data::Forgotten;
 
 /// The longest API token name accepted.
 pub const MAX_TOKEN_NAME_CHARS: usize = 80;
@@ -143,7 +144,23 @@ pub fn settings(view: &SettingsView<'_>, base_url: &str) -> String {
     );
     out.push_str("<label><input type=\"radio\" name=\"access\" value=\"write\"> Read + save reading orders and diagrams</label></p>");
     out.push_str("<p><button type=\"submit\">Create token</button></p></form>\n</section>\n");
+
+    out.push_str("<section aria-labelledby=\"delete\"><h2 id=\"delete\">Delete my data</h2>\n<p>Ends every app's access and API token at once, signs this browser out, and deletes the GitHub token kept for you and your ticks on every pull request. Reading orders and diagrams you saved stay with the repository, under your login.</p>\n<form method=\"post\" action=\"/settings/delete\">");
+    csrf_field(&mut out, view.csrf);
+    out.push_str("<p><label><input type=\"checkbox\" name=\"confirm\" value=\"delete\" required> Yes, delete my data</label> <button type=\"submit\">Delete my data</button></p></form>\n</section>\n");
     page("Settings", &out, base_url)
+}
+
+/// After "Delete my data": what was deleted. The browser's session cookies are cleared with it.
+pub fn deleted(login: &str, forgotten: &Forgotten, base_url: &str) -> String {
+    let body = format!(
+        "<h1>Your data was deleted</h1>\n<p>Deleted for <strong>{}</strong>: connected apps: {}, API tokens: {}, GitHub token: {}, and your ticks. Reading orders and diagrams you saved stay, under your login.</p>\n",
+        escape(login),
+        forgotten.grants,
+        forgotten.api_tokens,
+        if forgotten.github_token { "yes" } else { "none kept" },
+    );
+    page("Data deleted", &body, base_url)
 }
 
 /// In local development the caller is a local user with no person object: nothing to manage.
@@ -202,7 +219,8 @@ mod tests {
         assert!(html.contains("2023-11-14 22:13 UTC"));
         assert!(html.contains("2023-11-14 22:14 UTC"));
         assert!(html.contains("never"));
-        assert_eq!(html.matches("name=\"csrf\" value=\"tok\"").count(), 5);
+        assert_eq!(html.matches("name=\"csrf\" value=\"tok\"").count(), 6);
+        assert!(html.contains("action=\"/settings/delete\""));
         assert!(!html.contains("api-token"));
     }
 
@@ -224,6 +242,22 @@ mod tests {
         assert!(html.contains("&lt;i&gt;bad&lt;/i&gt;"));
         assert!(html.contains("No apps are connected."));
         assert!(local_dev("https://h").contains("need a GitHub sign-in"));
+    }
+
+    #[test]
+    fn the_deleted_page_says_what_went_and_what_stays() {
+        let html = deleted(
+            "<octo>",
+            &Forgotten {
+                grants: 1,
+                api_tokens: 2,
+                github_token: true,
+            },
+            "https://h",
+        );
+        assert!(html.contains("&lt;octo&gt;"));
+        assert!(html.contains("connected apps: 1, API tokens: 2, GitHub token: yes"));
+        assert!(html.contains("saved stay"));
     }
 
     #[test]

@@ -94,7 +94,8 @@ async function waitForHttp(url, timeoutMs) {
 
 /**
  * Starts the stand-in and the Worker. Options: `vars` (extra wrangler vars), `localDev` (default
- * true), `localUser` (stand-in login whose token the local user gets, default `octo`).
+ * true), `localUser` (stand-in login whose token the local user gets, default `octo`),
+ * `logLevel` (wrangler's, default `warn`; `log` passes the Worker's `console.log` lines through).
  */
 export async function startStack(options = {}) {
   const node = process.execPath;
@@ -125,7 +126,7 @@ export async function startStack(options = {}) {
     inspectorPort = inspectorPort ?? await freePort();
     const args = [join(root, 'node_modules/wrangler/bin/wrangler.js'), 'dev', '--ip', '127.0.0.1', '--port', String(port),
       '--inspector-port', String(inspectorPort), '--persist-to', persistDir, '--show-interactive-dev-session=false',
-      '--log-level', 'warn'];
+      '--log-level', options.logLevel ?? 'warn'];
     for (const [key, value] of Object.entries(vars)) args.push('--var', `${key}:${value}`);
     worker = startProcess(node, args, {
       cwd: root,
@@ -146,6 +147,8 @@ export async function startStack(options = {}) {
     standinUrl,
     persistDir,
     workerLog: () => worker.log(),
+    /** The process group of `wrangler dev` and its workerd children (for CPU accounting). */
+    get workerGroup() { return worker.child.pid; },
     /** Stops and starts the Worker, keeping its persisted state. */
     async restart() {
       await stopProcess(worker.child);

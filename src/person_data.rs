@@ -1,0 +1,181 @@
+//! A person's data on request: the messages and limits behind "Delete my data" on `/settings`,
+//! and what is kept and for how long (README, "What is kept, and for how long").
+//!
+//! Why an index of ticked pull requests: ticks live in each pull request's Durable Object, and
+//! nothing can list every object a person touched. So each tick also notes its pull request in
+//! the person's object (`store::person`, table `ticked`), and deleting walks that list.
+//! Deleting goes in batches of [`PULLS_PER_REQUEST`], pull requests first and credentials last:
+//! a batch that fails leaves the person signed in with the rest still listed, to try again, and a
+//! Worker request never runs into its subrequest limit however many pull requests there are.
+//!
+//! What not: no I/O. `service::person_data` runs the steps; `store::person` and
+//! `store::pull_request` delete the rows.
+
+use serde_json::{json, Value};
+
+use crate::json::{DecodeError, Fields, FromJson};
+
+/// Person-object operations (JSON POSTs, like `oauth::person_api`'s).
+pub const NOTE_TICKED: &str = "/data/ticked/note";
+pub const LIST_TICKED: &str = "/data/ticked/list";
+pub const DROP_TICKED: &str = "/data/ticked/drop";
+pub const FORGET: &str = "/data/forget";
+
+/// How many pull requests one "Delete my data" request clears ticks on: each is one Durable
+/// Object request, and a Worker request may make 50 subrequests on the free plan (1,000 on paid);
+/// this leaves room for the page's own.
+pub const PULLS_PER_REQUEST: usize = 40;
+
+/// The batch a `LIST_TICKED` request asks for (`{"limit": n}`), at most [`PULLS_PER_REQUEST`].
+pub fn batch_limit(body: &str) -> usize {
+    crate::json::value(body.as_bytes())
+        .and_then(|value| value.get("limit").and_then(serde_json::Value::as_u64))
+        .map_or(PULLS_PER_REQUEST, |n| {
+            (n as usize).clamp(1, PULLS_PER_REQUEST)
+        })
+}
+
+/// Ticks and their index entries unchanged for this long are removed (a year): a pull request's
+/// review is long over by then, and it bounds both tables.
+pub const TICK_RETENTION_SECONDS: u64 = 365 * 24 * 60 * 60;
+
+/// The most versions of an order, or of a diagram, a pull request keeps; older ones are removed
+/// when a newer one is saved. History stays (the spec: "earlier versions stay in history") but
+/// cannot grow without bound under an agent that saves in a loop.
+pub const MAX_VERSIONS: u64 = 1000;
+
+/// A pull request a person ticked on, with the login the ticks were written under (ticks are
+/// keyed by login, which a person can change on GitHub).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ticked {
+    pub owner: String,
+    pub repo: String,
+    pub number: u64,
+    pub login: String,
+}
+
+impl FromJson for Ticked {
+    fn from_json(value: Value) -> Result<Self, DecodeError> {
+        let mut f = Fields::of(value)?;
+        Ok(Ticked {
+            owner: f.required("owner")?,
+            repo: f.required("repo")?,
+            number: f.required("number")?,
+            login: f.required("login")?,
+        })
+    }
+}
+
+impl Ticked {
+    /// The JSON the Worker and the person's object exchange. (Written with `json!` rather than a
+    /// derived `Serialize`: each derived type and each generic call it takes part in is compiled
+    /// again into the wasm, and these messages are small.)
+    pub fn to_json(&self) -> Value {
+        json!({ "owner": self.owner, "repo": self.repo, "number": self.number, "login": self.login })
+    }
+
+    /// The index's key: the pull request as its object is named (lower-cased) and the login.
+    pub fn key(&self) -> String {
+        format!(
+            "{}/{}#{}@{}",
+            self.owner.to_ascii_lowercase(),
+            self.repo.to_ascii_lowercase(),
+            self.number,
+            self.login
+        )
+    }
+}
+
+/// `LIST_TICKED`'s reply (at most [`PULLS_PER_REQUEST`] entries, least recently ticked first),
+/// and `DROP_TICKED`'s request (the entries whose ticks are gone).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct TickedList {
+    pub pulls: Vec<Ticked>,
+}
+
+impl TickedList {
+    pub fn to_json(&self) -> Value {
+        json!({ "pulls": self.pulls.iter().map(Ticked::to_json).collect::<Vec<_>>() })
+    }
+}
+
+impl FromJson for TickedList {
+    fn from_json(value: Value) -> Result<Self, DecodeError> {
+        Ok(TickedList {
+            pulls: Fields::of(value)?.required("pulls")?,
+        })
+    }
+}
+
+/// What `FORGET` removed, for the confirmation page.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Forgotten {
+    pub grants: u64,
+    pub api_tokens: u64,
+    pub github_token: bool,
+}
+
+impl Forgotten {
+    pub fn to_json(&self) -> Value {
+        json!({ "grants": self.grants, "api_tokens": self.api_tokens, "github_token": self.github_token })
+    }
+}
+
+impl FromJson for Forgotten {
+    fn from_json(value: Value) -> Result<Self, DecodeError> {
+        let mut f = Fields::of(value)?;
+        Ok(Forgotten {
+            grants: f.required("grants")?,
+            api_tokens: f.required("api_tokens")?,
+            github_token: f.required("github_token")?,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn round_trip<T: FromJson + PartialEq + std::fmt::Debug>(value: T, json: Value) {
+        let text = json.to_string();
+        assert_eq!(crate::json::decode::<T>(&text).unwrap(), value, "{text}");
+    }
+
+    fn ticked(owner: &str, number: u64) -> Ticked {
+        Ticked {
+            owner: owner.into(),
+            repo: "Demo".into(),
+            number,
+            login: "Octo".into(),
+        }
+    }
+
+    #[test]
+    fn messages_round_trip() {
+        let one = ticked("LogiKFlow", 3);
+        round_trip(one.clone(), one.to_json());
+        let list = TickedList {
+            pulls: vec![ticked("a", 1), ticked("b", 2)],
+        };
+        round_trip(list.clone(), list.to_json());
+        let forgotten = Forgotten {
+            grants: 2,
+            api_tokens: 1,
+            github_token: true,
+        };
+        round_trip(forgotten.clone(), forgotten.to_json());
+    }
+
+    #[test]
+    fn the_key_follows_the_object_name_and_keeps_the_login() {
+        assert_eq!(ticked("LogiKFlow", 3).key(), "logikflow/demo#3@Octo");
+    }
+
+    #[test]
+    fn a_missing_field_is_named() {
+        let error = crate::json::decode::<Ticked>(r#"{"owner":"a","repo":"b","login":"c"}"#)
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("number"), "{error}");
+    }
+}
