@@ -21,8 +21,6 @@ pub enum Route {
     Tick(PullPath),
     /// Arranging the order on the web (`GET` shows the form, `POST` saves it).
     Arrange(PullPath),
-    /// The review page's script.
-    ReviewScript,
     /// Reviewers' web sign-in, its OAuth callback, and sign-out.
     SignIn,
     SignInCallback,
@@ -101,7 +99,6 @@ pub fn route(method: &str, path: &str) -> Route {
         "/" => page(Route::Home),
         "/docs/ordering-guide" | "/docs/ordering-guide/" => page(Route::GuidePage),
         "/docs/ordering-guide.md" => page(Route::GuideMarkdown),
-        "/assets/review.js" => page(Route::ReviewScript),
         "/signin" => page(Route::SignIn),
         "/signin/callback" => page(Route::SignInCallback),
         // GET shows a button; only a POST with the CSRF pair signs out, so another site can't
@@ -128,7 +125,6 @@ impl Route {
             Route::Review(_) => "review",
             Route::Tick(_) => "tick",
             Route::Arrange(_) => "arrange",
-            Route::ReviewScript => "review_script",
             Route::SignIn => "signin",
             Route::SignInCallback => "signin_callback",
             Route::SignOut => "signout",
@@ -242,7 +238,6 @@ mod tests {
         check("GET", "/r/acme/app.js/issues/12", Route::NotFound);
         check("GET", "/r/ac%20me/app/pull/1", Route::NotFound);
         check("GET", "/r/acme/app/pull/1/other", Route::NotFound);
-        check("GET", "/assets/review.js", Route::ReviewScript);
         check("GET", "/signin", Route::SignIn);
         check("GET", "/signin/callback", Route::SignInCallback);
         check("GET", "/signout", Route::SignOut);
@@ -289,7 +284,6 @@ mod tests {
             ("GET", "/"),
             ("GET", "/docs/ordering-guide"),
             ("GET", "/r/a/b/pull/1/arrange"),
-            ("GET", "/assets/review.js"),
             ("GET", "/signin"),
             ("GET", "/signin/callback"),
             ("GET", "/signout"),

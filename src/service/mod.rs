@@ -70,12 +70,6 @@ pub async fn handle(mut req: Request, env: &Env, config: &Config) -> Result<Http
             }
             review::Viewer::SignIn(reply) => reply,
         },
-        Route::ReviewScript => HttpReply::new(
-            200,
-            "text/javascript; charset=utf-8",
-            web::review_page::REVIEW_JS,
-        )
-        .with_header("cache-control", "public, max-age=300"),
         Route::SignIn => web_session::sign_in(&req, env, config, &base_url).await?,
         Route::SignInCallback => web_session::callback(&req, env, config, &base_url).await?,
         Route::SignOut => web_session::sign_out(&mut req, env, config, &base_url).await?,

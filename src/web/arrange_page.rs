@@ -74,10 +74,8 @@ pub struct ArrangePage<'a> {
 pub fn render(arrange: &ArrangePage<'_>) -> String {
     let pull = pull_path(arrange.owner, arrange.repo, arrange.number);
     let order = arrange.order;
-    let mut out = String::with_capacity(STYLE.len() + 8 * 1024);
-    out.push_str("<style>");
-    out.push_str(STYLE);
-    out.push_str("</style>\n");
+    let mut out = String::with_capacity(8 * 1024);
+    out.push_str("<link rel=\"stylesheet\" href=\"/static/arrange.css\">\n");
     let _ = writeln!(
         out,
         "<p class=\"crumbs\"><a href=\"{}\">← Back to the review</a></p>",
@@ -676,32 +674,6 @@ fn textarea(out: &mut String, id: &str, name: &str, value: Option<&str>, rows: u
     escape_into(out, value.unwrap_or(""));
     out.push_str("</textarea>");
 }
-
-/// The arrange page's own style, after the shared one.
-const STYLE: &str = r#"
-.crumbs{margin:0 0 .5rem}
-.error{border:1px solid #cf222e;border-left-width:4px;border-radius:6px;padding:.6rem .9rem;margin:0 0 1rem;background:var(--soft)}
-.error p{margin:0}
-.error p+p{margin-top:.25rem;white-space:pre-wrap}
-.arrange .sec{border:1px solid var(--line);border-radius:8px;padding:.75rem 1rem 1rem;margin:0 0 1.5rem;min-width:0}
-.arrange legend{font-weight:700;padding:0 .35rem;overflow-wrap:anywhere}
-.untitled{font-style:italic;color:var(--muted)}
-.row{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:flex-end}
-.field{margin:0 0 .6rem;min-width:0}
-.field.grow{flex:1 1 10rem}
-.field.pos{flex:0 0 6.5rem}
-.field label{display:block;font-size:.875rem;font-weight:600;margin:0 0 .15rem}
-.arrange input[type=text],.arrange input[type=number],.arrange select,.arrange textarea{display:block;width:100%;max-width:100%;font:inherit;color:var(--fg);background:var(--bg);border:1px solid var(--line);border-radius:6px;padding:.3rem .5rem}
-.arrange textarea{resize:vertical;min-height:2.6rem}
-.kept{color:var(--muted);font-size:.875rem;margin:0 0 .5rem}
-.entries{list-style:none;padding:0;margin:.5rem 0 0}
-.entry{border-top:1px solid var(--line);padding:.6rem 0 0;margin:.6rem 0 0}
-.path{margin:0 0 .35rem;overflow-wrap:anywhere}
-.path .meta{color:var(--muted);font-size:.875rem}
-.button{display:inline-block;padding:.4rem 1rem;border:1px solid var(--line);border-radius:6px;background:var(--soft);color:var(--fg);font:inherit;cursor:pointer}
-.button.primary{background:var(--accent);border-color:var(--accent);color:var(--bg);font-weight:600}
-.submit{display:flex;gap:1rem;align-items:center}
-"#;
 
 #[cfg(test)]
 #[allow(clippy::indexing_slicing, clippy::panic)]

@@ -32,23 +32,11 @@ pub const READ_ACCESS: &str = "Read pull requests and saved orders";
 /// The label of the access that can be unticked.
 pub const WRITE_ACCESS: &str = "Save reading orders and diagrams";
 
-const CONSENT_STYLE: &str = "<style>\
-.who{display:inline-block;padding:.1rem .55rem;border-radius:999px;font-size:.85rem;font-weight:600;margin:0 0 1rem}\
-.verified{background:#e3f4e8;color:#17602f}.unverified{background:#fdf0d9;color:#7a4b00}\
-@media (prefers-color-scheme:dark){.verified{background:#173a24;color:#9be3b1}.unverified{background:#3d2c0d;color:#f3c97a}}\
-.access{list-style:none;padding:0;margin:0 0 1rem}.access li{padding:.5rem .75rem;border:1px solid var(--line);border-radius:8px;margin:.4rem 0}\
-.access label{display:flex;gap:.6rem;align-items:center;cursor:pointer}.access input{width:1.1rem;height:1.1rem}\
-.actions{display:flex;gap:.75rem;margin-top:1.25rem}\
-.actions button{font:inherit;padding:.55rem 1.3rem;border-radius:8px;border:1px solid var(--line);background:var(--soft);color:var(--fg);cursor:pointer}\
-.actions button.approve{background:var(--accent);border-color:var(--accent);color:var(--bg);font-weight:600}\
-.note{color:var(--muted);font-size:.9rem}\
-</style>\n";
-
 /// The consent page (its form posts to `/authorize/consent`).
 pub fn consent_page(view: &ConsentView) -> String {
     let name = isolated_name(view.client_name);
     let mut body = String::with_capacity(4096);
-    body.push_str(CONSENT_STYLE);
+    body.push_str("<link rel=\"stylesheet\" href=\"/static/consent.css\">\n");
     body.push_str("<h1>Connect ");
     body.push_str(&name);
     body.push_str(" to LogiKFlow?</h1>\n");

@@ -147,6 +147,21 @@ test('after a push, ticks follow content: kept, cleared, and what is new is name
   assert.equal(stateOf((await open()).html, 'src/flow/graph.rs'), 'reviewed');
 });
 
+test('the pages\' style sheets and script are static assets, allowed by the page\'s CSP', async () => {
+  const page = await fetch(`${stack.baseUrl}${pagePath}`);
+  const csp = page.headers.get('content-security-policy');
+  assert.match(csp, /style-src 'self'/);
+  assert.match(csp, /script-src 'self'/);
+  const html = await page.text();
+  for (const [path, type] of [['/static/base.css', /text\/css/], ['/static/review.css', /text\/css/], ['/static/review.js', /javascript/]]) {
+    assert.ok(html.includes(`"${path}"`), `the page links ${path}`);
+    const asset = await fetch(`${stack.baseUrl}${path}`);
+    assert.equal(asset.status, 200, path);
+    assert.match(asset.headers.get('content-type'), type, path);
+    assert.ok((await asset.text()).length > 500, path);
+  }
+});
+
 test('a tick for a change that is not in the pull request is refused and stores nothing', async () => {
   const page = await open();
   const before = (page.html.match(/is-done/g) ?? []).length;

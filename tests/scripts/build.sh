@@ -7,6 +7,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
+# Static assets, served by Workers Static Assets (`[assets]` in wrangler.toml), not by the wasm:
+# our own files from src/static/. Made on every build (a copy), also when the wasm is fresh, beside
+# build/assets and swapped in whole.
+rm -rf build/.assets
+mkdir -p build/.assets/static
+cp src/static/* build/.assets/static/
+rm -rf build/assets
+mv build/.assets build/assets
+
 if [ "${LOGIKFLOW_BUILD:-}" = skip ] && [ -f build/index.js ]; then
   newest_source=$(find src schema Cargo.toml Cargo.lock -newer build/index.js -print -quit)
   if [ -z "$newest_source" ]; then

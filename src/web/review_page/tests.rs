@@ -3,7 +3,11 @@
 
 use serde_json::{json, Value};
 
-use super::{file_anchor, file_item_id, render, ReviewPage, VersionInfo, REVIEW_JS};
+use super::{file_anchor, file_item_id, render, ReviewPage, VersionInfo};
+
+/// The script and the style sheet, as served from `src/static/`.
+const REVIEW_JS: &str = include_str!("../../static/review.js");
+const REVIEW_CSS: &str = include_str!("../../static/review.css");
 use crate::json::FromJson;
 use crate::review::change_id::describe_changes;
 use crate::review::order::{checklist_ids, Order};
@@ -331,7 +335,7 @@ fn escapes_script_in_every_untrusted_field() {
             "{name}: a script element other than ours"
         );
         assert!(
-            html.contains("<script src=\"/assets/review.js\" defer></script>"),
+            html.contains("<script src=\"/static/review.js\" defer></script>"),
             "{name}"
         );
     }
@@ -388,8 +392,6 @@ fn tabs_and_anchors() {
             "<section id=\"order\" class=\"panel\"",
             "<a href=\"#order\" aria-current=\"true\">Reading order</a>",
             "<a href=\"#diagram\" aria-current=\"true\">Diagram</a>",
-            "#diagram:target{display:block}",
-            "#diagram:target~#order{display:none}",
             "id=\"file-lib/flags.ts\"",
             "id=\"file-app/router.ts\"",
             "id=\"file-app/router.ts-part-2\"",
@@ -400,6 +402,14 @@ fn tabs_and_anchors() {
             "<code>save_diagram</code>",
         ],
         &["<svg"],
+    );
+    check(
+        REVIEW_CSS,
+        &[
+            "#diagram:target{display:block}",
+            "#diagram:target~#order{display:none}",
+        ],
+        &[],
     );
     // The diagram panel comes first, so `:target` can hide the order after it.
     let diagram = html.find("id=\"diagram\"").unwrap_or(usize::MAX);
@@ -904,10 +914,14 @@ fn script_is_plain_and_uses_the_form_fields() {
 fn page_fits_a_phone_and_dark_mode() {
     let html = html_of(&data());
     check(
+        REVIEW_CSS,
+        &[".diff-wrap{overflow-x:auto", "prefers-color-scheme:dark"],
+        &["http://", "url("],
+    );
+    check(
         &html,
         &[
-            ".diff-wrap{overflow-x:auto",
-            "prefers-color-scheme:dark",
+            "<link rel=\"stylesheet\" href=\"/static/review.css\">",
             "name=\"viewport\"",
             "role=\"region\" aria-label=\"Diff of lib/flags.ts\" tabindex=\"0\"",
         ],

@@ -1,0 +1,198 @@
+// The review page's only script (served as a static asset, /static/review.js): tick forms post
+// in the background (fetch, Accept: application/json, the form's own fields) and update in place;
+// marking a file marks each of its changes, and marking its last change marks the file; the
+// "X of Y done" counter, each file's state and the outline follow. Keys: j/k next and previous
+// file, n next file not reviewed, x toggles the focused change or file, ? lists the keys. Without
+// it every form posts normally and the outline's links still work. It never builds markup from
+// text: it sets textContent and attributes only.
+"use strict";
+(function () {
+  var doneText = document.getElementById("progress-done");
+  var bar = document.getElementById("progress-bar");
+  var status = document.getElementById("tick-status");
+  var files = Array.prototype.slice.call(document.querySelectorAll("article.file"));
+  var focusedFile = -1;
+
+  function field(form, name) {
+    return form.querySelector('input[type="hidden"][name="' + name + '"]');
+  }
+  function isDone(form) {
+    var done = field(form, "done");
+    return !!done && done.value === "0";
+  }
+  function show(form, done) {
+    var box = form.querySelector(".tick-box");
+    var button = form.querySelector(".tick-save");
+    var next = field(form, "done");
+    if (box) { box.checked = done; }
+    if (next) { next.value = done ? "0" : "1"; }
+    if (button) { button.textContent = done ? "Undo" : "Mark done"; }
+    form.classList.toggle("is-done", done);
+  }
+  function say(text) {
+    if (status) { status.textContent = text; }
+  }
+  function recount() {
+    if (!doneText) { return; }
+    var counted = document.querySelectorAll('form.tick[data-scope="check"], form.tick[data-scope="entry"]');
+    var value = 0;
+    Array.prototype.forEach.call(counted, function (form) { if (isDone(form)) { value += 1; } });
+    doneText.textContent = String(value);
+    if (bar) { bar.value = value; }
+  }
+  function setState(article, state) {
+    article.setAttribute("data-state", state);
+    var badge = article.querySelector(".badge.state");
+    if (badge) {
+      var labels = { reviewed: ["\u2713", "Reviewed"], changed: ["\u25D0", "Changed since you reviewed"], todo: ["\u25CB", "Not reviewed yet"] };
+      badge.className = "badge state state-" + state;
+      badge.textContent = "";
+      var sym = document.createElement("span");
+      sym.setAttribute("aria-hidden", "true");
+      sym.textContent = labels[state][0];
+      badge.appendChild(sym);
+      badge.appendChild(document.createTextNode(" " + labels[state][1]));
+    }
+    var link = document.querySelector('.outline a[href="#' + article.id + '"]');
+    if (link && link.parentNode) {
+      link.parentNode.setAttribute("data-state", state);
+      var st = link.querySelector(".st");
+      var vh = link.querySelector(".vh");
+      if (st) { st.textContent = state === "reviewed" ? "\u2713" : (state === "changed" ? "\u25D0" : "\u25CB"); }
+      if (vh) { vh.textContent = (state === "reviewed" ? "Reviewed" : (state === "changed" ? "Changed since you reviewed" : "Not reviewed yet")) + ": "; }
+    }
+  }
+  // Keeps a file's entry tick and its changes' ticks consistent after `form` changed.
+  function settle(form, done) {
+    var article = form.closest("article.file");
+    if (!article) { return; }
+    var entry = article.querySelector('form.tick[data-scope="entry"]');
+    var changes = article.querySelectorAll('form.tick[data-scope="change"]');
+    if (form.getAttribute("data-scope") === "entry") {
+      Array.prototype.forEach.call(changes, function (change) { show(change, done); });
+    } else if (entry) {
+      var all = true;
+      Array.prototype.forEach.call(changes, function (change) { if (!isDone(change)) { all = false; } });
+      show(entry, all);
+    }
+    if (entry) {
+      var was = article.getAttribute("data-state");
+      setState(article, isDone(entry) ? "reviewed" : (was === "changed" ? "changed" : "todo"));
+    }
+  }
+  function snapshot(form) {
+    var article = form.closest("article.file");
+    var forms = article ? article.querySelectorAll("form.tick") : [form];
+    return {
+      article: article,
+      state: article ? article.getAttribute("data-state") : null,
+      done: Array.prototype.map.call(forms, function (f) { return [f, isDone(f)]; })
+    };
+  }
+  function restore(saved) {
+    saved.done.forEach(function (pair) { show(pair[0], pair[1]); });
+    if (saved.article) { setState(saved.article, saved.state); }
+    recount();
+  }
+  function send(form, done) {
+    if (form.getAttribute("aria-busy") === "true" || isDone(form) === done) {
+      show(form, isDone(form));
+      return;
+    }
+    var csrf = field(form, "csrf");
+    var item = field(form, "item");
+    if (!csrf || !item) { return; }
+    var saved = snapshot(form);
+    var body = new URLSearchParams();
+    body.append("csrf", csrf.value);
+    body.append("item", item.value);
+    body.append("done", done ? "1" : "0");
+    form.setAttribute("aria-busy", "true");
+    show(form, done);
+    settle(form, done);
+    recount();
+    fetch(form.getAttribute("action"), {
+      method: "POST",
+      body: body,
+      credentials: "same-origin",
+      headers: { "Accept": "application/json" }
+    }).then(function (response) {
+      if (!response.ok) { throw new Error("status " + response.status); }
+      say(done ? "Marked reviewed." : "Marked not reviewed.");
+    }).catch(function () {
+      restore(saved);
+      say("That tick wasn't saved. Check your connection and try again.");
+    }).then(function () {
+      form.removeAttribute("aria-busy");
+    });
+  }
+
+  Array.prototype.forEach.call(document.querySelectorAll("form.tick"), function (form) {
+    var box = form.querySelector(".tick-box");
+    if (box) {
+      box.disabled = false;
+      box.addEventListener("change", function () { send(form, box.checked); });
+    }
+    form.addEventListener("submit", function (event) {
+      event.preventDefault();
+      send(form, !isDone(form));
+    });
+  });
+
+  // The outline starts folded on narrow screens.
+  var outline = document.querySelector(".outline-box");
+  if (outline && window.matchMedia && window.matchMedia("(max-width: 63.99rem)").matches) {
+    outline.removeAttribute("open");
+  }
+
+  function visible(article) {
+    return article.offsetParent !== null;
+  }
+  function focusFile(index) {
+    if (index < 0 || index >= files.length) { return; }
+    focusedFile = index;
+    var article = files[index];
+    var old = document.querySelector("tbody.focused");
+    if (old) { old.classList.remove("focused"); }
+    article.focus({ preventScroll: true });
+    article.scrollIntoView({ block: "start" });
+  }
+  function current() {
+    var active = document.activeElement;
+    var article = active && active.closest ? active.closest("article.file") : null;
+    if (article) { return files.indexOf(article); }
+    return focusedFile;
+  }
+  function step(delta, wanted) {
+    var index = current();
+    for (var i = index + delta; i >= 0 && i < files.length; i += delta) {
+      if (visible(files[i]) && (!wanted || wanted(files[i]))) { focusFile(i); return; }
+    }
+    say(wanted ? "No file left to review below." : (delta > 0 ? "This is the last file." : "This is the first file."));
+  }
+  var closer = document.querySelector("#keys [data-close]");
+  if (closer) { closer.addEventListener("click", function () { document.getElementById("keys").close(); }); }
+  document.addEventListener("keydown", function (event) {
+    if (event.ctrlKey || event.metaKey || event.altKey) { return; }
+    var target = event.target;
+    var tag = target && target.tagName;
+    if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || (target && target.isContentEditable)) { return; }
+    var keys = document.getElementById("keys");
+    if (event.key === "j") { step(1); }
+    else if (event.key === "k") { step(-1); }
+    else if (event.key === "n") { step(1, function (a) { return a.getAttribute("data-state") !== "reviewed" && a.querySelector('form.tick[data-scope="entry"]'); }); }
+    else if (event.key === "x") {
+      var index = current();
+      if (index < 0) { return; }
+      var article = files[index];
+      var hunk = target && target.closest ? target.closest("tbody[data-change]") : null;
+      var form = (hunk && hunk.querySelector('form.tick[data-scope="change"]')) || article.querySelector('form.tick[data-scope="entry"]');
+      if (form) { send(form, !isDone(form)); }
+    }
+    else if (event.key === "?") {
+      if (keys && keys.showModal && !keys.open) { keys.showModal(); }
+    }
+    else { return; }
+    event.preventDefault();
+  });
+})();
