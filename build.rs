@@ -1,13 +1,21 @@
-//! Renders the ordering guide to HTML at build time with the crate's own Markdown renderer
-//! (compiled here from the same source files), so the Worker serves the HTML without carrying the
-//! renderer in its wasm. `web::pages::ordering_guide_prerendered` includes the output.
+//! Renders the ordering guide page at build time with the crate's own Markdown renderer and page
+//! shell (compiled here from the same source files), so the Worker carries neither the renderer
+//! nor the page: `tests/scripts/build.sh` copies the page into the static assets, where it is
+//! served as `/docs/ordering-guide`, with the pages' security headers in `_headers` (the same CSP
+//! as `web::html::CSP`, which this reads). Outputs go to `OUT_DIR`.
 
 #[allow(dead_code)]
 #[path = "src/web/escape.rs"]
+mod escape;
+#[allow(dead_code)]
+#[path = "src/web/html.rs"]
 mod html;
 #[allow(dead_code)]
 #[path = "src/web/markdown.rs"]
 mod markdown;
+#[allow(dead_code)]
+#[path = "src/unicode.rs"]
+mod unicode;
 
 use std::path::Path;
 
@@ -18,6 +26,8 @@ fn main() {
         GUIDE,
         "src/web/markdown.rs",
         "src/web/escape.rs",
+        "src/web/html.rs",
+        "src/unicode.rs",
         "build.rs",
     ] {
         println!("cargo::rerun-if-changed={input}");
@@ -31,6 +41,14 @@ fn main() {
         std::fs::write(&path, content)
             .unwrap_or_else(|error| panic!("writing {}: {error}", path.display()));
     };
+    // No base URL: a static page names the endpoint as a path on whatever host serves it.
+    write("ordering-guide.html", &html::page(&title, &body, ""));
     write("ordering-guide.title", &title);
-    write("ordering-guide.html", &body);
+    write(
+        "_headers",
+        &format!(
+            "/docs/*\n  Content-Security-Policy: {}\n  X-Frame-Options: DENY\n  Referrer-Policy: no-referrer\n  X-Content-Type-Options: nosniff\n/static/*\n  X-Content-Type-Options: nosniff\n",
+            html::CSP
+        ),
+    );
 }

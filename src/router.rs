@@ -11,8 +11,6 @@ pub enum Route {
     ResourceMetadata,
     /// The landing page.
     Home,
-    /// The ordering guide as HTML.
-    GuidePage,
     /// The ordering guide as Markdown.
     GuideMarkdown,
     /// The review page of a pull request (`GET /r/{owner}/{repo}/pull/{n}`).
@@ -97,7 +95,6 @@ pub fn route(method: &str, path: &str) -> Route {
             page(Route::ResourceMetadata)
         }
         "/" => page(Route::Home),
-        "/docs/ordering-guide" | "/docs/ordering-guide/" => page(Route::GuidePage),
         "/docs/ordering-guide.md" => page(Route::GuideMarkdown),
         "/signin" => page(Route::SignIn),
         "/signin/callback" => page(Route::SignInCallback),
@@ -121,7 +118,7 @@ impl Route {
             Route::Mcp => "mcp",
             Route::ResourceMetadata => "resource_metadata",
             Route::Home => "home",
-            Route::GuidePage | Route::GuideMarkdown => "guide",
+            Route::GuideMarkdown => "guide",
             Route::Review(_) => "review",
             Route::Tick(_) => "tick",
             Route::Arrange(_) => "arrange",
@@ -212,7 +209,6 @@ mod tests {
         );
         check("GET", "/", Route::Home);
         check("POST", "/", Route::MethodNotAllowed);
-        check("GET", "/docs/ordering-guide", Route::GuidePage);
         check("GET", "/docs/ordering-guide.md", Route::GuideMarkdown);
         check("GET", "/nope", Route::NotFound);
         check("GET", "/mcpx", Route::NotFound);

@@ -46,7 +46,6 @@ pub async fn handle(mut req: Request, env: &Env, config: &Config) -> Result<Http
             .with_header("cache-control", "public, max-age=3600")
             .with_header("access-control-allow-origin", "*"),
         Route::Home => html(200, web::pages::home(&base_url)),
-        Route::GuidePage => html(200, web::pages::ordering_guide_prerendered(&base_url)),
         Route::GuideMarkdown => HttpReply::new(
             200,
             "text/markdown; charset=utf-8",

@@ -96,15 +96,6 @@ pub fn ordering_guide(markdown: &str, base_url: &str) -> String {
     page(&title, &body, base_url)
 }
 
-/// The ordering guide as [`ordering_guide`] renders it, done at build time (`build.rs` runs the
-/// same renderer), so the Worker carries the HTML rather than a Markdown renderer.
-pub fn ordering_guide_prerendered(base_url: &str) -> String {
-    page(GUIDE_TITLE, GUIDE_BODY, base_url)
-}
-
-const GUIDE_TITLE: &str = include_str!(concat!(env!("OUT_DIR"), "/ordering-guide.title"));
-const GUIDE_BODY: &str = include_str!(concat!(env!("OUT_DIR"), "/ordering-guide.html"));
-
 /// The page for any unknown path.
 /// The sign-out page: one button that POSTs with the CSRF token. A GET never signs out, so a
 /// link or a navigation from another site can't end someone's session.
@@ -289,10 +280,16 @@ mod tests {
     }
 
     #[test]
-    fn the_prerendered_guide_is_what_the_renderer_makes() {
+    fn the_static_guide_page_is_what_the_renderer_makes() {
+        // build.rs renders it for the static assets, with no base URL.
         assert_eq!(
-            ordering_guide_prerendered(BASE),
-            ordering_guide(crate::mcp::catalog::ORDERING_GUIDE, BASE)
+            include_str!(concat!(env!("OUT_DIR"), "/ordering-guide.html")),
+            ordering_guide(crate::mcp::catalog::ORDERING_GUIDE, "")
         );
+        let headers = include_str!(concat!(env!("OUT_DIR"), "/_headers"));
+        assert!(headers.contains(&format!(
+            "Content-Security-Policy: {}",
+            super::super::html::CSP
+        )));
     }
 }

@@ -233,6 +233,9 @@ describe('pages', () => {
     const html = await fetch(`${stack.baseUrl}/docs/ordering-guide`);
     assert.equal(html.status, 200);
     assert.match(html.headers.get('content-type'), /text\/html/);
+    // A static asset, rendered at build time, with the pages' security headers (_headers).
+    assert.match(html.headers.get('content-security-policy') ?? '', /default-src 'none'.*frame-ancestors 'none'/);
+    assert.equal(html.headers.get('x-frame-options'), 'DENY');
     const text = await html.text();
     assert.match(text, /id="suggestions"/);
     assert.match(text, /id="reading-hints"/);

@@ -8,17 +8,25 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 # Static assets, served by Workers Static Assets (`[assets]` in wrangler.toml), not by the wasm:
-# our own files from src/static/. Made on every build (a copy), also when the wasm is fresh, beside
-# build/assets and swapped in whole.
-rm -rf build/.assets
-mkdir -p build/.assets/static
-cp src/static/* build/.assets/static/
-rm -rf build/assets
-mv build/.assets build/assets
+# our own files from src/static/, and the ordering guide page with the pages' security headers
+# (`_headers`), both rendered by build.rs (kept in build/guide/ between builds). Made on every
+# build, also when the wasm is fresh, beside build/assets and swapped in whole.
+make_assets() {
+  rm -rf build/.assets
+  mkdir -p build/.assets/static build/.assets/docs
+  cp src/static/* build/.assets/static/
+  if [ -f build/guide/ordering-guide.html ]; then
+    cp build/guide/ordering-guide.html build/.assets/docs/ordering-guide.html
+    cp build/guide/_headers build/.assets/_headers
+  fi
+  rm -rf build/assets
+  mv build/.assets build/assets
+}
 
 if [ "${LOGIKFLOW_BUILD:-}" = skip ] && [ -f build/index.js ]; then
-  newest_source=$(find src schema Cargo.toml Cargo.lock -newer build/index.js -print -quit)
-  if [ -z "$newest_source" ]; then
+  newest_source=$(find src schema Cargo.toml Cargo.lock build.rs -newer build/index.js -print -quit)
+  if [ -z "$newest_source" ] && [ -f build/guide/ordering-guide.html ]; then
+    make_assets
     exit 0
   fi
 fi
@@ -36,7 +44,19 @@ fi
 
 # The bindings' macros use js_sys's futures, as the `worker` crate expects.
 export WASM_BINDGEN_USE_JS_SYS=1
-cargo build --lib --release --target wasm32-unknown-unknown
+mkdir -p build
+cargo build --lib --release --target wasm32-unknown-unknown --message-format=json-render-diagnostics \
+  > build/.cargo-messages.json
+# build.rs's outputs: the OUT_DIR cargo reports for this crate's build script.
+out_dir=$(node -e '
+  const lines = require("fs").readFileSync("build/.cargo-messages.json", "utf8").split("\n");
+  for (const line of lines) {
+    if (!line.startsWith("{")) continue;
+    const m = JSON.parse(line);
+    if (m.reason === "build-script-executed" && /logikflow/.test(m.package_id)) console.log(m.out_dir);
+  }')
+mkdir -p build/guide
+cp "$out_dir/ordering-guide.html" "$out_dir/_headers" build/guide/
 wasm="${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release/logikflow.wasm"
 
 # Everything is made in build/.staging and moved into place at the end, so a build that fails
@@ -74,3 +94,4 @@ fi
 mv build/.staging/index_bg.wasm build/index_bg.wasm
 mv build/.staging/index.js build/index.js
 rmdir build/.staging
+make_assets
