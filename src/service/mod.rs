@@ -5,6 +5,7 @@ use worker::{Env, Request, Result};
 
 mod pull_request;
 mod review;
+mod review_diff;
 mod saved_store;
 mod saves;
 mod settings;
@@ -68,6 +69,18 @@ pub async fn handle(mut req: Request, env: &Env, config: &Config) -> Result<Http
         Route::Arrange(pull) => match viewer(&req, env, config, &base_url).await? {
             review::Viewer::Known(caller) => {
                 review::arrange(&mut req, env, config, &caller, &pull, &base_url).await?
+            }
+            review::Viewer::SignIn(reply) => reply,
+        },
+        Route::ReviewDiff(pull) => match viewer(&req, env, config, &base_url).await? {
+            review::Viewer::Known(caller) => {
+                review_diff::diff(&req, env, config, &caller, &pull, &base_url).await?
+            }
+            review::Viewer::SignIn(reply) => reply,
+        },
+        Route::ReviewContext(pull) => match viewer(&req, env, config, &base_url).await? {
+            review::Viewer::Known(caller) => {
+                review_diff::context(&req, env, config, &caller, &pull).await?
             }
             review::Viewer::SignIn(reply) => reply,
         },

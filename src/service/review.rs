@@ -136,6 +136,7 @@ pub async fn review(
     };
     let ticks =
         saved_store::ticks(env, &pull.owner, &pull.repo, pull.number, &caller.login).await?;
+    let comments = super::review_diff::comments(&github, pull, read.pull.review_comments).await;
     let versions: Vec<review_page::VersionInfo> = history.iter().map(Into::into).collect();
     let csrf = csrf_context(req)?;
     let state = if read.pull.merged {
@@ -172,6 +173,7 @@ pub async fn review(
         ticks: &ticks,
         diagram: current.diagram.as_ref().map(|r| &r.body),
         csrf: &csrf.token,
+        comments: &comments,
     };
     Ok(page_reply(200, review_page::render(&page), &csrf))
 }

@@ -38,13 +38,17 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 
+use crate::github::api::ReviewComment;
 use crate::review::change_id::describe_changes;
 use crate::review::order::{checklist_ids, ChecklistItem, FileEntry, Focus, Order};
-use crate::review::patch::{parse_patch, LineKind};
+use crate::review::patch::parse_patch;
 use crate::tools::get_pull_request::SnapshotFile;
 use crate::tools::saved::VersionSummary;
 use crate::web::html::{self, escape, escape_into};
 use crate::web::markdown::render_code_spans;
+
+pub mod context_lines;
+pub mod diff_view;
 
 /// Where the Worker serves [`REVIEW_JS`], with `content-type: text/javascript; charset=utf-8`.
 pub const REVIEW_JS_PATH: &str = "/assets/review.js";
@@ -205,6 +209,8 @@ pub struct ReviewPage<'a> {
     pub diagram: Option<&'a Value>,
     /// The token every tick form posts back as `csrf`.
     pub csrf: &'a str,
+    /// GitHub's review comments on the pull request, shown under their lines.
+    pub comments: &'a [ReviewComment],
 }
 
 /// The path of the review page, `/r/{owner}/{repo}/pull/{n}` (not escaped).
@@ -273,6 +279,12 @@ pub fn render(page: &ReviewPage<'_>) -> String {
         writable: !read_only,
         next_id: 0,
         named: &plan.named,
+        view: diff_view::View::new(
+            &pull_path(page.owner, page.repo, page.number),
+            page.github_url,
+            page.comments,
+            read_only.then_some(page.order_version),
+        ),
     };
 
     let (done, total) = plan.progress(&ctx.ticks);
@@ -290,6 +302,7 @@ pub fn render(page: &ReviewPage<'_>) -> String {
     );
     diagram_panel(&mut out, page, &plan);
     order_panel(&mut out, page, &plan, &mut ctx);
+    diff_view::page_extras(&mut out);
     if ctx.writable {
         out.push_str("<p id=\"tick-status\" class=\"tick-status\" role=\"status\" aria-live=\"polite\"></p>\n");
         let _ = writeln!(out, "<script src=\"{REVIEW_JS_PATH}\" defer></script>");
@@ -594,6 +607,8 @@ struct Ctx<'b> {
     writable: bool,
     next_id: usize,
     named: &'b HashMap<&'b str, HashSet<&'b str>>,
+    /// Line links, comments and which diffs load on demand.
+    view: diff_view::View<'b>,
 }
 
 impl Ctx<'_> {
@@ -941,7 +956,7 @@ fn checks(out: &mut String, items: &[&ChecklistItem], ctx: &mut Ctx<'_>) {
 }
 
 /// The diff lines an entry shows, parsed from the file's patch.
-enum Shown<'p> {
+pub enum Shown<'p> {
     /// The file is no longer part of the pull request.
     Gone,
     /// GitHub gave no patch (binary or too large).
@@ -950,6 +965,9 @@ enum Shown<'p> {
     Unreadable,
     Hunks {
         hunks: Vec<crate::review::patch::Hunk<'p>>,
+        /// The change id of each of `hunks`, computed over the whole file (ids of repeated
+        /// content depend on the hunks before them).
+        ids: Vec<String>,
         additions: usize,
         deletions: usize,
         /// Ids the entry names that the file no longer has.
@@ -983,16 +1001,16 @@ fn shown<'p>(
         Select::Only(wanted) => wanted.iter().filter(|w| !ids.contains(w)).count(),
         Select::Rest => 0,
     };
-    let kept: Vec<_> = hunks
+    let (kept, kept_ids): (Vec<_>, Vec<_>) = hunks
         .into_iter()
-        .zip(&ids)
+        .zip(ids.iter().cloned())
         .filter(|(_, id)| keep(id))
-        .map(|(hunk, _)| hunk)
-        .collect();
+        .unzip();
     Shown::Hunks {
         additions: kept.iter().map(|hunk| hunk.additions()).sum(),
         deletions: kept.iter().map(|hunk| hunk.deletions()).sum(),
         hunks: kept,
+        ids: kept_ids,
         missing,
     }
 }
@@ -1084,82 +1102,17 @@ fn file_entry(out: &mut String, plan: &EntryPlan<'_>, ctx: &mut Ctx<'_>) {
             "<details class=\"fold\"><summary>Show the diff <span class=\"muted\">({kind}, folded)</span></summary>"
         );
     }
-    diff(out, plan.path, &shown);
+    let links = ctx.view.links(plan.path, diff_view::first_of_file(plan));
+    let generated =
+        focus == Some(Focus::Generated) || plan.file.is_some_and(|file| file.likely_generated);
+    match ctx.view.defer(&shown, generated) {
+        None => diff_view::diff(out, plan.path, &shown, &|_, _| String::new(), &links),
+        Some(why) => ctx.view.load_button(out, &plan.anchor, why, &shown, &links),
+    }
     if folded.is_some() {
         out.push_str("</details>\n");
     }
     out.push_str("</div>\n</article>\n");
-}
-
-fn diff(out: &mut String, path: &str, shown: &Shown<'_>) {
-    match shown {
-        Shown::Gone => out.push_str(
-            "<p class=\"muted\">This file is no longer changed in the pull request.</p>\n",
-        ),
-        Shown::NoPatch => out.push_str(
-            "<p class=\"muted\">GitHub shows no diff for this file (binary or too large).</p>\n",
-        ),
-        Shown::Unreadable => out.push_str(
-            "<p class=\"muted\">This file's diff couldn't be read; open it on GitHub.</p>\n",
-        ),
-        Shown::Hunks { hunks, missing, .. } => {
-            if *missing > 0 {
-                let _ = writeln!(
-                    out,
-                    "<p class=\"muted\">{missing} {} named in this part {} no longer in the pull request.</p>",
-                    if *missing == 1 { "change" } else { "changes" },
-                    if *missing == 1 { "is" } else { "are" }
-                );
-            }
-            if hunks.is_empty() {
-                out.push_str("<p class=\"muted\">No changes in this part.</p>\n");
-                return;
-            }
-            let _ = writeln!(
-                out,
-                "<div class=\"diff-wrap\" role=\"region\" aria-label=\"Diff of {}\" tabindex=\"0\">\
-                 <table class=\"diff\">",
-                escape(path)
-            );
-            for hunk in hunks {
-                let _ = writeln!(
-                    out,
-                    "<tbody><tr class=\"hunk-head\"><td colspan=\"3\">{}</td></tr>",
-                    escape(hunk.header)
-                );
-                let mut old = hunk.old_start;
-                let mut new = hunk.new_start;
-                for line in &hunk.lines {
-                    let (class, mark, old_no, new_no) = match line.kind {
-                        LineKind::Added => ("add", '+', None, Some(new)),
-                        LineKind::Removed => ("del", '-', Some(old), None),
-                        LineKind::Context => ("ctx", ' ', Some(old), Some(new)),
-                    };
-                    if old_no.is_some() {
-                        old = old.saturating_add(1);
-                    }
-                    if new_no.is_some() {
-                        new = new.saturating_add(1);
-                    }
-                    let number = |n: Option<u32>| n.map(|n| n.to_string()).unwrap_or_default();
-                    let _ = write!(
-                        out,
-                        "<tr class=\"{class}\"><td class=\"ln\">{}</td><td class=\"ln\">{}</td>\
-                         <td class=\"code\"><span class=\"mk\">{mark}</span>",
-                        number(old_no),
-                        number(new_no)
-                    );
-                    escape_into(out, line.text);
-                    if line.no_newline {
-                        out.push_str("<span class=\"eof\"> no newline at end of file</span>");
-                    }
-                    out.push_str("</td></tr>\n");
-                }
-                out.push_str("</tbody>\n");
-            }
-            out.push_str("</table></div>\n");
-        }
-    }
 }
 
 /// The GitHub link, only when it is an `https://` URL.

@@ -1,0 +1,382 @@
+//! Tests of the diff view: which entries load on demand, line links to GitHub, review comments
+//! under their lines (outdated ones apart, bodies escaped), fragments, and the size of a large
+//! pull request's page.
+
+use serde_json::json;
+
+use super::{diff, fragment, github_file_anchor, language, DiffLinks, View};
+use crate::github::api::{Account, ReviewComment};
+use crate::json::FromJson;
+use crate::review::change_id::describe_changes;
+use crate::review::order::Order;
+use crate::review::patch::parse_patch;
+use crate::tools::get_pull_request::{SnapshotChange, SnapshotFile};
+use crate::web::review_page::{render, ReviewPage, Shown};
+
+const PATCH: &str = "@@ -10,3 +10,3 @@ fn main\n keep();\n-old();\n+new();\n tail();";
+const PR: &str = "https://github.com/acme/app/pull/7";
+
+fn file(path: &str, patch: &str) -> SnapshotFile {
+    let hunks = parse_patch(patch).unwrap_or_else(|error| panic!("{path}: {error}"));
+    let changes: Vec<SnapshotChange> = describe_changes(&hunks)
+        .into_iter()
+        .map(|change| SnapshotChange {
+            id: change.id,
+            header: change.header,
+            preview: change.preview,
+            additions: change.additions,
+            deletions: change.deletions,
+        })
+        .collect();
+    SnapshotFile {
+        path: path.into(),
+        status: "modified".into(),
+        previous_path: None,
+        additions: changes.iter().map(|c| c.additions as u64).sum(),
+        deletions: changes.iter().map(|c| c.deletions as u64).sum(),
+        changes,
+        patch: Some(patch.into()),
+        depends_on: Vec::new(),
+        test_of: None,
+        likely_generated: false,
+    }
+}
+
+fn comment(id: u64, path: &str, side: &str, line: Option<u32>, body: &str) -> ReviewComment {
+    ReviewComment {
+        id,
+        path: path.into(),
+        line,
+        original_line: Some(11),
+        side: side.into(),
+        position: line.map(u64::from),
+        body: body.into(),
+        user: Some(Account {
+            login: "mona".into(),
+            id: 1,
+        }),
+        created_at: "2026-11-30T12:00:00Z".into(),
+        html_url: format!("{PR}#discussion_r{id}"),
+    }
+}
+
+/// Renders the diff of a whole patch with these comments.
+fn rendered(patch: &str, comments: &[ReviewComment], unplaced: bool) -> String {
+    let hunks = parse_patch(patch).unwrap_or_else(|error| panic!("{error}"));
+    let ids = describe_changes(&hunks).into_iter().map(|c| c.id).collect();
+    let shown = Shown::Hunks {
+        additions: hunks.iter().map(|h| h.additions()).sum(),
+        deletions: hunks.iter().map(|h| h.deletions()).sum(),
+        hunks,
+        ids,
+        missing: 0,
+    };
+    let view = View::new("/r/acme/app/pull/7", PR, comments, None);
+    let links: DiffLinks = view.links("src/main.rs", unplaced);
+    let mut out = String::new();
+    diff(
+        &mut out,
+        "src/main.rs",
+        &shown,
+        &|index, id| format!("<b data-i=\"{index}\">{id}</b>"),
+        &links,
+    );
+    out
+}
+
+fn check(html: &str, present: &[&str], absent: &[&str]) {
+    for needle in present {
+        assert!(html.contains(needle), "missing {needle:?} in:\n{html}");
+    }
+    for needle in absent {
+        assert!(!html.contains(needle), "unexpected {needle:?} in:\n{html}");
+    }
+}
+
+#[test]
+fn github_anchors_are_the_sha256_of_the_path() {
+    // SHA-256 of "a", as `printf a | sha256sum` prints it.
+    assert_eq!(
+        github_file_anchor("a"),
+        "diff-ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb"
+    );
+}
+
+#[test]
+fn lines_link_to_their_line_on_github() {
+    let html = rendered(PATCH, &[], true);
+    let anchor = github_file_anchor("src/main.rs");
+    let files = format!("{PR}/files#{anchor}");
+    check(
+        &html,
+        &[
+            // Context and added lines link their new line, a removed line its old one.
+            &format!("<td class=\"ln\">10</td><td class=\"ln\"><a href=\"{files}R10\">10</a></td>"),
+            &format!("<td class=\"ln\"><a href=\"{files}L11\">11</a></td><td class=\"ln\"></td>"),
+            &format!("<td class=\"ln\"></td><td class=\"ln\"><a href=\"{files}R11\">11</a></td>"),
+            "data-lang=\"rust\"",
+            "data-path=\"src/main.rs\"",
+            "<tr class=\"hunk-head\" data-new=\"10,3\">",
+        ],
+        &["cmts"],
+    );
+    // The caller's control goes in the header row, with the change's index and id.
+    let id = describe_changes(&parse_patch(PATCH).unwrap_or_default())
+        .remove(0)
+        .id;
+    check(
+        &html,
+        &[&format!(
+            "<td colspan=\"3\"><b data-i=\"0\">{id}</b>@@ -10,3"
+        )],
+        &[],
+    );
+    // A pull request URL that isn't https:// links nothing.
+    let view = View::new("/r/a/b/pull/1", "javascript:alert(1)", &[], None);
+    let mut out = String::new();
+    let hunks = parse_patch(PATCH).unwrap_or_default();
+    let shown = Shown::Hunks {
+        additions: 1,
+        deletions: 1,
+        ids: vec![String::new()],
+        hunks,
+        missing: 0,
+    };
+    diff(
+        &mut out,
+        "src/main.rs",
+        &shown,
+        &|_, _| String::new(),
+        &view.links("src/main.rs", true),
+    );
+    check(&out, &["<td class=\"ln\">10</td>"], &["<a ", "javascript"]);
+}
+
+#[test]
+fn comments_sit_under_their_line_and_outdated_ones_are_marked() {
+    let comments = [
+        comment(1, "src/main.rs", "RIGHT", Some(11), "Why <b>new</b>?"),
+        comment(2, "src/main.rs", "LEFT", Some(11), "old was fine"),
+        comment(3, "src/main.rs", "RIGHT", None, "on an earlier push"),
+        comment(4, "src/other.rs", "RIGHT", Some(11), "another file"),
+    ];
+    let html = rendered(PATCH, &comments, true);
+    let after = |needle: &str| html.find(needle).unwrap_or(usize::MAX);
+    // The RIGHT comment follows the added line 11, the LEFT one the removed line 11.
+    assert!(after("new();") < after("Why &lt;b&gt;new&lt;/b&gt;?"));
+    assert!(after("Why &lt;b&gt;new") < after("tail();"));
+    assert!(after("old();") < after("old was fine"));
+    assert!(after("old was fine") < after("new();"));
+    check(
+        &html,
+        &[
+            "<strong>mona</strong> <a href=\"https://github.com/acme/app/pull/7#discussion_r1\">2026-11-30 on GitHub</a>",
+            "Comments on GitHub not on a line shown here",
+            "on an earlier push",
+            "<span class=\"badge outdated\">Outdated</span> <span class=\"muted\">was on line 11 of an earlier version</span>",
+        ],
+        &["<b>new</b>", "another file"],
+    );
+    assert_eq!(html.matches("Outdated</span>").count(), 1);
+    // Only the file's first entry lists what no line holds.
+    let later = rendered(PATCH, &comments, false);
+    check(
+        &later,
+        &["Why &lt;b&gt;new"],
+        &["on an earlier push", "Outdated"],
+    );
+}
+
+#[test]
+fn first_screen_inlines_and_the_rest_waits() {
+    let hunks = || parse_patch(PATCH).unwrap_or_default();
+    let shown = || Shown::Hunks {
+        additions: 1,
+        deletions: 1,
+        ids: vec![String::new()],
+        hunks: hunks(),
+        missing: 0,
+    };
+    let mut view = View::new("/r/a/b/pull/1", PR, &[], None);
+    for n in 1..=30 {
+        assert_eq!(view.defer(&shown(), false), None, "entry {n}");
+    }
+    assert_eq!(view.defer(&shown(), false), Some(super::Deferred::Later));
+    // A file without a patch is one line: never deferred.
+    assert_eq!(view.defer(&Shown::NoPatch, false), None);
+
+    let mut view = View::new("/r/a/b/pull/1", PR, &[], None);
+    assert_eq!(view.defer(&shown(), true), Some(super::Deferred::Generated));
+    let large = Shown::Hunks {
+        additions: 301,
+        deletions: 0,
+        ids: vec![String::new()],
+        hunks: hunks(),
+        missing: 0,
+    };
+    assert_eq!(view.defer(&large, false), Some(super::Deferred::Large));
+}
+
+#[test]
+fn load_links_name_the_entry_and_the_version() {
+    let view = View::new("/r/acme/app/pull/7", PR, &[], Some(2));
+    let mut out = String::new();
+    let shown = Shown::Hunks {
+        additions: 3,
+        deletions: 0,
+        ids: Vec::new(),
+        hunks: parse_patch(PATCH).unwrap_or_default(),
+        missing: 0,
+    };
+    let comments = [comment(1, "a b&c.rs", "RIGHT", Some(1), "x")];
+    let links = DiffLinks {
+        files_url: None,
+        comments: comments.iter().collect(),
+        unplaced: true,
+    };
+    view.load_button(
+        &mut out,
+        "file-a~20b~26c.rs-part-2",
+        super::Deferred::Later,
+        &shown,
+        &links,
+    );
+    check(
+        &out,
+        &[
+            "href=\"/r/acme/app/pull/7/diff?version=2&amp;entry=file-a~20b~26c.rs-part-2\">Load diff</a>",
+            "3 changed lines · 1 comment",
+        ],
+        &[],
+    );
+}
+
+#[test]
+fn languages_follow_the_extension() {
+    for (path, expected) in [
+        ("web/app.tsx", Some("typescript")),
+        ("a.mjs", Some("javascript")),
+        ("tools/hints.py", Some("python")),
+        ("src/lib.rs", Some("rust")),
+        ("main.go", Some("go")),
+        ("A.java", Some("java")),
+        ("b.kt", Some("kotlin")),
+        ("c.rb", Some("ruby")),
+        ("d.h", Some("c")),
+        ("e.cpp", Some("cpp")),
+        ("f.cs", Some("csharp")),
+        ("g.php", Some("php")),
+        ("h.swift", Some("swift")),
+        ("i.CSS", Some("css")),
+        ("j.html", Some("xml")),
+        ("k.json", Some("json")),
+        (".github/l.yml", Some("yaml")),
+        ("Cargo.toml", Some("ini")),
+        ("README.md", Some("markdown")),
+        ("run.sh", Some("bash")),
+        ("Makefile", None),
+        ("LICENSE", None),
+        ("logo.png", None),
+    ] {
+        assert_eq!(language(path), expected, "{path}");
+    }
+}
+
+#[test]
+fn fragments_are_the_entries_of_the_page() {
+    let files = [file("src/main.rs", PATCH), file("src/other.rs", PATCH)];
+    let order = Order::from_json(json!({ "sections": [{ "files": [
+        { "path": "src/main.rs" }, { "path": "src/other.rs" }, { "path": "src/main.rs" }
+    ] }] }))
+    .unwrap_or_else(|error| panic!("{error}"));
+    let comments = [comment(9, "src/main.rs", "RIGHT", None, "stale")];
+    let none = |_: usize, _: &str| String::new();
+    let (path, first) = fragment(
+        Some(&order),
+        &files,
+        "file-src/main.rs",
+        PR,
+        &comments,
+        &none,
+    )
+    .unwrap_or_default();
+    assert_eq!(path, "src/main.rs");
+    check(&first, &["new();", "stale", "Outdated"], &[]);
+    // The second appearance of the file shows no changes (the first took them all) and does
+    // not repeat the comments.
+    let second = fragment(
+        Some(&order),
+        &files,
+        "file-src/main.rs-part-2",
+        PR,
+        &comments,
+        &none,
+    )
+    .unwrap_or_default()
+    .1;
+    check(&second, &[], &["stale"]);
+    assert_eq!(
+        fragment(Some(&order), &files, "file-nope", PR, &comments, &none),
+        None
+    );
+    // Without an order the files are listed as the page lists them.
+    let plain = fragment(None, &files, "file-src/other.rs", PR, &[], &none)
+        .unwrap_or_default()
+        .1;
+    check(&plain, &["new();"], &[]);
+}
+
+/// DESIGN.md section 7: the page of a 350-file pull request stays under 1 MiB of HTML, however
+/// long the diffs are (here 350 files of 120 changed lines each, 21 MB of diff lines).
+#[test]
+fn a_350_file_pull_request_page_is_under_one_mebibyte() {
+    let mut patch = String::from("@@ -1,60 +1,60 @@ fn f\n");
+    for n in 0..60 {
+        patch.push_str(&format!(
+            "-    let value_{n} = compute_the_old_thing({n}, \"some text\");\n"
+        ));
+    }
+    for n in 0..60 {
+        patch.push_str(&format!(
+            "+    let value_{n} = compute_the_new_thing({n}, \"some text\");\n"
+        ));
+    }
+    let patch = patch.trim_end();
+    let files: Vec<SnapshotFile> = (0..350)
+        .map(|n| file(&format!("src/module_{n:03}/handler.rs"), patch))
+        .collect();
+    let page = ReviewPage {
+        base_url: "https://logikflow.test",
+        owner: "acme",
+        repo: "app",
+        number: 7,
+        title: "Big",
+        state: "open",
+        author: "octo",
+        github_url: PR,
+        viewer: "reviewer",
+        can_arrange: true,
+        order: None,
+        checklist: &[],
+        order_version: 0,
+        latest_version: 0,
+        versions: &[],
+        updated_by: "",
+        source: "",
+        saved_at: "",
+        commits_since: None,
+        files: &files,
+        ticks: &[],
+        diagram: None,
+        csrf: "0123456789012345678901234567890123456789012",
+        comments: &[],
+    };
+    let html = render(&page);
+    assert!(html.len() < 1024 * 1024, "{} bytes", html.len());
+    assert_eq!(
+        html.matches("class=\"diff-wrap\"").count(),
+        12,
+        "1,500 lines' worth inline"
+    );
+    assert_eq!(html.matches("Load diff</a>").count(), 350 - 12);
+}
