@@ -72,18 +72,14 @@ pub async fn handle(mut req: Request, env: &Env, config: &Config) -> Result<Http
             }
             review::Viewer::SignIn(reply) => reply,
         },
-        Route::ReviewDiff(pull) => match viewer(&req, env, config, &base_url).await? {
-            review::Viewer::Known(caller) => {
-                review_diff::diff(&req, env, config, &caller, &pull, &base_url).await?
+        diff_route @ (Route::ReviewDiff(_) | Route::ReviewContext(_)) => {
+            match viewer(&req, env, config, &base_url).await? {
+                review::Viewer::Known(caller) => {
+                    review_diff::handle(&req, env, config, &caller, &diff_route, &base_url).await?
+                }
+                review::Viewer::SignIn(reply) => reply,
             }
-            review::Viewer::SignIn(reply) => reply,
-        },
-        Route::ReviewContext(pull) => match viewer(&req, env, config, &base_url).await? {
-            review::Viewer::Known(caller) => {
-                review_diff::context(&req, env, config, &caller, &pull).await?
-            }
-            review::Viewer::SignIn(reply) => reply,
-        },
+        }
         Route::ReviewScript => HttpReply::new(
             200,
             "text/javascript; charset=utf-8",

@@ -13,12 +13,12 @@ use worker::{Env, Request};
 use super::{pull_request, saved_store};
 use crate::config::Config;
 use crate::errors;
-use crate::github::api::{comment_pages, path, Contents, GitHubError, RepoPath, ReviewComment};
+use crate::github::api::{comment_pages, path, Contents, RepoPath, ReviewComment};
 use crate::github::client::GitHub;
 use crate::http::HttpReply;
 use crate::json::FromJson;
 use crate::review::order::Order;
-use crate::router::PullPath;
+use crate::router::{PullPath, Route};
 use crate::tools::caller::Caller;
 use crate::web::html::escape;
 use crate::web::review_page::context_lines::{context_lines, MAX_CONTEXT_LINES};
@@ -56,31 +56,61 @@ pub async fn comments(
     all
 }
 
-/// The query's value for `name`, when present, not empty and not too long.
-fn query(req: &Request, name: &str) -> worker::Result<Option<String>> {
-    Ok(req
-        .url()?
-        .query_pairs()
-        .find(|(key, _)| key == name)
-        .map(|(_, value)| value.into_owned())
-        .filter(|value| !value.is_empty() && value.len() <= MAX_QUERY_VALUE_BYTES))
+/// The query of a diff request: `entry`, `version` and `fragment` (`…/diff`), `path`, `from` and
+/// `to` (`…/context`). Values that are empty or too long are left out.
+#[derive(Default)]
+struct Query {
+    entry: Option<String>,
+    version: Option<u64>,
+    fragment: bool,
+    path: Option<String>,
+    from: Option<u32>,
+    to: Option<u32>,
 }
 
-/// `GET …/diff?entry={anchor}[&version=N][&fragment=1]`: one file entry's diff, as the page
-/// would show it inline. `fragment=1` (the page's script) gets just the HTML to put in place;
-/// without it (the "Load diff" link without JavaScript) a page with that one diff.
-pub async fn diff(
+impl Query {
+    fn read(req: &Request) -> worker::Result<Query> {
+        let mut query = Query::default();
+        for (key, value) in req.url()?.query_pairs() {
+            if value.is_empty() || value.len() > MAX_QUERY_VALUE_BYTES {
+                continue;
+            }
+            match key.as_ref() {
+                "entry" => query.entry = Some(value.into_owned()),
+                "version" => query.version = value.parse().ok(),
+                "fragment" => query.fragment = value == "1",
+                "path" => query.path = Some(value.into_owned()),
+                "from" => query.from = value.parse().ok(),
+                "to" => query.to = value.parse().ok(),
+                _ => {}
+            }
+        }
+        Ok(query)
+    }
+}
+
+/// `GET …/diff` and `GET …/context`: one entry point, so both share one read of the pull
+/// request (and the wasm one copy of it).
+pub async fn handle(
     req: &Request,
     env: &Env,
     config: &Config,
     caller: &Caller,
-    pull: &PullPath,
+    route: &Route,
     base_url: &str,
 ) -> worker::Result<HttpReply> {
-    let fragment = query(req, "fragment")?.as_deref() == Some("1");
+    let (pull, context) = match route {
+        Route::ReviewContext(pull) => (pull, true),
+        Route::ReviewDiff(pull) => (pull, false),
+        _ => return Ok(HttpReply::empty(404)),
+    };
+    let query = Query::read(req)?;
     let refuse = |status: u16, message: &str| {
+        if context {
+            return HttpReply::json(status, &serde_json::json!({ "error": message }));
+        }
         let text = format!("<p class=\"muted\">{}</p>", escape(message));
-        if fragment {
+        if query.fragment {
             super::html(status, text)
         } else {
             super::html(
@@ -89,24 +119,48 @@ pub async fn diff(
             )
         }
     };
-    let Some(entry) = query(req, "entry")? else {
-        return Ok(refuse(
-            400,
-            "entry is required: the id of a file entry of the review page (its #file-… anchor).",
-        ));
+    let missing = if context {
+        (query.path.is_none() || query.from.is_none() || query.to.is_none()).then(|| {
+            format!("path, from and to are required: a changed file and new-file line numbers, at most {MAX_CONTEXT_LINES} lines.")
+        })
+    } else {
+        query.entry.is_none().then(|| {
+            "entry is required: the id of a file entry of the review page (its #file-… anchor)."
+                .to_string()
+        })
     };
-    let version = query(req, "version")?.and_then(|v| v.parse::<u64>().ok());
+    if let Some(message) = missing {
+        return Ok(refuse(400, &message));
+    }
     let github = super::github_for(env, config, caller);
-    let read = match read(env, &github, pull).await {
+    let read = match pull_request::read_pull_with_files(
+        env,
+        &github,
+        &pull.owner,
+        &pull.repo,
+        pull.number,
+    )
+    .await
+    {
         Ok(read) => read,
-        Err(message) => return Ok(refuse(404, &message)),
+        Err(error) => {
+            let label = format!("{}/{}#{}", pull.owner, pull.repo, pull.number);
+            return Ok(refuse(404, &errors::github_failure(&error, &label)));
+        }
     };
-    let order = order_at(env, pull, version).await?;
+    if context {
+        return Ok(match context_reply(&query, &github, pull, &read).await {
+            Ok(reply) => reply,
+            Err((status, message)) => refuse(status, &message),
+        });
+    }
+    let entry = query.entry.as_deref().unwrap_or_default();
+    let order = order_at(env, pull, query.version).await?;
     let comments = comments(&github, pull, read.pull.review_comments).await;
     let Some((path, html)) = diff_view::fragment(
         order.as_ref(),
         &read.snapshot.files,
-        &entry,
+        entry,
         &read.pull.html_url,
         &comments,
         &|_, _| String::new(),
@@ -116,15 +170,15 @@ pub async fn diff(
             "This file entry is no longer on the review page (the order or the pull request changed); reload the review page.",
         ));
     };
-    if fragment {
+    if query.fragment {
         return Ok(super::html(200, html));
     }
     let mut back = pull_path(&pull.owner, &pull.repo, pull.number);
-    if let Some(version) = version {
+    if let Some(version) = query.version {
         back.push_str(&format!("?version={version}"));
     }
     back.push('#');
-    back.push_str(&entry);
+    back.push_str(entry);
     let title = format!("{path} · {}/{}#{}", pull.owner, pull.repo, pull.number);
     Ok(super::html(
         200,
@@ -132,91 +186,56 @@ pub async fn diff(
     ))
 }
 
-/// `GET …/context?path=&from=&to=`: lines of the file at the pull request's head that its diff
-/// doesn't show, as JSON `{"lines": [{"old", "new", "text"}], "total"}`, at most
-/// [`MAX_CONTEXT_LINES`] a request.
-pub async fn context(
-    req: &Request,
-    env: &Env,
-    config: &Config,
-    caller: &Caller,
+/// Lines of the file at the pull request's head that its diff doesn't show, as JSON
+/// `{"lines": [{"old", "new", "text"}], "total"}`, at most [`MAX_CONTEXT_LINES`] a request; or
+/// the status and message of a refusal.
+async fn context_reply(
+    query: &Query,
+    github: &GitHub<'_>,
     pull: &PullPath,
-) -> worker::Result<HttpReply> {
-    let refuse = |status: u16, message: &str| {
-        HttpReply::json(status, &serde_json::json!({ "error": message }))
-    };
-    let number = |name: &str| -> worker::Result<Option<u32>> {
-        Ok(query(req, name)?.and_then(|v| v.parse().ok()))
-    };
-    let (Some(file_path), Some(from), Some(to)) =
-        (query(req, "path")?, number("from")?, number("to")?)
-    else {
-        return Ok(refuse(
-            400,
-            &format!("path, from and to are required: a changed file and new-file line numbers, at most {MAX_CONTEXT_LINES} lines."),
-        ));
-    };
-    let github = super::github_for(env, config, caller);
-    let read = match read(env, &github, pull).await {
-        Ok(read) => read,
-        Err(message) => return Ok(refuse(404, &message)),
-    };
+    read: &pull_request::PullRead,
+) -> Result<HttpReply, (u16, String)> {
+    let file_path = query.path.as_deref().unwrap_or_default();
     let Some(file) = read
         .snapshot
         .files
         .iter()
         .find(|f| f.path == file_path && f.status != "removed")
     else {
-        return Ok(refuse(
+        return Err((
             404,
-            "This file is not changed at the pull request's head; reload the review page.",
+            "This file is not changed at the pull request's head; reload the review page.".into(),
         ));
     };
     let contents_path = RepoPath::new(&pull.owner, &pull.repo)
-        .and_then(|repo| path::contents(&repo, &file.path, &read.pull.head.sha));
-    let Some(contents_path) = contents_path else {
-        return Ok(refuse(404, "This file can't be read from GitHub."));
-    };
-    let text = match github.get::<Contents>(&contents_path).await {
-        Ok(contents) => contents.text(),
-        Err(error) => {
-            let label = format!("{}/{}#{}", pull.owner, pull.repo, pull.number);
-            return Ok(refuse(502, &errors::github_failure(&error, &label)));
-        }
-    };
-    let Some(text) = text else {
-        return Ok(refuse(
-            422,
-            "GitHub sent this file as something other than UTF-8 text (binary, or over 1 MB); open it on GitHub.",
-        ));
-    };
-    match context_lines(file.patch.as_deref(), &text, from, to) {
-        Ok((lines, total)) => {
-            let lines: Vec<serde_json::Value> = lines
-                .iter()
-                .map(|line| serde_json::json!({ "old": line.old, "new": line.new, "text": line.text }))
-                .collect();
-            Ok(HttpReply::json(
-                200,
-                &serde_json::json!({ "lines": lines, "total": total }),
-            ))
-        }
-        Err(error) => Ok(refuse(400, &error.message())),
-    }
-}
-
-/// The viewer's read of the pull request, as the page makes it, or the message saying why not.
-async fn read(
-    env: &Env,
-    github: &GitHub<'_>,
-    pull: &PullPath,
-) -> Result<pull_request::PullRead, String> {
-    pull_request::read_pull_with_files(env, github, &pull.owner, &pull.repo, pull.number)
+        .and_then(|repo| path::contents(&repo, &file.path, &read.pull.head.sha))
+        .ok_or((404, "This file can't be read from GitHub.".to_string()))?;
+    let contents = github
+        .get::<Contents>(&contents_path)
         .await
-        .map_err(|error: GitHubError| {
+        .map_err(|error| {
             let label = format!("{}/{}#{}", pull.owner, pull.repo, pull.number);
-            errors::github_failure(&error, &label)
-        })
+            (502, errors::github_failure(&error, &label))
+        })?;
+    let text = contents.text().ok_or((
+        422,
+        "GitHub sent this file as something other than UTF-8 text (binary, or over 1 MB); open it on GitHub.".to_string(),
+    ))?;
+    let (lines, total) = context_lines(
+        file.patch.as_deref(),
+        &text,
+        query.from.unwrap_or_default(),
+        query.to.unwrap_or_default(),
+    )
+    .map_err(|error| (400, error.message()))?;
+    let lines: Vec<serde_json::Value> = lines
+        .iter()
+        .map(|line| serde_json::json!({ "old": line.old, "new": line.new, "text": line.text }))
+        .collect();
+    Ok(HttpReply::json(
+        200,
+        &serde_json::json!({ "lines": lines, "total": total }),
+    ))
 }
 
 /// The order the page showed: version `version`, or the latest.

@@ -1,11 +1,23 @@
 #!/usr/bin/env bash
-# Builds the Worker into build/: the Rust crate to wasm (cargo), its JS bindings (wasm-bindgen, at
-# the Cargo.lock version), a binaryen size pass, and src/worker.mjs bundled with the bindings into
-# build/index.js (esbuild). Wrangler calls this as its build command. Every tool is local: nothing
+# Builds the Worker into build/: the static assets into build/assets/, the Rust crate to wasm
+# (cargo), its JS bindings (wasm-bindgen, at the Cargo.lock version), a binaryen size pass, and
+# src/worker.mjs bundled with the bindings into build/index.js (esbuild). Wrangler calls this as its build command. Every tool is local: nothing
 # is downloaded. LOGIKFLOW_BUILD=skip skips the build when build/ is newer than every source
 # (tests that restart wrangler use it); LOGIKFLOW_BUILD=dev skips the size pass (faster).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+
+# Static assets, served by Workers Static Assets (`[assets]` in wrangler.toml), not by the wasm:
+# our own files from public/static/ and highlight.js with the review page's languages, bundled
+# from public/highlight-bundle.mjs. Quick (esbuild, ~0.1 s), so made on every build, also when
+# the wasm is fresh; made beside build/assets and swapped in whole.
+rm -rf build/.assets
+mkdir -p build/.assets/static
+cp public/static/* build/.assets/static/
+"$PWD/node_modules/@esbuild/linux-x64/bin/esbuild" public/highlight-bundle.mjs --bundle --format=iife \
+  --minify --log-level=warning --outfile=build/.assets/static/highlight.js
+rm -rf build/assets
+mv build/.assets build/assets
 
 if [ "${LOGIKFLOW_BUILD:-}" = skip ] && [ -f build/index.js ]; then
   newest_source=$(find src schema Cargo.toml Cargo.lock -newer build/index.js -print -quit)

@@ -12,8 +12,8 @@
 //! link opens a page with that one diff; `/static/review-view.js` loads it in place instead.
 //!
 //! Comment bodies, logins and paths are untrusted: they go through `escape`, and bodies are shown
-//! as plain text (no Markdown). Syntax highlighting happens in the browser (`data-lang` names the
-//! highlighter's language), never here, so it costs the Worker nothing.
+//! as plain text (no Markdown). Syntax highlighting happens in the browser (the script picks the
+//! language from the table's `data-path`), never here, so it costs the Worker nothing.
 //!
 //! What not: no fetching of comments or files, no ticks (the caller's `hunk_controls` supplies
 //! per-change controls), no routing.
@@ -33,7 +33,8 @@ use crate::web::html::{self, escape, escape_into};
 /// Workers Static Assets (`[assets]` in wrangler.toml; built into `build/assets/` by
 /// `tests/scripts/build.sh` from `public/`), so it costs no wasm.
 pub const VIEW_JS_PATH: &str = "/static/review-view.js";
-/// highlight.js with the languages of [`language`], bundled by `tests/scripts/build.sh`.
+/// highlight.js with the languages the script maps file names to, bundled by
+/// `tests/scripts/build.sh` from `public/highlight-bundle.mjs`.
 pub const HIGHLIGHT_JS_PATH: &str = "/static/highlight.js";
 
 /// Entries shown with their diff before the rest load on demand: about a screenful of files.
@@ -207,41 +208,6 @@ pub fn github_file_anchor(path: &str) -> String {
     out
 }
 
-/// The highlighter's language for a path, by its extension (or name), for the languages the
-/// bundle in `public/highlight-bundle.mjs` registers; `None` leaves the lines plain.
-pub fn language(path: &str) -> Option<&'static str> {
-    let name = path.rsplit('/').next().unwrap_or(path);
-    if name == "Dockerfile" || name == "Makefile" {
-        return None;
-    }
-    let extension = name.rsplit_once('.')?.1.to_ascii_lowercase();
-    Some(match extension.as_str() {
-        "ts" | "tsx" | "mts" | "cts" => "typescript",
-        "js" | "jsx" | "mjs" | "cjs" => "javascript",
-        "py" | "pyi" => "python",
-        "rs" => "rust",
-        "go" => "go",
-        "java" => "java",
-        "kt" | "kts" => "kotlin",
-        "rb" | "rake" | "gemspec" => "ruby",
-        "c" | "h" => "c",
-        "cc" | "cpp" | "cxx" | "hpp" | "hh" | "hxx" => "cpp",
-        "cs" => "csharp",
-        "php" => "php",
-        "swift" => "swift",
-        "css" => "css",
-        "scss" => "scss",
-        "html" | "htm" | "xml" | "svg" | "vue" => "xml",
-        "json" => "json",
-        "yaml" | "yml" => "yaml",
-        "toml" | "ini" | "cfg" => "ini",
-        "md" | "markdown" => "markdown",
-        "sh" | "bash" | "zsh" => "bash",
-        "sql" => "sql",
-        _ => return None,
-    })
-}
-
 /// Percent-encodes a query value: everything but ASCII letters, digits and `-._~/`.
 fn query_encode(value: &str) -> String {
     let mut out = String::with_capacity(value.len());
@@ -326,14 +292,11 @@ fn table(
     links: &DiffLinks,
     placed: &mut [bool],
 ) {
-    let lang = language(path)
-        .map(|lang| format!(" data-lang=\"{lang}\""))
-        .unwrap_or_default();
     let anchor = github_file_anchor(path);
     let _ = write!(
         out,
         "<div class=\"diff-wrap\" role=\"region\" aria-label=\"Diff of {path}\" tabindex=\"0\" \
-         data-path=\"{path}\"{lang}><table class=\"diff\">",
+         data-path=\"{path}\"><table class=\"diff\">",
         path = escape(path)
     );
     if links.files_url.is_some() {

@@ -4,7 +4,7 @@
 
 use serde_json::json;
 
-use super::{diff, fragment, github_file_anchor, language, DiffLinks, View};
+use super::{diff, fragment, github_file_anchor, DiffLinks, View};
 use crate::github::api::{Account, ReviewComment};
 use crate::json::FromJson;
 use crate::review::change_id::describe_changes;
@@ -114,7 +114,6 @@ fn lines_link_to_their_line_on_github() {
             &format!("<td class=\"ln\">10</td><td class=\"ln\"><a href=\"{files}R10\">10</a></td>"),
             &format!("<td class=\"ln\"><a href=\"{files}L11\">11</a></td><td class=\"ln\"></td>"),
             &format!("<td class=\"ln\"></td><td class=\"ln\"><a href=\"{files}R11\">11</a></td>"),
-            "data-lang=\"rust\"",
             "data-path=\"src/main.rs\"",
             "<tr class=\"hunk-head\" data-new=\"10,3\">",
         ],
@@ -249,37 +248,6 @@ fn load_links_name_the_entry_and_the_version() {
         ],
         &[],
     );
-}
-
-#[test]
-fn languages_follow_the_extension() {
-    for (path, expected) in [
-        ("web/app.tsx", Some("typescript")),
-        ("a.mjs", Some("javascript")),
-        ("tools/hints.py", Some("python")),
-        ("src/lib.rs", Some("rust")),
-        ("main.go", Some("go")),
-        ("A.java", Some("java")),
-        ("b.kt", Some("kotlin")),
-        ("c.rb", Some("ruby")),
-        ("d.h", Some("c")),
-        ("e.cpp", Some("cpp")),
-        ("f.cs", Some("csharp")),
-        ("g.php", Some("php")),
-        ("h.swift", Some("swift")),
-        ("i.CSS", Some("css")),
-        ("j.html", Some("xml")),
-        ("k.json", Some("json")),
-        (".github/l.yml", Some("yaml")),
-        ("Cargo.toml", Some("ini")),
-        ("README.md", Some("markdown")),
-        ("run.sh", Some("bash")),
-        ("Makefile", None),
-        ("LICENSE", None),
-        ("logo.png", None),
-    ] {
-        assert_eq!(language(path), expected, "{path}");
-    }
 }
 
 #[test]
