@@ -91,18 +91,19 @@
       "&from=" + from + "&to=" + to;
     return fetch(url, { credentials: "same-origin", headers: { "Accept": "application/json" } })
       .then(function (response) {
-        return response.json().then(function (body) {
-          if (!response.ok) { throw new Error(body && body.error ? body.error : "status " + response.status); }
-          return body;
-        });
+        if (!response.ok) {
+          return response.text().then(function (text) { throw new Error(text || "status " + response.status); });
+        }
+        return response.json();
       });
   }
 
-  // A row for a line the diff didn't show, built from text (never parsed as HTML).
+  // A row for a line the diff didn't show, [old, new, text], built from text (never parsed as
+  // HTML).
   function contextRow(line) {
     var row = document.createElement("tr");
     row.className = "ctx ctx-more";
-    [line.old, line["new"]].forEach(function (number) {
+    [line[0], line[1]].forEach(function (number) {
       var cell = document.createElement("td");
       cell.className = "ln";
       cell.textContent = String(number);
@@ -114,7 +115,7 @@
     mark.className = "mk";
     mark.textContent = " ";
     code.appendChild(mark);
-    code.appendChild(document.createTextNode(line.text));
+    code.appendChild(document.createTextNode(line[2]));
     row.appendChild(code);
     return row;
   }
@@ -154,7 +155,7 @@
         var done = above ? gap.to < gap.from : gap.from > (body.total || 0);
         button.disabled = false;
         if (done || expansions >= MAX_EXPANSIONS) { button.parentNode.removeChild(button); }
-        say(lines.length ? "Showing lines " + lines[0]["new"] + " to " + lines[lines.length - 1]["new"] + "." : "No more lines.");
+        say(lines.length ? "Showing lines " + lines[0][1] + " to " + lines[lines.length - 1][1] + "." : "No more lines.");
       }).catch(function (error) {
         button.disabled = false;
         say("Those lines couldn't be loaded: " + error.message);

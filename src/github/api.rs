@@ -373,7 +373,6 @@ pub fn comment_pages(review_comments: Option<u64>) -> u32 {
 /// "List review comments on a pull request").
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReviewComment {
-    pub id: u64,
     pub path: String,
     /// The line it is on in the current diff (the last line of a multi-line comment); `None`
     /// when it is outdated or on the whole file.
@@ -396,13 +395,19 @@ impl ReviewComment {
     pub fn is_outdated(&self) -> bool {
         self.position.is_none()
     }
+
+    /// The author's login; `ghost` for a deleted account, as GitHub shows it.
+    pub fn author(&self) -> &str {
+        self.user
+            .as_ref()
+            .map_or("ghost", |user| user.login.as_str())
+    }
 }
 
 impl FromJson for ReviewComment {
     fn from_json(value: Value) -> Result<Self, DecodeError> {
         let mut f = Fields::of(value)?;
         Ok(ReviewComment {
-            id: f.required("id")?,
             path: f.required("path")?,
             line: f.optional("line")?,
             original_line: f.optional("original_line")?,
@@ -858,12 +863,10 @@ mod tests {
             (current.line, current.side.as_str(), current.is_outdated()),
             (Some(2), "RIGHT", false)
         );
-        assert_eq!(
-            current.user.as_ref().map(|u| u.login.as_str()),
-            Some("octocat")
-        );
+        assert_eq!(current.author(), "octocat");
         let outdated = &comments[1];
         assert!(outdated.is_outdated());
+        assert_eq!(outdated.author(), "ghost", "a deleted account");
         assert_eq!((outdated.line, outdated.original_line), (None, Some(7)));
         assert_eq!(outdated.body, "<b>old</b>");
     }

@@ -283,7 +283,6 @@ pub fn render(page: &ReviewPage<'_>) -> String {
             &pull_path(page.owner, page.repo, page.number),
             page.github_url,
             page.comments,
-            read_only.then_some(page.order_version),
         ),
     };
 
@@ -292,6 +291,7 @@ pub fn render(page: &ReviewPage<'_>) -> String {
     out.push_str("<style>");
     out.push_str(STYLE);
     out.push_str("</style>\n");
+    diff_view::page_extras(&mut out);
     header(
         &mut out,
         page,
@@ -302,7 +302,6 @@ pub fn render(page: &ReviewPage<'_>) -> String {
     );
     diagram_panel(&mut out, page, &plan);
     order_panel(&mut out, page, &plan, &mut ctx);
-    diff_view::page_extras(&mut out);
     if ctx.writable {
         out.push_str("<p id=\"tick-status\" class=\"tick-status\" role=\"status\" aria-live=\"polite\"></p>\n");
         let _ = writeln!(out, "<script src=\"{REVIEW_JS_PATH}\" defer></script>");
@@ -1107,7 +1106,7 @@ fn file_entry(out: &mut String, plan: &EntryPlan<'_>, ctx: &mut Ctx<'_>) {
         focus == Some(Focus::Generated) || plan.file.is_some_and(|file| file.likely_generated);
     match ctx.view.defer(&shown, generated) {
         None => diff_view::diff(out, plan.path, &shown, &|_, _| String::new(), &links),
-        Some(why) => ctx.view.load_button(out, &plan.anchor, why, &shown, &links),
+        Some(why) => ctx.view.load_button(out, plan.path, why, &shown, &links),
     }
     if folded.is_some() {
         out.push_str("</details>\n");

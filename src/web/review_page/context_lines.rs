@@ -68,17 +68,21 @@ pub fn context_lines<'t>(
     } else {
         u32::try_from(body.split('\n').count()).unwrap_or(u32::MAX)
     };
-    let lines = body
-        .split('\n')
-        .enumerate()
-        .map(|(index, line)| {
-            let number = u32::try_from(index).unwrap_or(u32::MAX).saturating_add(1);
-            (number, line.strip_suffix('\r').unwrap_or(line))
-        })
-        .skip_while(|(number, _)| *number < from)
-        .take_while(|(number, _)| *number <= to && *number <= total)
-        .filter_map(|(new, text)| old_line(&hunks, new).map(|old| ContextLine { old, new, text }))
-        .collect();
+    let mut lines = Vec::new();
+    let mut new = 0u32;
+    for line in body.split('\n') {
+        new = new.saturating_add(1);
+        if new > to {
+            break;
+        }
+        if new < from {
+            continue;
+        }
+        if let Some(old) = old_line(&hunks, new) {
+            let text = line.strip_suffix('\r').unwrap_or(line);
+            lines.push(ContextLine { old, new, text });
+        }
+    }
     Ok((lines, total))
 }
 

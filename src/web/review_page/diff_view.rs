@@ -8,8 +8,11 @@
 //! A large pull request must stay a page a browser opens quickly (DESIGN.md section 7: under
 //! 1 MiB of HTML for 350 files), so only the first screenful of entries ([`Inline`]) carries its
 //! diff; generated files, very large diffs and everything after that get a "Load diff" link to
-//! `…/diff?entry={anchor}`, which serves just that entry ([`fragment`]). Without JavaScript the
-//! link opens a page with that one diff; `/static/review-view.js` loads it in place instead.
+//! `…/diff?path={path}&hunks={change ids}`, which serves just those changes of that file
+//! ([`fragment`]): the link names exactly what the entry shows, so serving it needs neither the
+//! saved order nor the page's plan, and it still shows the right changes after a re-arrange.
+//! Without JavaScript the link opens a page with that one diff; `/static/review-view.js` loads
+//! it in place instead.
 //!
 //! Comment bodies, logins and paths are untrusted: they go through `escape`, and bodies are shown
 //! as plain text (no Markdown). Syntax highlighting happens in the browser (the script picks the
@@ -22,17 +25,22 @@ use std::fmt::Write as _;
 
 use sha2::{Digest, Sha256};
 
-use super::{safe_github, shown, EntryPlan, Plan, Shown};
+use std::collections::HashMap;
+
+use super::{safe_github, shown, EntryPlan, Select, Shown};
 use crate::github::api::ReviewComment;
-use crate::review::order::Order;
 use crate::review::patch::{Hunk, LineKind};
 use crate::tools::get_pull_request::SnapshotFile;
+use crate::web::diagram_svg::DIAGRAM_CSS_PATH;
 use crate::web::html::{self, escape, escape_into};
 
 /// Our script for the diffs (load on demand, highlighting, expanding context), served from
 /// Workers Static Assets (`[assets]` in wrangler.toml; built into `build/assets/` by
 /// `tests/scripts/build.sh` from `public/`), so it costs no wasm.
 pub const VIEW_JS_PATH: &str = "/static/review-view.js";
+/// The diffs' own style (line links, comments, "Load diff", "Expand" and the highlighter's
+/// colours for both themes), a static asset too: the CSP allows `style-src 'self'`.
+pub const VIEW_CSS_PATH: &str = "/static/review-view.css";
 /// highlight.js with the languages the script maps file names to, bundled by
 /// `tests/scripts/build.sh` from `public/highlight-bundle.mjs`.
 pub const HIGHLIGHT_JS_PATH: &str = "/static/highlight.js";
@@ -64,28 +72,18 @@ pub struct View<'a> {
     /// is not `https://` (then lines are not linked).
     files_url: Option<String>,
     comments: &'a [ReviewComment],
-    /// `/r/{o}/{r}/pull/{n}/diff?` plus `version=N&` for an older version, not escaped.
+    /// `/r/{o}/{r}/pull/{n}/diff?path=`, not escaped.
     fragment_base: String,
     entries: usize,
     lines: usize,
 }
 
 impl<'a> View<'a> {
-    /// `version` is `Some` when the page shows an older version of the order.
-    pub fn new(
-        pull_path: &str,
-        github_url: &str,
-        comments: &'a [ReviewComment],
-        version: Option<u64>,
-    ) -> Self {
-        let mut fragment_base = format!("{pull_path}/diff?");
-        if let Some(version) = version {
-            let _ = write!(fragment_base, "version={version}&");
-        }
+    pub fn new(pull_path: &str, github_url: &str, comments: &'a [ReviewComment]) -> Self {
         View {
             files_url: files_url(github_url),
             comments,
-            fragment_base,
+            fragment_base: format!("{pull_path}/diff?path="),
             entries: 0,
             lines: 0,
         }
@@ -94,9 +92,15 @@ impl<'a> View<'a> {
     /// The links and comments of one entry of `path`; `first` is the file's first entry on the
     /// page, which also lists the comments no line holds.
     pub fn links(&self, path: &str, first: bool) -> DiffLinks<'a> {
+        let mut comments = Vec::new();
+        for comment in self.comments {
+            if comment.path == path {
+                comments.push(comment);
+            }
+        }
         DiffLinks {
             files_url: self.files_url.clone(),
-            comments: self.comments.iter().filter(|c| c.path == path).collect(),
+            comments,
             unplaced: first,
         }
     }
@@ -131,25 +135,35 @@ impl<'a> View<'a> {
         None
     }
 
-    /// The "Load diff" link of a deferred entry: to the entry's fragment, which the script
-    /// fetches in place; without the script it opens a page with just that diff.
+    /// The "Load diff" link of a deferred entry: `…/diff?path=&hunks=` with the ids of the
+    /// changes it shows (and `&first=1` for the file's first entry), which the script fetches
+    /// in place; without the script it opens a page with just that diff.
     pub fn load_button(
         &self,
         out: &mut String,
-        anchor: &str,
+        path: &str,
         why: Deferred,
         shown: &Shown<'_>,
         links: &DiffLinks<'_>,
     ) {
-        let href = format!("{}entry={}", self.fragment_base, query_encode(anchor));
-        let changed = match shown {
-            Shown::Hunks {
-                additions,
-                deletions,
-                ..
-            } => additions + deletions,
-            _ => 0,
+        let Shown::Hunks {
+            ids,
+            additions,
+            deletions,
+            missing,
+            ..
+        } = shown
+        else {
+            return;
         };
+        let mut href = self.fragment_base.clone();
+        query_encode(&mut href, path);
+        href.push_str("&hunks=");
+        query_encode(&mut href, &ids.join(","));
+        if links.unplaced {
+            href.push_str("&first=1");
+        }
+        let changed = additions + deletions;
         let _ = write!(
             out,
             "<div class=\"lazy-diff\"><a class=\"button load-diff\" href=\"{}\">Load diff</a> \
@@ -169,6 +183,9 @@ impl<'a> View<'a> {
                 " · {comments} {}",
                 if comments == 1 { "comment" } else { "comments" }
             );
+        }
+        if *missing > 0 {
+            let _ = write!(out, " · {missing} named changes are gone");
         }
         out.push_str("</span></div>\n");
     }
@@ -208,17 +225,15 @@ pub fn github_file_anchor(path: &str) -> String {
     out
 }
 
-/// Percent-encodes a query value: everything but ASCII letters, digits and `-._~/`.
-fn query_encode(value: &str) -> String {
-    let mut out = String::with_capacity(value.len());
+/// Appends `value` percent-encoded for a query: all but ASCII letters, digits and `-._~/,`.
+fn query_encode(out: &mut String, value: &str) {
     for byte in value.bytes() {
-        if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'~' | b'/') {
+        if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'~' | b'/' | b',') {
             out.push(char::from(byte));
         } else {
             let _ = write!(out, "%{byte:02X}");
         }
     }
-    out
 }
 
 /// Renders an entry's diff: a note for a file without one, else a table per change with its
@@ -263,23 +278,16 @@ pub fn diff(
             }
         }
     }
-    if links.unplaced {
-        let rest: Vec<&ReviewComment> = links
-            .comments
-            .iter()
-            .zip(&placed)
-            .filter(|(_, placed)| !**placed)
-            .map(|(comment, _)| *comment)
-            .collect();
-        if !rest.is_empty() {
-            out.push_str(
-                "<div class=\"cmts cmts-rest\"><p class=\"cmts-title\">Comments on GitHub not on a line shown here</p>\n",
-            );
-            for comment in rest {
+    if links.unplaced && placed.contains(&false) {
+        out.push_str(
+            "<div class=\"cmts cmts-rest\"><p class=\"cmts-title\">Comments on GitHub not on a line shown here</p>\n",
+        );
+        for (comment, placed) in links.comments.iter().zip(&placed) {
+            if !placed {
                 comment_html(out, comment);
             }
-            out.push_str("</div>\n");
         }
+        out.push_str("</div>\n");
     }
 }
 
@@ -406,11 +414,10 @@ fn line_comments(
 /// One comment: author, time (linked to the comment on GitHub), an "Outdated" mark as GitHub
 /// gives it, and the body as plain text.
 fn comment_html(out: &mut String, comment: &ReviewComment) {
-    let author = comment.user.as_ref().map_or("ghost", |u| u.login.as_str());
     let _ = write!(
         out,
         "<div class=\"cmt\"><p class=\"cmt-by\"><strong>{}</strong> ",
-        escape(author)
+        escape(comment.author())
     );
     let when = comment.created_at.get(..10).unwrap_or("comment");
     match safe_github(&comment.html_url) {
@@ -438,29 +445,43 @@ fn comment_html(out: &mut String, comment: &ReviewComment) {
     out.push_str("</p></div>\n");
 }
 
-/// The path and the diff HTML of the entry with this anchor (as the page gives it, see
-/// `file_anchor`), for `…/diff?entry=`: the same diff the page would inline. `None` when the page
-/// has no such entry (the order or the pull request changed since the page was loaded).
+/// The diff of the changes `hunks` (ids) of the changed file `path`, as a "Load diff" link names
+/// them, for `…/diff`: what the page would have inlined. `first` lists the comments no line
+/// holds. `None` when the pull request doesn't change `path` (any more); ids it no longer has
+/// are counted as missing, as the page does.
 pub fn fragment(
-    order: Option<&Order>,
     files: &[SnapshotFile],
-    anchor: &str,
+    path: &str,
+    hunks: &[&str],
+    first: bool,
     github_url: &str,
     comments: &[ReviewComment],
     hunk_controls: &dyn Fn(usize, &str) -> String,
-) -> Option<(String, String)> {
-    let plan = Plan::new(order, files, &[]);
-    let entry = plan.entries().find(|entry| entry.anchor == anchor)?;
-    let shown = shown(entry, entry.file, &plan.named);
-    let view = View::new("", github_url, comments, None);
-    let links = view.links(entry.path, first_of_file(entry));
+) -> Option<String> {
+    let file = files.iter().find(|file| file.path == path)?;
+    let wanted: Vec<String> = hunks.iter().map(|id| id.to_string()).collect();
+    // The page's own selection of a file's changes, for an entry naming exactly these.
+    let entry = EntryPlan {
+        path,
+        entry: None,
+        file: Some(file),
+        select: Select::Only(&wanted),
+        part: None,
+        anchor: String::new(),
+        tick_id: String::new(),
+        checks: Vec::new(),
+        new_changes: false,
+    };
+    let shown = shown(&entry, Some(file), &HashMap::new());
+    let view = View::new("", github_url, comments);
+    let links = view.links(path, first);
     let mut out = String::new();
-    diff(&mut out, entry.path, &shown, hunk_controls, &links);
-    Some((entry.path.to_string(), out))
+    diff(&mut out, path, &shown, hunk_controls, &links);
+    Some(out)
 }
 
 /// A page with one entry's diff, for the "Load diff" link without JavaScript: a link back to the
-/// entry on the review page, the path, and the diff with the page's style and scripts.
+/// review page, the path, and the diff with the page's style and scripts.
 pub fn fragment_page(
     title: &str,
     back_href: &str,
@@ -482,46 +503,17 @@ pub fn fragment_page(
     html::page(title, &body, base_url)
 }
 
-/// What every page with diffs adds at its end: the diff style and the two scripts.
+/// What every page with diffs adds: the diff and the diagram style and the two scripts (all
+/// static assets).
 pub fn page_extras(out: &mut String) {
-    out.push_str("<style>");
-    out.push_str(DIFF_STYLE);
     let _ = writeln!(
         out,
-        "</style>\n<script src=\"{HIGHLIGHT_JS_PATH}\" defer></script>\
+        "<link rel=\"stylesheet\" href=\"{VIEW_CSS_PATH}\">\
+         <link rel=\"stylesheet\" href=\"{DIAGRAM_CSS_PATH}\">\
+         <script src=\"{HIGHLIGHT_JS_PATH}\" defer></script>\
          <script src=\"{VIEW_JS_PATH}\" defer></script>"
     );
 }
-
-/// Line links, comments, "Load diff" and the highlighter's colours for both themes (they follow
-/// `prefers-color-scheme` like the rest of the page; every colour keeps 4.5:1 contrast on the
-/// added, removed and plain line backgrounds).
-const DIFF_STYLE: &str = r#"
-table.diff .ln a{color:inherit;text-decoration:none}
-table.diff .ln a:hover,table.diff .ln a:focus-visible{color:var(--accent);text-decoration:underline}
-.lazy-diff{display:flex;flex-wrap:wrap;gap:.25rem .75rem;align-items:center;margin:.5rem 0 0}
-.cmts{margin:.25rem 0;padding:.4rem .6rem;border:1px solid var(--line);border-radius:6px;background:var(--bg);font:.875rem/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;white-space:normal}
-.cmts-title{margin:0 0 .3rem;font-weight:600}
-.cmt+.cmt{margin-top:.4rem;padding-top:.4rem;border-top:1px solid var(--line)}
-.cmt p{margin:0}
-.cmt-body{white-space:pre-wrap;overflow-wrap:anywhere}
-.badge.outdated{background:var(--warn-soft);border-color:var(--warn-line)}
-tr.cmt-row td{padding:.1rem .5rem}
-tr.ctx-more td{background:var(--soft)}
-.expand{font:inherit;font-size:.75rem;margin-right:.5rem;padding:0 .4rem;border:1px solid var(--line);border-radius:4px;background:var(--bg);color:var(--accent);cursor:pointer}
-:root{--hl-kw:#a0111f;--hl-str:#0a3069;--hl-num:#0550ae;--hl-com:#4d5560;--hl-fn:#6639ba;--hl-type:#953800;--hl-attr:#0550ae;--hl-meta:#4d5560}
-@media (prefers-color-scheme:dark){:root{--hl-kw:#ff9492;--hl-str:#a5d6ff;--hl-num:#79c0ff;--hl-com:#a3abb5;--hl-fn:#d2a8ff;--hl-type:#ffa657;--hl-attr:#79c0ff;--hl-meta:#a3abb5}}
-.hljs-keyword,.hljs-selector-tag,.hljs-built_in,.hljs-literal,.hljs-doctag{color:var(--hl-kw)}
-.hljs-string,.hljs-regexp,.hljs-template-tag,.hljs-template-variable,.hljs-addition{color:var(--hl-str)}
-.hljs-number,.hljs-symbol,.hljs-bullet,.hljs-variable.constant_{color:var(--hl-num)}
-.hljs-comment,.hljs-quote{color:var(--hl-com);font-style:italic}
-.hljs-title,.hljs-title.function_,.hljs-section{color:var(--hl-fn)}
-.hljs-type,.hljs-title.class_,.hljs-class .hljs-title,.hljs-params{color:var(--hl-type)}
-.hljs-attr,.hljs-attribute,.hljs-property,.hljs-name,.hljs-selector-class,.hljs-selector-id,.hljs-variable{color:var(--hl-attr)}
-.hljs-meta,.hljs-subst,.hljs-punctuation{color:var(--hl-meta)}
-.hljs-emphasis{font-style:italic}
-.hljs-strong{font-weight:700}
-"#;
 
 #[cfg(test)]
 #[allow(clippy::indexing_slicing, clippy::panic)]

@@ -591,7 +591,10 @@ fn focus_key_is_highlighted_and_skim_and_generated_fold() {
         &[
             "focus-generated",
             "<details class=\"fold\"><summary>Show the diff <span class=\"muted\">(generated file, folded)</span></summary>",
-            "<a class=\"button load-diff\" href=\"/r/acme/app/pull/123/diff?entry=file-package-lock.json\">Load diff</a>",
+            &format!(
+                "<a class=\"button load-diff\" href=\"/r/acme/app/pull/123/diff?path=package-lock.json&amp;hunks={}&amp;first=1\">Load diff</a>",
+                ids(LOCK_PATCH).join(",")
+            ),
             "2 changed lines, generated file",
         ],
         &["<details class=\"fold\" open", "lockfileVersion"],

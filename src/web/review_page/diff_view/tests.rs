@@ -2,13 +2,9 @@
 //! under their lines (outdated ones apart, bodies escaped), fragments, and the size of a large
 //! pull request's page.
 
-use serde_json::json;
-
 use super::{diff, fragment, github_file_anchor, DiffLinks, View};
 use crate::github::api::{Account, ReviewComment};
-use crate::json::FromJson;
 use crate::review::change_id::describe_changes;
-use crate::review::order::Order;
 use crate::review::patch::parse_patch;
 use crate::tools::get_pull_request::{SnapshotChange, SnapshotFile};
 use crate::web::review_page::{render, ReviewPage, Shown};
@@ -44,7 +40,6 @@ fn file(path: &str, patch: &str) -> SnapshotFile {
 
 fn comment(id: u64, path: &str, side: &str, line: Option<u32>, body: &str) -> ReviewComment {
     ReviewComment {
-        id,
         path: path.into(),
         line,
         original_line: Some(11),
@@ -71,7 +66,7 @@ fn rendered(patch: &str, comments: &[ReviewComment], unplaced: bool) -> String {
         ids,
         missing: 0,
     };
-    let view = View::new("/r/acme/app/pull/7", PR, comments, None);
+    let view = View::new("/r/acme/app/pull/7", PR, comments);
     let links: DiffLinks = view.links("src/main.rs", unplaced);
     let mut out = String::new();
     diff(
@@ -131,7 +126,7 @@ fn lines_link_to_their_line_on_github() {
         &[],
     );
     // A pull request URL that isn't https:// links nothing.
-    let view = View::new("/r/a/b/pull/1", "javascript:alert(1)", &[], None);
+    let view = View::new("/r/a/b/pull/1", "javascript:alert(1)", &[]);
     let mut out = String::new();
     let hunks = parse_patch(PATCH).unwrap_or_default();
     let shown = Shown::Hunks {
@@ -196,7 +191,7 @@ fn first_screen_inlines_and_the_rest_waits() {
         hunks: hunks(),
         missing: 0,
     };
-    let mut view = View::new("/r/a/b/pull/1", PR, &[], None);
+    let mut view = View::new("/r/a/b/pull/1", PR, &[]);
     for n in 1..=30 {
         assert_eq!(view.defer(&shown(), false), None, "entry {n}");
     }
@@ -204,7 +199,7 @@ fn first_screen_inlines_and_the_rest_waits() {
     // A file without a patch is one line: never deferred.
     assert_eq!(view.defer(&Shown::NoPatch, false), None);
 
-    let mut view = View::new("/r/a/b/pull/1", PR, &[], None);
+    let mut view = View::new("/r/a/b/pull/1", PR, &[]);
     assert_eq!(view.defer(&shown(), true), Some(super::Deferred::Generated));
     let large = Shown::Hunks {
         additions: 301,
@@ -217,13 +212,13 @@ fn first_screen_inlines_and_the_rest_waits() {
 }
 
 #[test]
-fn load_links_name_the_entry_and_the_version() {
-    let view = View::new("/r/acme/app/pull/7", PR, &[], Some(2));
+fn load_links_name_the_file_and_its_changes() {
+    let view = View::new("/r/acme/app/pull/7", PR, &[]);
     let mut out = String::new();
     let shown = Shown::Hunks {
         additions: 3,
         deletions: 0,
-        ids: Vec::new(),
+        ids: vec!["h1a".into(), "h2b".into()],
         hunks: parse_patch(PATCH).unwrap_or_default(),
         missing: 0,
     };
@@ -233,17 +228,11 @@ fn load_links_name_the_entry_and_the_version() {
         comments: comments.iter().collect(),
         unplaced: true,
     };
-    view.load_button(
-        &mut out,
-        "file-a~20b~26c.rs-part-2",
-        super::Deferred::Later,
-        &shown,
-        &links,
-    );
+    view.load_button(&mut out, "a b&c.rs", super::Deferred::Later, &shown, &links);
     check(
         &out,
         &[
-            "href=\"/r/acme/app/pull/7/diff?version=2&amp;entry=file-a~20b~26c.rs-part-2\">Load diff</a>",
+            "href=\"/r/acme/app/pull/7/diff?path=a%20b%26c.rs&amp;hunks=h1a,h2b&amp;first=1\">Load diff</a>",
             "3 changed lines · 1 comment",
         ],
         &[],
@@ -251,47 +240,37 @@ fn load_links_name_the_entry_and_the_version() {
 }
 
 #[test]
-fn fragments_are_the_entries_of_the_page() {
-    let files = [file("src/main.rs", PATCH), file("src/other.rs", PATCH)];
-    let order = Order::from_json(json!({ "sections": [{ "files": [
-        { "path": "src/main.rs" }, { "path": "src/other.rs" }, { "path": "src/main.rs" }
-    ] }] }))
-    .unwrap_or_else(|error| panic!("{error}"));
+fn fragments_show_the_changes_the_link_names() {
+    const TWO: &str = "@@ -1,1 +1,1 @@\n-a\n+b\n@@ -10,1 +10,1 @@\n-c\n+d";
+    let files = [file("src/main.rs", TWO), file("src/other.rs", PATCH)];
+    let ids: Vec<String> = files[0].changes.iter().map(|c| c.id.clone()).collect();
     let comments = [comment(9, "src/main.rs", "RIGHT", None, "stale")];
     let none = |_: usize, _: &str| String::new();
-    let (path, first) = fragment(
-        Some(&order),
-        &files,
-        "file-src/main.rs",
-        PR,
-        &comments,
-        &none,
-    )
-    .unwrap_or_default();
-    assert_eq!(path, "src/main.rs");
-    check(&first, &["new();", "stale", "Outdated"], &[]);
-    // The second appearance of the file shows no changes (the first took them all) and does
-    // not repeat the comments.
-    let second = fragment(
-        Some(&order),
-        &files,
-        "file-src/main.rs-part-2",
-        PR,
-        &comments,
-        &none,
-    )
-    .unwrap_or_default()
-    .1;
-    check(&second, &[], &["stale"]);
+    let second = [ids[1].as_str()];
+    let html =
+        fragment(&files, "src/main.rs", &second, true, PR, &comments, &none).unwrap_or_default();
+    let mark = |text: &str| format!("<span class=\"mk\">+</span>{text}</td>");
+    check(
+        &html,
+        &[&mark("d"), "@@ -10,1", "stale", "Outdated"],
+        &[&mark("b"), "@@ -1,1"],
+    );
+    // A later entry of the file doesn't repeat the comments no line holds.
+    let later =
+        fragment(&files, "src/main.rs", &second, false, PR, &comments, &none).unwrap_or_default();
+    check(&later, &[&mark("d")], &["stale"]);
+    // An id the file no longer has is counted, as on the page.
+    let gone =
+        fragment(&files, "src/main.rs", &["hgone"], true, PR, &[], &none).unwrap_or_default();
+    check(
+        &gone,
+        &["1 change named in this part is no longer in the pull request."],
+        &["<table"],
+    );
     assert_eq!(
-        fragment(Some(&order), &files, "file-nope", PR, &comments, &none),
+        fragment(&files, "src/nope.rs", &second, true, PR, &comments, &none),
         None
     );
-    // Without an order the files are listed as the page lists them.
-    let plain = fragment(None, &files, "file-src/other.rs", PR, &[], &none)
-        .unwrap_or_default()
-        .1;
-    check(&plain, &["new();"], &[]);
 }
 
 /// DESIGN.md section 7: the page of a 350-file pull request stays under 1 MiB of HTML, however
