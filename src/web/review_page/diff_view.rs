@@ -197,8 +197,8 @@ pub struct DiffLinks<'a> {
     pub files_url: Option<String>,
     /// The review comments on this entry's file, oldest first.
     pub comments: Vec<&'a ReviewComment>,
-    /// List the comments that no shown line holds (outdated ones, comments on the whole file)
-    /// below the diff. Only a file's first entry does, so each comment shows once.
+    /// List the comments on no line of the current diff (outdated ones, comments on the whole
+    /// file) below the diff. Only a file's first entry does, so each comment shows once.
     pub unplaced: bool,
 }
 
@@ -278,12 +278,17 @@ pub fn diff(
             }
         }
     }
-    if links.unplaced && placed.contains(&false) {
+    // Below the diff: comments on no line of the current diff (outdated ones, comments on the
+    // whole file). A current comment on a line another entry of the file shows stays there.
+    let rest = |(comment, placed): (&&ReviewComment, &bool)| {
+        !placed && (comment.is_outdated() || comment.line.is_none())
+    };
+    if links.unplaced && links.comments.iter().zip(&placed).any(rest) {
         out.push_str(
-            "<div class=\"cmts cmts-rest\"><p class=\"cmts-title\">Comments on GitHub not on a line shown here</p>\n",
+            "<div class=\"cmts cmts-rest\"><p class=\"cmts-title\">Comments on GitHub not on a line of this diff</p>\n",
         );
         for (comment, placed) in links.comments.iter().zip(&placed) {
-            if !placed {
+            if rest((comment, placed)) {
                 comment_html(out, comment);
             }
         }

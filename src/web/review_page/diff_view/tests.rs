@@ -153,6 +153,8 @@ fn comments_sit_under_their_line_and_outdated_ones_are_marked() {
         comment(2, "src/main.rs", "LEFT", Some(11), "old was fine"),
         comment(3, "src/main.rs", "RIGHT", None, "on an earlier push"),
         comment(4, "src/other.rs", "RIGHT", Some(11), "another file"),
+        // On a line another part of the file shows: there, not here.
+        comment(5, "src/main.rs", "RIGHT", Some(90), "in another part"),
     ];
     let html = rendered(PATCH, &comments, true);
     let after = |needle: &str| html.find(needle).unwrap_or(usize::MAX);
@@ -165,11 +167,11 @@ fn comments_sit_under_their_line_and_outdated_ones_are_marked() {
         &html,
         &[
             "<strong>mona</strong> <a href=\"https://github.com/acme/app/pull/7#discussion_r1\">2026-11-30 on GitHub</a>",
-            "Comments on GitHub not on a line shown here",
+            "Comments on GitHub not on a line of this diff",
             "on an earlier push",
             "<span class=\"badge outdated\">Outdated</span> <span class=\"muted\">was on line 11 of an earlier version</span>",
         ],
-        &["<b>new</b>", "another file"],
+        &["<b>new</b>", "another file", "in another part"],
     );
     assert_eq!(html.matches("Outdated</span>").count(), 1);
     // Only the file's first entry lists what no line holds.
