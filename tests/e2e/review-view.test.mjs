@@ -241,6 +241,11 @@ test('no serious or critical axe-core violations on any page, in both themes', a
     ['/r/logikflow/demo/pull/3', 'dark'],
     ['/r/logikflow/big/pull/1', 'light'],
   ];
+  // The page a "Load diff" link opens without JavaScript (the one with review comments).
+  const big = await html('/r/logikflow/big/pull/1');
+  const single = /href="(\/r\/logikflow\/big\/pull\/1\/diff\?path=tests\/python\/test_order_review\.py[^"]*)"/.exec(big);
+  assert.ok(single, 'a Load diff link');
+  pages.push([single[1].replaceAll('&amp;', '&'), 'light'], [single[1].replaceAll('&amp;', '&'), 'dark']);
   const axe = require.resolve('axe-core/axe.min.js');
   const found = [];
   for (const [path, scheme] of pages) {
@@ -250,6 +255,7 @@ test('no serious or critical axe-core violations on any page, in both themes', a
     await tab.goto(`${stack.baseUrl}${path}`);
     if (path.startsWith('/r/')) {
       await scrollThrough(tab);
+      await tab.locator('.diff-wrap').first().scrollIntoViewIfNeeded();
       await tab.locator('span.hl').first().waitFor();
     }
     await tab.addScriptTag({ path: axe });
