@@ -91,6 +91,7 @@
       "&from=" + from + "&to=" + to;
     return fetch(url, { credentials: "same-origin", headers: { "Accept": "application/json" } })
       .then(function (response) {
+        if (response.redirected) { throw new Error("you were signed out; reload the page"); }
         if (!response.ok) {
           return response.text().then(function (text) { throw new Error(text || "status " + response.status); });
         }
@@ -206,7 +207,8 @@
     link.textContent = "Loading…";
     fetch(link.href + "&fragment=1", { credentials: "same-origin", headers: { "Accept": "text/html" } })
       .then(function (response) {
-        if (!response.ok) { throw new Error("status " + response.status); }
+        // A redirect means the session ended (to the sign-in page): never put that in place.
+        if (!response.ok || response.redirected) { throw new Error("status " + response.status); }
         return response.text();
       })
       .then(function (html) {
@@ -225,7 +227,7 @@
       .catch(function () {
         link.removeAttribute("aria-busy");
         link.textContent = "Load diff";
-        say("The diff couldn't be loaded. Try again, or open the link in a new tab.");
+        say("The diff couldn't be loaded. Try again, or open the link in a new tab (you may need to sign in again).");
       });
   }
 

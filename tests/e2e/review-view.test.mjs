@@ -13,7 +13,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { chromium } from 'playwright-core';
-import { root, startStack } from './harness.mjs';
+import { root, standinControl, startStack } from './harness.mjs';
 
 const require = createRequire(import.meta.url);
 const shots = join(root, 'tests/artifacts/screenshots');
@@ -102,6 +102,26 @@ test('a 320-file pull request is under 1 MiB and loads the rest of its diffs on 
   assert.match(single, /&lt;script&gt;window.__pwned/);
   assert.equal((await fetch(`${stack.baseUrl}/r/logikflow/big/pull/1/diff?path=not/changed.rs&hunks=h1&fragment=1`)).status, 404);
   assert.equal((await fetch(`${stack.baseUrl}/r/logikflow/big/pull/1/diff`)).status, 400);
+});
+
+test('a diff that fails to load leaves the link and says so', async () => {
+  const tab = await page();
+  await tab.goto(`${stack.baseUrl}/r/logikflow/big/pull/1`);
+  const link = tab.locator('a.load-diff').first();
+  // GitHub fails the pull request read (and its one retry): the Worker refuses the diff.
+  await standinControl(stack, 'POST', 'faults', { path: '/pulls/1', method: 'GET', kind: 'status', status: 502, times: 2 });
+  try {
+    await Promise.all([
+      tab.waitForResponse((r) => r.url().includes('/diff?path=') && r.status() === 404),
+      link.click(),
+    ]);
+    await tab.waitForFunction(() => [...document.querySelectorAll('[role=status]')].some((el) => /couldn't be loaded/.test(el.textContent)));
+    assert.equal(await link.textContent(), 'Load diff');
+    assert.equal(await link.getAttribute('aria-busy'), null);
+  } finally {
+    await standinControl(stack, 'DELETE', 'faults');
+  }
+  await tab.close();
 });
 
 test('lines link to GitHub; review comments sit under their lines, outdated ones marked', async () => {
