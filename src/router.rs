@@ -19,6 +19,10 @@ pub enum Route {
     Tick(PullPath),
     /// Arranging the order on the web (`GET` shows the form, `POST` saves it).
     Arrange(PullPath),
+    /// One file entry's diff, loaded on demand (`GET …/diff?entry=`).
+    ReviewDiff(PullPath),
+    /// Lines around a change, for "expand context" (`GET …/context?path=&from=&to=`).
+    ReviewContext(PullPath),
     /// Reviewers' web sign-in, its OAuth callback, and sign-out.
     SignIn,
     SignInCallback,
@@ -76,7 +80,9 @@ pub fn route(method: &str, path: &str) -> Route {
             ("GET" | "HEAD", "") => Route::Review(pull),
             ("POST", "ticks") => Route::Tick(pull),
             ("GET" | "HEAD" | "POST", "arrange") => Route::Arrange(pull),
-            (_, "" | "ticks" | "arrange") => Route::MethodNotAllowed,
+            ("GET" | "HEAD", "diff") => Route::ReviewDiff(pull),
+            ("GET" | "HEAD", "context") => Route::ReviewContext(pull),
+            (_, "" | "ticks" | "arrange" | "diff" | "context") => Route::MethodNotAllowed,
             _ => Route::NotFound,
         };
     }
@@ -122,6 +128,8 @@ impl Route {
             Route::Review(_) => "review",
             Route::Tick(_) => "tick",
             Route::Arrange(_) => "arrange",
+            Route::ReviewDiff(_) => "review_diff",
+            Route::ReviewContext(_) => "review_context",
             Route::SignIn => "signin",
             Route::SignInCallback => "signin_callback",
             Route::SignOut => "signout",
@@ -230,6 +238,22 @@ mod tests {
             Route::Arrange(pull()),
         );
         check("POST", "/r/acme/app.js/pull/12", Route::MethodNotAllowed);
+        check(
+            "GET",
+            "/r/acme/app.js/pull/12/diff",
+            Route::ReviewDiff(pull()),
+        );
+        check(
+            "GET",
+            "/r/acme/app.js/pull/12/context",
+            Route::ReviewContext(pull()),
+        );
+        check(
+            "POST",
+            "/r/acme/app.js/pull/12/diff",
+            Route::MethodNotAllowed,
+        );
+        check("GET", "/r/acme/app.js/pull/12/diff/x", Route::NotFound);
         check("GET", "/r/acme/app.js/pull/0", Route::NotFound);
         check("GET", "/r/acme/app.js/issues/12", Route::NotFound);
         check("GET", "/r/ac%20me/app/pull/1", Route::NotFound);

@@ -17,6 +17,10 @@ pub const API_VERSION: &str = "2022-11-28";
 pub const FILES_PER_PAGE: u32 = 100;
 /// GitHub lists at most this many files of a pull request.
 pub const MAX_LISTED_FILES: u32 = 3000;
+/// Review comments per page of `/pulls/{n}/comments`: GitHub's maximum.
+pub const COMMENTS_PER_PAGE: u32 = 100;
+/// Review comments a page view reads at most, in pages: a bound on GitHub requests per view.
+pub const MAX_COMMENT_PAGES: u32 = 3;
 
 /// Whether `name` can be a GitHub owner or repository name: 1 to 100 letters, digits, `-`, `_`
 /// and `.`, but never `.` or `..`, which GitHub refuses and which a URL resolves as "this folder"
@@ -78,7 +82,7 @@ impl RepoPath {
 
 /// Paths of the endpoints we call, relative to the API base.
 pub mod path {
-    use super::{encode_segment, is_dot_segment, RepoPath, FILES_PER_PAGE};
+    use super::{encode_segment, is_dot_segment, RepoPath, COMMENTS_PER_PAGE, FILES_PER_PAGE};
 
     pub fn repository(repo: &RepoPath) -> String {
         repo.0.clone()
@@ -91,6 +95,15 @@ pub mod path {
     pub fn pull_files(repo: &RepoPath, number: u64, page: u32) -> String {
         format!(
             "{}/files?per_page={FILES_PER_PAGE}&page={page}",
+            pull_request(repo, number)
+        )
+    }
+
+    /// One page of a pull request's review comments (the comments on its diff lines), oldest
+    /// first, [`COMMENTS_PER_PAGE`] a page.
+    pub fn pull_comments(repo: &RepoPath, number: u64, page: u32) -> String {
+        format!(
+            "{}/comments?per_page={COMMENTS_PER_PAGE}&page={page}",
             pull_request(repo, number)
         )
     }
@@ -245,6 +258,8 @@ pub struct PullRequest {
     /// Lines added and deleted over the whole diff; `None` when GitHub left them out.
     pub additions: Option<u64>,
     pub deletions: Option<u64>,
+    /// How many review comments (comments on diff lines) it has; `None` when GitHub left it out.
+    pub review_comments: Option<u64>,
 }
 
 impl FromJson for PullRequest {
@@ -263,6 +278,7 @@ impl FromJson for PullRequest {
             changed_files: f.or_default("changed_files")?,
             additions: f.optional("additions")?,
             deletions: f.optional("deletions")?,
+            review_comments: f.optional("review_comments")?,
         })
     }
 }
@@ -362,6 +378,69 @@ impl FromJson for ComparedFile {
         let mut f = Fields::of(value)?;
         Ok(ComparedFile {
             filename: f.required("filename")?,
+        })
+    }
+}
+
+/// How many comment pages to read for a pull request with `review_comments` comments: none when
+/// it has none, one when GitHub did not say, at most [`MAX_COMMENT_PAGES`].
+pub fn comment_pages(review_comments: Option<u64>) -> u32 {
+    match review_comments {
+        None => 1,
+        Some(count) => count
+            .div_ceil(u64::from(COMMENTS_PER_PAGE))
+            .min(u64::from(MAX_COMMENT_PAGES)) as u32,
+    }
+}
+
+/// A review comment: a comment on a line of a pull request's diff (GitHub REST,
+/// "List review comments on a pull request").
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReviewComment {
+    pub path: String,
+    /// The line it is on in the current diff (the last line of a multi-line comment); `None`
+    /// when it is outdated or on the whole file.
+    pub line: Option<u32>,
+    /// The line it was written on, in the diff of its own commit.
+    pub original_line: Option<u32>,
+    /// `LEFT` (the base: a removed line) or `RIGHT` (the head: an added or unchanged line).
+    pub side: String,
+    /// GitHub's position in the current diff; `null` is how GitHub marks a comment outdated
+    /// (its line changed after it was written).
+    pub position: Option<u64>,
+    pub body: String,
+    pub user: Option<Account>,
+    pub created_at: String,
+    pub html_url: String,
+}
+
+impl ReviewComment {
+    /// Outdated as GitHub marks it: no position in the current diff.
+    pub fn is_outdated(&self) -> bool {
+        self.position.is_none()
+    }
+
+    /// The author's login; `ghost` for a deleted account, as GitHub shows it.
+    pub fn author(&self) -> &str {
+        self.user
+            .as_ref()
+            .map_or("ghost", |user| user.login.as_str())
+    }
+}
+
+impl FromJson for ReviewComment {
+    fn from_json(value: Value) -> Result<Self, DecodeError> {
+        let mut f = Fields::of(value)?;
+        Ok(ReviewComment {
+            path: f.required("path")?,
+            line: f.optional("line")?,
+            original_line: f.optional("original_line")?,
+            side: f.or_default("side")?,
+            position: f.optional("position")?,
+            body: f.or_default("body")?,
+            user: f.optional("user")?,
+            created_at: f.or_default("created_at")?,
+            html_url: f.or_default("html_url")?,
         })
     }
 }
@@ -637,7 +716,7 @@ mod tests {
                  "repo": null},
         "_links": {"self": {"href": "https://api.github.com/repos/acme/app/pulls/7"}},
         "author_association": "COLLABORATOR", "auto_merge": null, "merged": false,
-        "mergeable": null, "comments": 0, "commits": 3, "additions": 42, "deletions": 7,
+        "mergeable": null, "comments": 0, "review_comments": 2, "commits": 3, "additions": 42, "deletions": 7,
         "changed_files": 5
     }"#;
 
@@ -684,6 +763,7 @@ mod tests {
                 changed_files: 5,
                 additions: Some(42),
                 deletions: Some(7),
+                review_comments: Some(2),
             }
         );
         // A deleted author is `null`; fields we can do without may be left out.
@@ -767,6 +847,54 @@ mod tests {
             Some("number: expected a whole number of 0 or more, got a string")
         );
         assert!(error(r#"{"number": 7"#).is_some_and(|e| e.starts_with("not JSON")));
+    }
+
+    #[test]
+    fn review_comments_are_read_a_few_pages_at_most() {
+        let acme = repo("acme", "app");
+        assert_eq!(
+            path::pull_comments(&acme, 7, 2),
+            "/repos/acme/app/pulls/7/comments?per_page=100&page=2"
+        );
+        assert_eq!(comment_pages(Some(0)), 0, "no request for no comments");
+        assert_eq!(comment_pages(Some(1)), 1);
+        assert_eq!(comment_pages(Some(100)), 1);
+        assert_eq!(comment_pages(Some(101)), 2);
+        assert_eq!(comment_pages(Some(100_000)), MAX_COMMENT_PAGES);
+        assert_eq!(comment_pages(None), 1);
+    }
+
+    /// GET /repos/{o}/{r}/pulls/{n}/comments, trimmed from GitHub's documented answer: one
+    /// comment on a line, one outdated (`position` and `line` are `null`).
+    #[test]
+    fn reads_review_comments_and_their_outdated_mark() {
+        let comments: Vec<ReviewComment> = read(
+            r#"[{"url": "u", "pull_request_review_id": 42, "id": 10, "node_id": "n",
+                 "diff_hunk": "@@ -16,33 +16,40 @@", "path": "file1.txt", "position": 1,
+                 "original_position": 4, "commit_id": "6dcb", "original_commit_id": "9c48",
+                 "in_reply_to_id": null, "user": {"login": "octocat", "id": 1},
+                 "body": "Great stuff!", "created_at": "2011-04-14T16:00:49Z",
+                 "updated_at": "2011-04-14T16:00:49Z",
+                 "html_url": "https://github.com/o/r/pull/1#discussion-diff-1",
+                 "author_association": "NONE", "start_line": null, "original_start_line": null,
+                 "start_side": null, "line": 2, "original_line": 2, "side": "RIGHT"},
+                {"id": 11, "path": "file1.txt", "position": null, "original_position": 4,
+                 "line": null, "original_line": 7, "side": "LEFT", "user": null,
+                 "body": "<b>old</b>", "created_at": "2011-04-15T16:00:49Z",
+                 "html_url": "https://github.com/o/r/pull/1#discussion-diff-2"}]"#,
+        );
+        assert_eq!(comments.len(), 2);
+        let current = &comments[0];
+        assert_eq!(
+            (current.line, current.side.as_str(), current.is_outdated()),
+            (Some(2), "RIGHT", false)
+        );
+        assert_eq!(current.author(), "octocat");
+        let outdated = &comments[1];
+        assert!(outdated.is_outdated());
+        assert_eq!(outdated.author(), "ghost", "a deleted account");
+        assert_eq!((outdated.line, outdated.original_line), (None, Some(7)));
+        assert_eq!(outdated.body, "<b>old</b>");
     }
 
     #[test]

@@ -6,6 +6,7 @@ use worker::{Env, Request, Result};
 mod person_data;
 mod pull_request;
 mod review;
+mod review_diff;
 mod saved_store;
 mod saves;
 mod settings;
@@ -51,23 +52,28 @@ pub async fn handle(mut req: Request, env: &Env, config: &Config) -> Result<Http
             "text/markdown; charset=utf-8",
             crate::mcp::catalog::ORDERING_GUIDE,
         ),
-        Route::Review(pull) => match viewer(&req, env, config, &base_url).await? {
-            review::Viewer::Known(caller) => {
-                review::review(&req, env, config, &caller, &pull, &base_url).await?
-            }
+        // One arm for every page and request of a pull request, so the viewer's sign-in is
+        // checked in one place (and its future is compiled into the wasm once, not per route).
+        pull_route @ (Route::Review(_)
+        | Route::Tick(_)
+        | Route::Arrange(_)
+        | Route::ReviewDiff(_)
+        | Route::ReviewContext(_)) => match viewer(&req, env, config, &base_url).await? {
             review::Viewer::SignIn(reply) => reply,
-        },
-        Route::Tick(pull) => match viewer(&req, env, config, &base_url).await? {
-            review::Viewer::Known(caller) => {
-                review::tick(&mut req, env, config, &caller, &pull, &base_url).await?
-            }
-            review::Viewer::SignIn(reply) => reply,
-        },
-        Route::Arrange(pull) => match viewer(&req, env, config, &base_url).await? {
-            review::Viewer::Known(caller) => {
-                review::arrange(&mut req, env, config, &caller, &pull, &base_url).await?
-            }
-            review::Viewer::SignIn(reply) => reply,
+            review::Viewer::Known(caller) => match &pull_route {
+                Route::Review(pull) => {
+                    review::review(&req, env, config, &caller, pull, &base_url).await?
+                }
+                Route::Tick(pull) => {
+                    review::tick(&mut req, env, config, &caller, pull, &base_url).await?
+                }
+                Route::Arrange(pull) => {
+                    review::arrange(&mut req, env, config, &caller, pull, &base_url).await?
+                }
+                _ => {
+                    review_diff::handle(&req, env, config, &caller, &pull_route, &base_url).await?
+                }
+            },
         },
         Route::SignIn => web_session::sign_in(&req, env, config, &base_url).await?,
         Route::SignInCallback => web_session::callback(&req, env, config, &base_url).await?,

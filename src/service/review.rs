@@ -165,6 +165,7 @@ pub async fn review(
             .map(|(_, v)| v.into_owned())
             .as_deref(),
     );
+    let comments = super::review_diff::comments(&github, pull, read.pull.review_comments).await;
     let versions: Vec<review_page::VersionInfo> = history.iter().map(Into::into).collect();
     let csrf = csrf_context(req)?;
     let state = if read.pull.merged {
@@ -203,6 +204,7 @@ pub async fn review(
         visit_commits,
         diagram: current.diagram.as_ref().map(|r| &r.body),
         csrf: &csrf.token,
+        comments: &comments,
     };
     Ok(page_reply(200, review_page::render(&page), &csrf))
 }

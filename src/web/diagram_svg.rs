@@ -1,14 +1,16 @@
 //! Draws a laid-out flow diagram as inline SVG for the pull request's **Diagram** tab (MCP
 //! reference: `save_diagram`; the ordering guide's Diagrams section and its `kind` table).
 //!
-//! Why: the page has no script and loads nothing, so the diagram is plain markup: a `<style>`
-//! block with CSS custom properties (light and dark palettes), group boxes behind edges, edges with
-//! arrowheads and labels, and one `<g id="node-…" data-node="…">` per node, linked to its file in
-//! the reading order when the page gives a link. Each `kind` has its own class and shape:
+//! Why: the diagram must work without script, so it is plain markup, styled by a static style
+//! sheet the page links ([`DIAGRAM_CSS_PATH`]: CSS custom properties with light and dark
+//! palettes, scoped to `.lkf-diagram`): group boxes behind edges, edges with arrowheads and
+//! labels, and one `<g id="node-…" data-node="…">` per node, linked to its file in the reading
+//! order when the page gives a link. Each `kind` has its own class and shape:
 //! `decision` is a hexagon, `data` a cylinder, `trigger` a pill, `external` dashed and `config`
 //! dotted, `warning` warm.
 //!
-//! What not: no layout (that is `review::layout`), no page shell, no scripts or external assets.
+//! What not: no layout (that is `review::layout`), no page shell, no scripts, nothing loaded
+//! from another site.
 //! Every text and attribute goes through `html::escape`; links other than fragments, same-site
 //! paths and http(s) URLs are dropped.
 
@@ -75,9 +77,6 @@ pub fn render_svg(
         "<desc id=\"lkf-diagram-desc\">{}</desc>",
         escape(&describe(layout))
     );
-    out.push_str("<style>");
-    out.push_str(STYLE);
-    out.push_str("</style>\n");
     let _ = writeln!(
         out,
         "<defs><marker id=\"{ARROW_ID}\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" \
@@ -387,45 +386,10 @@ fn node_svg(
     out.push('\n');
 }
 
-/// The diagram's style. Inline SVG shares the page's style sheet, so every rule is scoped to
-/// `.lkf-diagram`; colours are custom properties with a dark palette.
-const STYLE: &str = r#"
-.lkf-diagram{--d-fg:#1d1f23;--d-muted:#5d6470;--d-edge:#707784;--d-bg:#fbfbfa;--d-group:#f1f2f4;--d-group-line:#d3d6dc;--d-accent:#2957c7;
---k-logic:#ffffff;--k-logic-line:#8d95a3;--k-trigger:#e4f4e9;--k-trigger-line:#2e8b57;--k-decision:#f1ebfd;--k-decision-line:#7048c8;
---k-data:#e6eefc;--k-data-line:#2f62c0;--k-ui:#dff4f3;--k-ui-line:#178582;--k-test:#fbe9f3;--k-test-line:#b03a7a;
---k-config:#eef0f3;--k-config-line:#64748b;--k-external:#f7f7f8;--k-external-line:#7a808c;--k-warning:#fff0e3;--k-warning-line:#d9622b;
-font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;overflow:visible}
-@media (prefers-color-scheme:dark){.lkf-diagram{--d-fg:#e5e7eb;--d-muted:#9aa1ad;--d-edge:#8a919d;--d-bg:#15171b;--d-group:#1b1e24;--d-group-line:#343943;--d-accent:#8fb0ff;
---k-logic:#1f2329;--k-logic-line:#6b7280;--k-trigger:#15291d;--k-trigger-line:#4cbf7a;--k-decision:#251d3a;--k-decision-line:#a98bf0;
---k-data:#17233a;--k-data-line:#6d9bf0;--k-ui:#132b2a;--k-ui-line:#3fc0ba;--k-test:#2e1826;--k-test-line:#e07ab0;
---k-config:#20242b;--k-config-line:#94a3b8;--k-external:#1a1c20;--k-external-line:#9096a0;--k-warning:#34200f;--k-warning-line:#f08a4b}}
-.lkf-diagram text{fill:var(--d-fg)}
-.lkf-diagram .group rect{fill:var(--d-group);stroke:var(--d-group-line);stroke-width:1}
-.lkf-diagram .group-title{font-size:12px;font-weight:600;fill:var(--d-muted)}
-.lkf-diagram .edge{fill:none;stroke:var(--d-edge);stroke-width:1.5;stroke-linejoin:round;stroke-linecap:round}
-.lkf-diagram .arrowhead{fill:var(--d-edge)}
-.lkf-diagram .edge-label rect{fill:var(--d-bg);stroke:var(--d-group-line);stroke-width:.75;opacity:.95}
-.lkf-diagram .edge-label text{font-size:11px;fill:var(--d-muted)}
-.lkf-diagram .shape,.lkf-diagram .cap{fill:var(--k-logic);stroke:var(--k-logic-line);stroke-width:1.5}
-.lkf-diagram .cap{fill:none}
-.lkf-diagram .title{font-size:13px;font-weight:600}
-.lkf-diagram .file{font:11px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;fill:var(--d-muted)}
-.lkf-diagram .row{font:11px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
-.lkf-diagram .row-label{fill:var(--d-muted);font-weight:600}
-.lkf-diagram .k-trigger .shape{fill:var(--k-trigger);stroke:var(--k-trigger-line)}
-.lkf-diagram .k-decision .shape{fill:var(--k-decision);stroke:var(--k-decision-line);stroke-width:2.5}
-.lkf-diagram .k-data .shape{fill:var(--k-data);stroke:var(--k-data-line)}
-.lkf-diagram .k-data .cap{stroke:var(--k-data-line)}
-.lkf-diagram .k-ui .shape{fill:var(--k-ui);stroke:var(--k-ui-line)}
-.lkf-diagram .k-test .shape{fill:var(--k-test);stroke:var(--k-test-line)}
-.lkf-diagram .k-config .shape{fill:var(--k-config);stroke:var(--k-config-line);stroke-dasharray:2 3}
-.lkf-diagram .k-external .shape{fill:var(--k-external);stroke:var(--k-external-line);stroke-dasharray:6 4}
-.lkf-diagram .k-warning .shape{fill:var(--k-warning);stroke:var(--k-warning-line);stroke-width:2}
-.lkf-diagram .node-link{cursor:pointer}
-.lkf-diagram .node-link:hover .shape{stroke-width:2.5}
-.lkf-diagram .node-link:focus-visible{outline:none}
-.lkf-diagram .node-link:focus-visible .shape{stroke:var(--d-accent);stroke-width:3}
-"#;
+/// Where the diagram's style is served (`src/static/diagram.css`, a Workers Static Asset):
+/// inline SVG shares the page's style sheets, so its rules, scoped to `.lkf-diagram`, live in a
+/// file the review page links rather than in every diagram (and in the wasm).
+pub const DIAGRAM_CSS_PATH: &str = "/static/diagram.css";
 
 #[cfg(test)]
 #[allow(clippy::indexing_slicing, clippy::panic, clippy::unwrap_used)]
@@ -504,8 +468,6 @@ mod tests {
                 "role=\"img\"",
                 "<title id=\"lkf-diagram-title\">How an invite is accepted</title>",
                 "Flow diagram with 5 steps and 4 links in 2 groups",
-                "<style>",
-                "prefers-color-scheme:dark",
                 "<marker id=\"lkf-arrow\"",
                 "marker-end=\"url(#lkf-arrow)\"",
             ],

@@ -11,9 +11,10 @@
 
 /// The Content-Security-Policy sent with every page built on `page`.
 ///
-/// Nothing may load except inline style, same-origin or `data:` images and same-origin scripts
-/// (the review page's one script file; no inline script ever runs, so injected markup can't run
-/// code); scripts may only call this site; the page can't be framed (CSP Level 3,
+/// Nothing may load except inline and same-origin style, same-origin or `data:` images and
+/// same-origin scripts (the review page's script files and its diff style, some of them Workers
+/// Static Assets; no inline script ever runs, so injected markup can't run code); scripts may
+/// only call this site; the page can't be framed (CSP Level 3,
 /// `frame-ancestors`), can't change its base URL and can only post forms to itself.
 pub const CSP: &str =
     "default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; \

@@ -25,6 +25,11 @@ use std::collections::HashMap;
 
 use super::html::{escape, escape_into};
 
+/// How every code block opens: a `<pre>` scrolls sideways when a line is long, so it takes
+/// keyboard focus and has a name (WCAG 2.1.1; axe-core's `scrollable-region-focusable`), or a
+/// keyboard user could never read the end of the line.
+pub const PRE_OPEN: &str = "<pre tabindex=\"0\" role=\"region\" aria-label=\"Code example\">";
+
 /// How deep blockquotes and lists may nest; deeper markers are rendered as text.
 const MAX_DEPTH: usize = 16;
 /// Longest link destination, in bytes, before the text is left as written.
@@ -755,7 +760,8 @@ impl Renderer {
                 }
             }
             Block::Code { language, text } => {
-                self.out.push_str("<pre><code");
+                self.out.push_str(PRE_OPEN);
+                self.out.push_str("<code");
                 if !language.is_empty() {
                     self.out.push_str(" class=\"language-");
                     escape_into(&mut self.out, language);

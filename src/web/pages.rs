@@ -47,21 +47,21 @@ pub fn home(base_url: &str) -> String {
          repository.</p>\n",
     );
     body.push_str(
-        "<h3 id=\"claude-code\">Claude Code</h3>\n<p>Run:</p>\n<pre><code class=\"language-sh\">",
+        "<h3 id=\"claude-code\">Claude Code</h3>\n<p>Run:</p>\n<pre tabindex=\"0\" role=\"region\" aria-label=\"Code example\"><code class=\"language-sh\">",
     );
     body.push_str("claude mcp add --transport http logikflow ");
     body.push_str(&endpoint_html);
     body.push_str("</code></pre>\n");
     body.push_str(
         "<h3 id=\"cursor\">Cursor</h3>\n<p>Add to <code>~/.cursor/mcp.json</code>:</p>\n\
-         <pre><code class=\"language-json\">{\n  &quot;mcpServers&quot;: {\n    \
+         <pre tabindex=\"0\" role=\"region\" aria-label=\"Code example\"><code class=\"language-json\">{\n  &quot;mcpServers&quot;: {\n    \
          &quot;logikflow&quot;: { &quot;url&quot;: ",
     );
     body.push_str(&endpoint_json);
     body.push_str(" }\n  }\n}</code></pre>\n");
     body.push_str(
         "<h3 id=\"vs-code\">VS Code</h3>\n<p>Add to <code>.vscode/mcp.json</code>:</p>\n\
-         <pre><code class=\"language-json\">{\n  &quot;servers&quot;: {\n    \
+         <pre tabindex=\"0\" role=\"region\" aria-label=\"Code example\"><code class=\"language-json\">{\n  &quot;servers&quot;: {\n    \
          &quot;logikflow&quot;: { &quot;type&quot;: &quot;http&quot;, &quot;url&quot;: ",
     );
     body.push_str(&endpoint_json);
@@ -167,7 +167,7 @@ mod tests {
         let html = home(BASE);
         let unescape = |s: &str| s.replace("&quot;", "\"").replace("&amp;", "&");
         let snippets: Vec<String> = html
-            .split("<pre><code class=\"language-json\">")
+            .split("<pre tabindex=\"0\" role=\"region\" aria-label=\"Code example\"><code class=\"language-json\">")
             .skip(1)
             .filter_map(|rest| {
                 rest.split_once("</code></pre>")

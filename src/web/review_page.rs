@@ -38,14 +38,18 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 
+use crate::github::api::ReviewComment;
 use crate::review::change_id::describe_changes;
 use crate::review::order::{checklist_ids, ChecklistItem, FileEntry, Focus, Order};
-use crate::review::patch::{parse_patch, LineKind};
+use crate::review::patch::parse_patch;
 use crate::tools::get_pull_request::SnapshotFile;
 use crate::tools::saved::VersionSummary;
 use crate::web::html::{self, escape, escape_into};
 use crate::web::markdown::render_code_spans;
 use crate::web::review_state::{self, ReviewState};
+
+pub mod context_lines;
+pub mod diff_view;
 
 /// The review page's script, `src/static/review.js`, served as a static asset.
 pub const REVIEW_JS_PATH: &str = "/static/review.js";
@@ -122,6 +126,8 @@ pub struct ReviewPage<'a> {
     pub diagram: Option<&'a Value>,
     /// The token every tick form posts back as `csrf`.
     pub csrf: &'a str,
+    /// GitHub's review comments on the pull request, shown under their lines.
+    pub comments: &'a [ReviewComment],
 }
 
 /// Which entries a review page shows (`?view=left`, `?view=since`).
@@ -212,11 +218,17 @@ pub fn render(page: &ReviewPage<'_>) -> String {
         writable: !read_only,
         next_id: 0,
         named: &plan.named,
+        diff: diff_view::View::new(
+            &pull_path(page.owner, page.repo, page.number),
+            page.github_url,
+            page.comments,
+        ),
     };
 
     let (done, total) = plan.progress(page.review_state);
     let mut out = String::with_capacity(16 * 1024);
     out.push_str("<link rel=\"stylesheet\" href=\"/static/review.css\">\n");
+    diff_view::page_extras(&mut out);
     header(
         &mut out,
         page,
@@ -613,6 +625,8 @@ struct Ctx<'b> {
     writable: bool,
     next_id: usize,
     named: &'b HashMap<&'b str, HashSet<&'b str>>,
+    /// Line links, comments and which diffs load on demand.
+    diff: diff_view::View<'b>,
 }
 
 /// What a tick stands for, for the script: a checklist item or file entry counts toward
@@ -1246,7 +1260,7 @@ fn checks(out: &mut String, items: &[&ChecklistItem], ctx: &mut Ctx<'_>) {
 }
 
 /// The diff lines an entry shows, parsed from the file's patch.
-enum Shown<'p> {
+pub enum Shown<'p> {
     /// The file is no longer part of the pull request.
     Gone,
     /// GitHub gave no patch (binary or too large).
@@ -1255,7 +1269,8 @@ enum Shown<'p> {
     Unreadable,
     Hunks {
         hunks: Vec<crate::review::patch::Hunk<'p>>,
-        /// The change id of each of `hunks`.
+        /// The change id of each of `hunks`, computed over the whole file (ids of repeated
+        /// content depend on the hunks before them).
         ids: Vec<String>,
         additions: usize,
         deletions: usize,
@@ -1424,9 +1439,14 @@ fn file_entry(out: &mut String, plan: &EntryPlan<'_>, ctx: &mut Ctx<'_>) {
         );
     }
     let controls = hunk_controls(plan, &shown, ctx);
-    diff(out, plan.path, &shown, &|index, _| {
-        controls.get(index).cloned().unwrap_or_default()
-    });
+    let hunk_controls = |index: usize, _: &str| controls.get(index).cloned().unwrap_or_default();
+    let links = ctx.diff.links(plan.path, diff_view::first_of_file(plan));
+    let generated =
+        focus == Some(Focus::Generated) || plan.file.is_some_and(|file| file.likely_generated);
+    match ctx.diff.defer(&shown, generated) {
+        None => diff_view::diff(out, plan.path, &shown, &hunk_controls, &links),
+        Some(why) => ctx.diff.load_button(out, plan.path, why, &shown, &links),
+    }
     if folded.is_some() {
         out.push_str("</details>\n");
     }
@@ -1465,90 +1485,6 @@ fn hunk_controls(plan: &EntryPlan<'_>, shown: &Shown<'_>, ctx: &mut Ctx<'_>) -> 
             html
         })
         .collect()
-}
-
-fn diff(
-    out: &mut String,
-    path: &str,
-    shown: &Shown<'_>,
-    hunk_controls: &dyn Fn(usize, &str) -> String,
-) {
-    match shown {
-        Shown::Gone => out.push_str(
-            "<p class=\"muted\">This file is no longer changed in the pull request.</p>\n",
-        ),
-        Shown::NoPatch => out.push_str(
-            "<p class=\"muted\">GitHub shows no diff for this file (binary or too large).</p>\n",
-        ),
-        Shown::Unreadable => out.push_str(
-            "<p class=\"muted\">This file's diff couldn't be read; open it on GitHub.</p>\n",
-        ),
-        Shown::Hunks {
-            hunks,
-            ids,
-            missing,
-            ..
-        } => {
-            if *missing > 0 {
-                let _ = writeln!(
-                    out,
-                    "<p class=\"muted\">{missing} {} named in this part {} no longer in the pull request.</p>",
-                    if *missing == 1 { "change" } else { "changes" },
-                    if *missing == 1 { "is" } else { "are" }
-                );
-            }
-            if hunks.is_empty() {
-                out.push_str("<p class=\"muted\">No changes in this part.</p>\n");
-                return;
-            }
-            let _ = writeln!(
-                out,
-                "<div class=\"diff-wrap\" role=\"region\" aria-label=\"Diff of {}\" tabindex=\"0\">\
-                 <table class=\"diff\">",
-                escape(path)
-            );
-            for (index, hunk) in hunks.iter().enumerate() {
-                let id = ids.get(index).map_or("", String::as_str);
-                let _ = writeln!(
-                    out,
-                    "<tbody data-change=\"{}\"><tr class=\"hunk-head\"><td colspan=\"3\">{}<span class=\"hunk-header\">{}</span></td></tr>",
-                    escape(id),
-                    hunk_controls(index, id),
-                    escape(hunk.header)
-                );
-                let mut old = hunk.old_start;
-                let mut new = hunk.new_start;
-                for line in &hunk.lines {
-                    let (class, mark, old_no, new_no) = match line.kind {
-                        LineKind::Added => ("add", '+', None, Some(new)),
-                        LineKind::Removed => ("del", '-', Some(old), None),
-                        LineKind::Context => ("ctx", ' ', Some(old), Some(new)),
-                    };
-                    if old_no.is_some() {
-                        old = old.saturating_add(1);
-                    }
-                    if new_no.is_some() {
-                        new = new.saturating_add(1);
-                    }
-                    let number = |n: Option<u32>| n.map(|n| n.to_string()).unwrap_or_default();
-                    let _ = write!(
-                        out,
-                        "<tr class=\"{class}\"><td class=\"ln\">{}</td><td class=\"ln\">{}</td>\
-                         <td class=\"code\"><span class=\"mk\">{mark}</span>",
-                        number(old_no),
-                        number(new_no)
-                    );
-                    escape_into(out, line.text);
-                    if line.no_newline {
-                        out.push_str("<span class=\"eof\"> no newline at end of file</span>");
-                    }
-                    out.push_str("</td></tr>\n");
-                }
-                out.push_str("</tbody>\n");
-            }
-            out.push_str("</table></div>\n");
-        }
-    }
 }
 
 /// The GitHub link, only when it is an `https://` URL.

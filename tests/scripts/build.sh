@@ -1,20 +1,23 @@
 #!/usr/bin/env bash
-# Builds the Worker into build/: the Rust crate to wasm (cargo), its JS bindings (wasm-bindgen, at
-# the Cargo.lock version), a binaryen size pass, and src/worker.mjs bundled with the bindings into
-# build/index.js (esbuild). Wrangler calls this as its build command. Every tool is local: nothing
-# is downloaded. LOGIKFLOW_BUILD=skip skips the build when build/ is newer than every source
+# Builds the Worker into build/: the static assets into build/assets/, the Rust crate to wasm
+# (cargo), its JS bindings (wasm-bindgen, at the Cargo.lock version), a binaryen size pass, and
+# src/worker.mjs bundled with the bindings into build/index.js (esbuild). Wrangler calls this as
+# its build command. Every tool is local: nothing is downloaded. LOGIKFLOW_BUILD=skip skips the build when build/ is newer than every source
 # (tests that restart wrangler use it); LOGIKFLOW_BUILD=dev skips the size pass (faster).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 # Static assets, served by Workers Static Assets (`[assets]` in wrangler.toml), not by the wasm:
-# our own files from src/static/, and the ordering guide page with the pages' security headers
-# (`_headers`), both rendered by build.rs (kept in build/guide/ between builds). Made on every
-# build, also when the wasm is fresh, beside build/assets and swapped in whole.
+# our own files from src/static/; highlight.js with the review page's languages, bundled from
+# src/web/highlight-bundle.mjs (esbuild, ~0.1 s); and the ordering guide page with the pages'
+# security headers (`_headers`), both rendered by build.rs (kept in build/guide/ between builds).
+# Made on every build, also when the wasm is fresh, beside build/assets and swapped in whole.
 make_assets() {
   rm -rf build/.assets
   mkdir -p build/.assets/static build/.assets/docs
   cp src/static/* build/.assets/static/
+  "$PWD/node_modules/@esbuild/linux-x64/bin/esbuild" src/web/highlight-bundle.mjs --bundle --format=iife \
+    --minify --log-level=warning --outfile=build/.assets/static/highlight.js
   if [ -f build/guide/ordering-guide.html ]; then
     cp build/guide/ordering-guide.html build/.assets/docs/ordering-guide.html
     cp build/guide/_headers build/.assets/_headers

@@ -3,8 +3,8 @@
 //
 // Why: github.com cannot be reached from the development machine, so the local `run` command and
 // the integration tests point LogiKFlow at this server instead. It speaks the REST endpoints the
-// server uses (/user, repos, pulls, pull files with GitHub's paging and 3,000-file cap, contents,
-// compare) and the OAuth web flow, with GitHub's response shapes and headers, demo data built from
+// server uses (/user, repos, pulls, pull files with GitHub's paging and 3,000-file cap, review
+// comments, contents, compare) and the OAuth web flow, with GitHub's response shapes and headers, demo data built from
 // this repository's real git history (data.mjs), fault injection (faults.mjs) and a control API
 // under /_standin/ for tests. No dependencies: Node built-ins only.
 //
@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { USERS, userByLogin, buildWorld, accessLevel, resolveRef, readContents, compareCommits, pushToPull, pushedFilesBetween, resetWorld } from './data.mjs';
 import { FaultTable, FaultSpecError, STATUS_MESSAGES } from './faults.mjs';
 import { Auth } from './oauth.mjs';
+import { reviewComments } from './comments.mjs';
 import * as shapes from './shapes.mjs';
 
 const API_VERSION = '2022-11-28';
@@ -31,6 +32,7 @@ const DOCS = {
   pull: 'https://docs.github.com/rest/pulls/pulls#get-a-pull-request',
   files: 'https://docs.github.com/rest/pulls/pulls#list-pull-requests-files',
   commits: 'https://docs.github.com/rest/pulls/pulls#list-commits-on-a-pull-request',
+  comments: 'https://docs.github.com/rest/pulls/comments#list-review-comments-on-a-pull-request',
   contents: 'https://docs.github.com/rest/repos/contents#get-repository-content',
   compare: 'https://docs.github.com/rest/commits/commits#compare-two-commits',
   rate: 'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api',
@@ -444,13 +446,18 @@ export async function startStandin(options = {}) {
       const pr = repo.pulls.get(Number(tail[0]));
       if (tail.length === 1) {
         if (!pr) throw notFound(DOCS.pull);
-        return send(ctx, 200, shapes.pullRequest(ctx.origin, repo, pr));
+        return send(ctx, 200, shapes.pullRequest(ctx.origin, repo, pr, reviewComments(ctx.origin, repo, pr).length));
       }
       if (tail.length === 2 && tail[1] === 'files') {
         if (!pr) throw notFound(DOCS.files);
         const listed = pr.files.length > MAX_FILES_LISTED ? pr.files.slice(0, MAX_FILES_LISTED) : pr.files;
         const { pageItems, link } = paginate(listed, ctx.query, `${ctx.origin}/repositories/${repo.id}/pulls/${pr.number}/files`);
         return send(ctx, 200, pageItems.map((f) => shapes.pullFile(ctx.origin, repo, pr, f)), link ? { link } : {});
+      }
+      if (tail.length === 2 && tail[1] === 'comments') {
+        if (!pr) throw notFound(DOCS.comments);
+        const { pageItems, link } = paginate(reviewComments(ctx.origin, repo, pr), ctx.query, `${ctx.origin}/repositories/${repo.id}/pulls/${pr.number}/comments`);
+        return send(ctx, 200, pageItems, link ? { link } : {});
       }
       if (tail.length === 2 && tail[1] === 'commits') {
         if (!pr) throw notFound(DOCS.commits);

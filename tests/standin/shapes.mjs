@@ -147,8 +147,8 @@ export function pullTotals(pr) {
   return { additions, deletions };
 }
 
-/** GET /repos/{o}/{r}/pulls/{n}. */
-export function pullRequest(origin, repo, pr) {
+/** GET /repos/{o}/{r}/pulls/{n}; `reviewComments` is how many review comments it has. */
+export function pullRequest(origin, repo, pr, reviewComments = 0) {
   const api = `${origin}/repos/${repo.fullName}`;
   const html = `${WEB}/${repo.fullName}/pull/${pr.number}`;
   const id = repo.id * 1000 + pr.number;
@@ -205,7 +205,7 @@ export function pullRequest(origin, repo, pr) {
     mergeable_state: 'clean',
     merged_by: null,
     comments: 0,
-    review_comments: 0,
+    review_comments: reviewComments,
     maintainer_can_modify: false,
     commits: pr.commitShas.length,
     additions,

@@ -374,6 +374,43 @@ describe('pull requests', () => {
     }
   });
 
+  test('review comments sit on lines of the current patch; the outdated one has no position', async () => {
+    const { json: pr } = await api('/repos/logikflow/demo/pulls/3');
+    const { status, json: comments } = await api('/repos/logikflow/demo/pulls/3/comments?per_page=100');
+    assert.equal(status, 200);
+    assert.equal(comments.length, pr.review_comments);
+    assert.deepEqual(comments.map((c) => c.id), comments.map((c) => c.id).sort((a, b) => a - b), 'oldest first');
+    const files = await listAllFiles(api, 'logikflow/demo', 3);
+    for (const c of comments) {
+      const file = files.find((f) => f.filename === c.path);
+      assert.ok(file, c.path);
+      if (c.position === null) {
+        assert.equal(c.line, null, 'outdated: no line either');
+        assert.equal(typeof c.original_line, 'number');
+        continue;
+      }
+      // The line the comment names is a line of the patch on its side.
+      const marker = c.side === 'LEFT' ? '-' : '+';
+      const numbers = [];
+      for (const hunk of file.patch.split(/^(?=@@)/m)) {
+        const m = /^@@ -(\d+)(?:,\d+)? \+(\d+)/.exec(hunk);
+        let [oldNo, newNo] = [Number(m[1]), Number(m[2])];
+        for (const line of hunk.split('\n').slice(1)) {
+          if (line[0] === marker) numbers.push(c.side === 'LEFT' ? oldNo : newNo);
+          if (line[0] !== '+') oldNo++;
+          if (line[0] !== '-') newNo++;
+        }
+      }
+      assert.ok(numbers.includes(c.line), `${c.path}:${c.side}${c.line}`);
+    }
+    assert.ok(comments.some((c) => c.position === null) && comments.some((c) => c.side === 'LEFT'));
+    const paged = await api('/repos/logikflow/demo/pulls/3/comments?per_page=1&page=2');
+    assert.deepEqual(paged.json.map((c) => c.id), [comments[1].id]);
+    assert.match(paged.headers.get('link'), /rel="next"/);
+    const none = await api('/repos/logikflow/big/pulls/3/comments');
+    assert.deepEqual(none.json, []);
+  });
+
   test('every patch is GitHub-style with correct hunk headers; binary files have none', async () => {
     for (const [repo, n] of ALL) {
       const files = await listAllFiles(api, repo, n);

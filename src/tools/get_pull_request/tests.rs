@@ -51,6 +51,7 @@ fn pull() -> PullRequest {
         changed_files: 3,
         additions: None,
         deletions: None,
+        review_comments: None,
     }
 }
 

@@ -79,32 +79,32 @@ fn thematic_breaks() {
 fn fenced_code() {
     check(
         "```rust\nfn main() { if a < b && c > d {} }\n```",
-        "<pre><code class=\"language-rust\">fn main() { if a &lt; b &amp;&amp; c &gt; d {} }\n</code></pre>\n",
+        "<pre tabindex=\"0\" role=\"region\" aria-label=\"Code example\"><code class=\"language-rust\">fn main() { if a &lt; b &amp;&amp; c &gt; d {} }\n</code></pre>\n",
     );
     check(
         "```\n<script>alert(1)</script>\n```",
-        "<pre><code>&lt;script&gt;alert(1)&lt;/script&gt;\n</code></pre>\n",
+        "<pre tabindex=\"0\" role=\"region\" aria-label=\"Code example\"><code>&lt;script&gt;alert(1)&lt;/script&gt;\n</code></pre>\n",
     );
     check(
         "~~~ json extra\n{}\n~~~",
-        "<pre><code class=\"language-json\">{}\n</code></pre>\n",
+        "<pre tabindex=\"0\" role=\"region\" aria-label=\"Code example\"><code class=\"language-json\">{}\n</code></pre>\n",
     );
-    check("````\n```\n````", "<pre><code>```\n</code></pre>\n");
+    check("````\n```\n````", "<pre tabindex=\"0\" role=\"region\" aria-label=\"Code example\"><code>```\n</code></pre>\n");
     check(
         "  ```\n  indented\n    more\n  ```",
-        "<pre><code>indented\n  more\n</code></pre>\n",
+        "<pre tabindex=\"0\" role=\"region\" aria-label=\"Code example\"><code>indented\n  more\n</code></pre>\n",
     );
     check(
         "```\n\n**not bold**\n\n```",
-        "<pre><code>\n**not bold**\n\n</code></pre>\n",
+        "<pre tabindex=\"0\" role=\"region\" aria-label=\"Code example\"><code>\n**not bold**\n\n</code></pre>\n",
     );
     check(
         "```\"><script>\nx\n```",
-        "<pre><code class=\"language-&quot;&gt;&lt;script&gt;\">x\n</code></pre>\n",
+        "<pre tabindex=\"0\" role=\"region\" aria-label=\"Code example\"><code class=\"language-&quot;&gt;&lt;script&gt;\">x\n</code></pre>\n",
     );
     check(
         "text\n```\ncode\n```",
-        "<p>text</p>\n<pre><code>code\n</code></pre>\n",
+        "<p>text</p>\n<pre tabindex=\"0\" role=\"region\" aria-label=\"Code example\"><code>code\n</code></pre>\n",
     );
 }
 
@@ -112,7 +112,7 @@ fn fenced_code() {
 fn unclosed_constructs() {
     check(
         "```\nnever closed\n# not a heading",
-        "<pre><code>never closed\n# not a heading\n</code></pre>\n",
+        "<pre tabindex=\"0\" role=\"region\" aria-label=\"Code example\"><code>never closed\n# not a heading\n</code></pre>\n",
     );
     check("**bold", "<p>**bold</p>\n");
     check("*em", "<p>*em</p>\n");
@@ -123,7 +123,7 @@ fn unclosed_constructs() {
     check("| a | b |\n| --- |", "<p>| a | b |\n| --- |</p>\n");
     check(
         "> quote\n> ```\n> code",
-        "<blockquote>\n<p>quote</p>\n<pre><code>code\n</code></pre>\n</blockquote>\n",
+        "<blockquote>\n<p>quote</p>\n<pre tabindex=\"0\" role=\"region\" aria-label=\"Code example\"><code>code\n</code></pre>\n</blockquote>\n",
     );
 }
 
@@ -276,7 +276,7 @@ fn lists() {
     check("1234567890. too long", "<p>1234567890. too long</p>\n");
     check(
         "- ```\n  <code>\n  ```",
-        "<ul>\n<li><pre><code>&lt;code&gt;\n</code></pre>\n</li>\n</ul>\n",
+        "<ul>\n<li><pre tabindex=\"0\" role=\"region\" aria-label=\"Code example\"><code>&lt;code&gt;\n</code></pre>\n</li>\n</ul>\n",
     );
 }
 
@@ -421,7 +421,7 @@ fn ordering_guide_renders() {
         "<ol>\n<li>Call <code>get_pull_request</code>",
         "<th><code>layer</code></th>",
         "<td><code>contracts</code></td>",
-        "<pre><code class=\"language-json\">{\n  &quot;title&quot;",
+        "<pre tabindex=\"0\" role=\"region\" aria-label=\"Code example\"><code class=\"language-json\">{\n  &quot;title&quot;",
         "<li>Good: &quot;With <code>invitesEnabled</code> off",
         "<em>Invite service</em>",
     ] {
@@ -429,14 +429,14 @@ fn ordering_guide_renders() {
     }
     // Nothing is left as raw Markdown syntax outside code blocks.
     let outside_code: String = html
-        .split("<pre>")
+        .split(super::PRE_OPEN)
         .map(|part| part.split_once("</pre>").map_or(part, |(_, rest)| rest))
         .collect();
     for leftover in ["**", "`", "](", "\n- ", "\n| ", "## "] {
         assert!(!outside_code.contains(leftover), "leftover {leftover:?}");
     }
     assert_eq!(html.matches("<table>").count(), 3);
-    assert_eq!(html.matches("<pre>").count(), 2);
+    assert_eq!(html.matches(super::PRE_OPEN).count(), 2);
 }
 
 /// Awkward and adversarial inputs: nothing panics, tags stay balanced, nothing unescaped leaks.

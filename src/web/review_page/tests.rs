@@ -199,6 +199,7 @@ fn page<'d>(data: &'d Data, state: &'d ReviewState) -> ReviewPage<'d> {
         visit_commits: None,
         diagram: data.diagram.as_ref(),
         csrf: &data.csrf,
+        comments: &[],
     }
 }
 
@@ -329,9 +330,16 @@ fn escapes_script_in_every_untrusted_field() {
             html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"),
             "{name}: not shown as text"
         );
+        let ours = [
+            "<script src=\"/static/review.js\" defer></script>",
+            "<script src=\"/static/highlight.js\" defer></script>",
+            "<script src=\"/static/review-view.js\" defer></script>",
+        ];
         assert_eq!(
             html.matches("<script").count(),
-            1,
+            ours.iter()
+                .map(|tag| html.matches(tag).count())
+                .sum::<usize>(),
             "{name}: a script element other than ours"
         );
         assert!(
@@ -470,12 +478,15 @@ fn split_parts_show_only_their_changes() {
         ],
         &["import { invites }", "@@ -1,3"],
     );
-    // Line numbers: the added line is new line 42, after old and new 41/40.
+    // Line numbers: the added line is new line 42, after old and new 41/40; the new line
+    // number links to the line on GitHub.
+    let anchor = super::diff_view::github_file_anchor("app/router.ts");
+    let files = "https://github.com/acme/app/pull/123/files";
     check(
         named,
         &[
-            "<tr class=\"ctx\"><td class=\"ln\">40</td><td class=\"ln\">41</td>",
-            "<tr class=\"add\"><td class=\"ln\"></td><td class=\"ln\">42</td>",
+            &format!("<tr class=\"ctx\"><td class=\"ln\">40</td><td class=\"ln\"><a href=\"{files}#{anchor}R41\">41</a></td>"),
+            &format!("<tr class=\"add\"><td class=\"ln\"></td><td class=\"ln\"><a href=\"{files}#{anchor}R42\">42</a></td>"),
         ],
         &[],
     );
@@ -611,9 +622,13 @@ fn focus_key_is_highlighted_and_skim_and_generated_fold() {
         &[
             "focus-generated",
             "<details class=\"fold\"><summary>Show the diff <span class=\"muted\">(generated file, folded)</span></summary>",
-            "lockfileVersion",
+            &format!(
+                "<a class=\"button load-diff\" href=\"/r/acme/app/pull/123/diff?path=package-lock.json&amp;hunks={}&amp;first=1\">Load diff</a>",
+                ids(LOCK_PATCH).join(",")
+            ),
+            "2 changed lines, generated file",
         ],
-        &["<details class=\"fold\" open"],
+        &["<details class=\"fold\" open", "lockfileVersion"],
     );
     // The tick stays outside the fold.
     let details = generated.find("<details").unwrap_or(0);
@@ -785,7 +800,7 @@ fn older_versions_are_read_only() {
         ],
         &[
             "<form",
-            "<script",
+            "<script src=\"/assets/review.js\"",
             "Arrange on the web",
             "id=\"tick-status\"",
         ],

@@ -1,0 +1,193 @@
+//! The review page's diff requests (wasm only): review comments for the page, one entry's diff
+//! on demand (`…/diff?path=&hunks=&first=`, as its "Load diff" link names it) and lines around a
+//! change (`…/context?path=&from=&to=`).
+//!
+//! Each request is authorized exactly like the page: the viewer's own GitHub read of the
+//! repository and the pull request, with the file snapshot from the KV cache, so nobody sees a
+//! diff, a comment or a line GitHub would not show them. GitHub requests: the page and a
+//! deferred diff add 0 to `MAX_COMMENT_PAGES` (`ceil(review_comments / 100)`, at most 3) for
+//! the comments; context adds 1 (the file's contents at the head).
+
+use worker::{Env, Request};
+
+use super::pull_request;
+use crate::config::Config;
+use crate::errors;
+use crate::github::api::{comment_pages, path, Contents, RepoPath, ReviewComment};
+use crate::github::client::GitHub;
+use crate::http::HttpReply;
+use crate::router::{PullPath, Route};
+use crate::tools::caller::Caller;
+use crate::web::review_page::context_lines::context_lines;
+use crate::web::review_page::{diff_view, pull_path};
+
+/// The longest query value accepted: a path (GitHub paths run to 4,096 bytes) or the change
+/// ids of a file's entry (ten bytes each).
+const MAX_QUERY_VALUE_BYTES: usize = 16 * 1024;
+
+/// The pull request's review comments, oldest first: the pages its `review_comments` count
+/// says, at most `MAX_COMMENT_PAGES`, one after another (almost every pull request has one page,
+/// and a parallel join would cost the wasm a copy of `futures_util`'s ordered stream). Comments
+/// are an addition to the page, so a failed read shows the page without them (and is logged).
+pub async fn comments(
+    github: &GitHub<'_>,
+    pull: &PullPath,
+    review_comments: Option<u64>,
+) -> Vec<ReviewComment> {
+    let mut all = Vec::new();
+    let Some(repo) = RepoPath::new(&pull.owner, &pull.repo) else {
+        return all;
+    };
+    for page in 1..=comment_pages(review_comments) {
+        let path = path::pull_comments(&repo, pull.number, page);
+        match github.get::<Vec<ReviewComment>>(&path).await {
+            Ok(comments) => all.extend(comments),
+            Err(error) => {
+                worker::console_warn!("reading review comments failed: {error:?}");
+                break;
+            }
+        }
+    }
+    all
+}
+
+/// `GET …/diff` and `GET …/context`: one entry point, so both share one read of the pull
+/// request (and the wasm one copy of it). `…/diff` with `fragment=1` (the page's script) gets
+/// just the diff's HTML to put in place; without it (the link without JavaScript) a page with
+/// that one diff.
+pub async fn handle(
+    req: &Request,
+    env: &Env,
+    config: &Config,
+    caller: &Caller,
+    route: &Route,
+    base_url: &str,
+) -> worker::Result<HttpReply> {
+    let (pull, context) = match route {
+        Route::ReviewContext(pull) => (pull, true),
+        Route::ReviewDiff(pull) => (pull, false),
+        _ => return Ok(HttpReply::empty(404)),
+    };
+    let url = req.url()?;
+    let query = crate::security::form::pairs(url.query().unwrap_or_default().as_bytes());
+    let value = |name: &str| {
+        crate::security::form::value(&query, name)
+            .filter(|v| !v.is_empty() && v.len() <= MAX_QUERY_VALUE_BYTES)
+    };
+    let number = |name: &str| value(name).and_then(|v| v.parse::<u32>().ok());
+    // Refusals are plain text: the script shows the text, and a browser without it shows it too.
+    let refuse =
+        |status: u16, message: &str| HttpReply::new(status, "text/plain; charset=utf-8", message);
+    let Some(path) = value("path") else {
+        return Ok(refuse(
+            400,
+            "path is required: a file the pull request changes.",
+        ));
+    };
+    let github = super::github_for(env, config, caller);
+    let read = match pull_request::read_pull_with_files(
+        env,
+        &github,
+        &pull.owner,
+        &pull.repo,
+        pull.number,
+    )
+    .await
+    {
+        Ok(read) => read,
+        Err(error) => {
+            let label = format!("{}/{}#{}", pull.owner, pull.repo, pull.number);
+            return Ok(refuse(404, &errors::github_failure(&error, &label)));
+        }
+    };
+    if context {
+        let range = (number("from"), number("to"));
+        return Ok(
+            match context_reply(path, range, &github, pull, &read).await {
+                Ok(reply) => reply,
+                Err((status, message)) => refuse(status, &message),
+            },
+        );
+    }
+    let hunks: Vec<&str> = value("hunks").unwrap_or_default().split(',').collect();
+    let comments = comments(&github, pull, read.pull.review_comments).await;
+    let Some(html) = diff_view::fragment(
+        &read.snapshot.files,
+        path,
+        &hunks,
+        value("first") == Some("1"),
+        &read.pull.html_url,
+        &comments,
+        &|_, _| String::new(),
+    ) else {
+        return Ok(refuse(
+            404,
+            "The pull request no longer changes this file; reload the review page.",
+        ));
+    };
+    if value("fragment") == Some("1") {
+        return Ok(super::html(200, html));
+    }
+    let title = format!("{path} · {}/{}#{}", pull.owner, pull.repo, pull.number);
+    let back = pull_path(&pull.owner, &pull.repo, pull.number);
+    Ok(super::html(
+        200,
+        diff_view::fragment_page(&title, &back, path, &html, base_url),
+    ))
+}
+
+/// Lines of the file at the pull request's head that its diff doesn't show, as JSON
+/// `{"total": lines in the file, "lines": [[old, new, "text"], …]}`, at most `MAX_CONTEXT_LINES` (20) a request; or
+/// the status and message of a refusal.
+async fn context_reply(
+    file_path: &str,
+    (from, to): (Option<u32>, Option<u32>),
+    github: &GitHub<'_>,
+    pull: &PullPath,
+    read: &pull_request::PullRead,
+) -> Result<HttpReply, (u16, String)> {
+    let Some(file) = read
+        .snapshot
+        .files
+        .iter()
+        .find(|f| f.path == file_path && f.status != "removed")
+    else {
+        return Err((
+            404,
+            "This file is not changed at the pull request's head; reload the review page.".into(),
+        ));
+    };
+    let contents_path = RepoPath::new(&pull.owner, &pull.repo)
+        .and_then(|repo| path::contents(&repo, &file.path, &read.pull.head.sha))
+        .ok_or((404, "This file can't be read from GitHub.".to_string()))?;
+    let contents = github
+        .get::<Contents>(&contents_path)
+        .await
+        .map_err(|error| {
+            let label = format!("{}/{}#{}", pull.owner, pull.repo, pull.number);
+            (502, errors::github_failure(&error, &label))
+        })?;
+    let text = contents.text().ok_or((
+        422,
+        "GitHub sent this file as something other than UTF-8 text (binary, or over 1 MB); open it on GitHub.".to_string(),
+    ))?;
+    let (lines, total) = context_lines(
+        file.patch.as_deref(),
+        &text,
+        from.unwrap_or_default(),
+        to.unwrap_or_default(),
+    )
+    .map_err(|error| (400, error.message()))?;
+    // `{"total": N, "lines": [[old, new, "text"], …]}`, written directly (a JSON value per line
+    // would cost the wasm more than these few lines).
+    let mut json = format!("{{\"total\":{total},\"lines\":[");
+    for (index, line) in lines.iter().enumerate() {
+        if index > 0 {
+            json.push(',');
+        }
+        let text = serde_json::Value::from(line.text).to_string();
+        json.push_str(&format!("[{},{},{text}]", line.old, line.new));
+    }
+    json.push_str("]}");
+    Ok(HttpReply::new(200, "application/json", json))
+}

@@ -1,0 +1,527 @@
+//! The diff of one file entry on the review page: its table of lines, each line linked to the
+//! same line of the pull request on GitHub, GitHub's review comments under the lines they are
+//! on, and the decision which entries load their diff on demand (issue 15, items 6 to 8).
+//!
+//! Why: reviewers comment where the conversation already lives, on GitHub, so every line number
+//! is a link to `…/pull/{n}/files#diff-{sha256 of the path}R{line}` (`L{line}` for a removed
+//! line), the anchor GitHub gives that line, and the comments written there are shown in place.
+//! A large pull request must stay a page a browser opens quickly (DESIGN.md section 7: under
+//! 1 MiB of HTML for 350 files), so only the first screenful of entries ([`Inline`]) carries its
+//! diff; generated files, very large diffs and everything after that get a "Load diff" link to
+//! `…/diff?path={path}&hunks={change ids}`, which serves just those changes of that file
+//! ([`fragment`]): the link names exactly what the entry shows, so serving it needs neither the
+//! saved order nor the page's plan, and it still shows the right changes after a re-arrange.
+//! Without JavaScript the link opens a page with that one diff; `/static/review-view.js` loads
+//! it in place instead.
+//!
+//! Comment bodies, logins and paths are untrusted: they go through `escape`, and bodies are shown
+//! as plain text (no Markdown). Syntax highlighting happens in the browser (the script picks the
+//! language from the table's `data-path`), never here, so it costs the Worker nothing.
+//!
+//! What not: no fetching of comments or files, no ticks (the caller's `hunk_controls` supplies
+//! per-change controls), no routing.
+
+use std::fmt::Write as _;
+
+use sha2::{Digest, Sha256};
+
+use std::collections::HashMap;
+
+use super::{safe_github, shown, EntryPlan, Select, Shown};
+use crate::github::api::ReviewComment;
+use crate::review::patch::{Hunk, LineKind};
+use crate::tools::get_pull_request::SnapshotFile;
+use crate::web::diagram_svg::DIAGRAM_CSS_PATH;
+use crate::web::html::{self, escape, escape_into};
+
+/// Our script for the diffs (load on demand, highlighting, expanding context), served from
+/// Workers Static Assets (`[assets]` in wrangler.toml; built into `build/assets/` by
+/// `tests/scripts/build.sh` from `src/static/`), so it costs no wasm.
+pub const VIEW_JS_PATH: &str = "/static/review-view.js";
+/// The diffs' own style (line links, comments, "Load diff", "Expand" and the highlighter's
+/// colours for both themes), a static asset too: the CSP allows `style-src 'self'`.
+pub const VIEW_CSS_PATH: &str = "/static/review-view.css";
+/// highlight.js with the languages the script maps file names to, bundled by
+/// `tests/scripts/build.sh` from `src/web/highlight-bundle.mjs`.
+pub const HIGHLIGHT_JS_PATH: &str = "/static/highlight.js";
+
+/// Entries shown with their diff before the rest load on demand: about a screenful of files.
+pub const FIRST_SCREEN_ENTRIES: usize = 30;
+/// An entry with more changed lines than this loads on demand wherever it is.
+pub const LARGE_DIFF_LINES: usize = 300;
+/// Diff lines the page inlines at most, over all entries. A line costs ~300 bytes of HTML (its
+/// GitHub link alone ~120), so inlined diffs stay under ~450 KB and the rest of a 350-file page
+/// (each entry's header and tick, ~1.3 KB) fits beside them in 1 MiB, however long the diffs are.
+pub const PAGE_DIFF_LINES: usize = 1500;
+
+/// Why an entry's diff is not in the page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Deferred {
+    /// Past the first screenful of entries or of diff lines.
+    Later,
+    /// A generated file (the order's `focus: generated` or the `likelyGenerated` hint).
+    Generated,
+    /// More than [`LARGE_DIFF_LINES`] changed lines.
+    Large,
+}
+
+/// What every entry of one page shares: where lines link to, the comments, where deferred diffs
+/// load from, and how much diff the page holds so far.
+pub struct View<'a> {
+    /// `https://github.com/{o}/{r}/pull/{n}/files`, escaped; `None` when the pull request's URL
+    /// is not `https://` (then lines are not linked).
+    files_url: Option<String>,
+    comments: &'a [ReviewComment],
+    /// `/r/{o}/{r}/pull/{n}/diff?path=`, not escaped.
+    fragment_base: String,
+    entries: usize,
+    lines: usize,
+}
+
+impl<'a> View<'a> {
+    pub fn new(pull_path: &str, github_url: &str, comments: &'a [ReviewComment]) -> Self {
+        View {
+            files_url: files_url(github_url),
+            comments,
+            fragment_base: format!("{pull_path}/diff?path="),
+            entries: 0,
+            lines: 0,
+        }
+    }
+
+    /// The links and comments of one entry of `path`; `first` is the file's first entry on the
+    /// page, which also lists the comments no line holds.
+    pub fn links(&self, path: &str, first: bool) -> DiffLinks<'a> {
+        let mut comments = Vec::new();
+        for comment in self.comments {
+            if comment.path == path {
+                comments.push(comment);
+            }
+        }
+        DiffLinks {
+            files_url: self.files_url.clone(),
+            comments,
+            unplaced: first,
+        }
+    }
+
+    /// Counts one more entry and decides whether its diff waits (see the module docs).
+    /// Entries without a table (no patch, no changes) are never deferred: they are one line.
+    pub fn defer(&mut self, shown: &Shown<'_>, generated: bool) -> Option<Deferred> {
+        self.entries += 1;
+        let Shown::Hunks {
+            hunks,
+            additions,
+            deletions,
+            ..
+        } = shown
+        else {
+            return None;
+        };
+        if hunks.is_empty() {
+            return None;
+        }
+        if generated {
+            return Some(Deferred::Generated);
+        }
+        if additions + deletions > LARGE_DIFF_LINES {
+            return Some(Deferred::Large);
+        }
+        let lines: usize = hunks.iter().map(|hunk| hunk.lines.len()).sum();
+        if self.entries > FIRST_SCREEN_ENTRIES || self.lines + lines > PAGE_DIFF_LINES {
+            return Some(Deferred::Later);
+        }
+        self.lines += lines;
+        None
+    }
+
+    /// The "Load diff" link of a deferred entry: `…/diff?path=&hunks=` with the ids of the
+    /// changes it shows (and `&first=1` for the file's first entry), which the script fetches
+    /// in place; without the script it opens a page with just that diff.
+    pub fn load_button(
+        &self,
+        out: &mut String,
+        path: &str,
+        why: Deferred,
+        shown: &Shown<'_>,
+        links: &DiffLinks<'_>,
+    ) {
+        let Shown::Hunks {
+            ids,
+            additions,
+            deletions,
+            missing,
+            ..
+        } = shown
+        else {
+            return;
+        };
+        let mut href = self.fragment_base.clone();
+        query_encode(&mut href, path);
+        href.push_str("&hunks=");
+        query_encode(&mut href, &ids.join(","));
+        if links.unplaced {
+            href.push_str("&first=1");
+        }
+        let changed = additions + deletions;
+        let _ = write!(
+            out,
+            "<div class=\"lazy-diff\"><a class=\"button load-diff\" href=\"{}\">Load diff</a> \
+             <span class=\"muted\">{changed} changed {}",
+            escape(&href),
+            if changed == 1 { "line" } else { "lines" }
+        );
+        match why {
+            Deferred::Generated => out.push_str(", generated file"),
+            Deferred::Large => out.push_str(", a large diff"),
+            Deferred::Later => {}
+        }
+        let comments = links.comments.len();
+        if comments > 0 {
+            let _ = write!(
+                out,
+                " · {comments} {}",
+                if comments == 1 { "comment" } else { "comments" }
+            );
+        }
+        if *missing > 0 {
+            let _ = write!(out, " · {missing} named changes are gone");
+        }
+        out.push_str("</span></div>\n");
+    }
+}
+
+/// Where one entry's lines link to and which review comments it shows.
+pub struct DiffLinks<'a> {
+    /// The pull request's "Files changed" URL on GitHub, escaped; `None`: lines are not linked.
+    pub files_url: Option<String>,
+    /// The review comments on this entry's file, oldest first.
+    pub comments: Vec<&'a ReviewComment>,
+    /// List the comments on no line of the current diff (outdated ones, comments on the whole
+    /// file) below the diff. Only a file's first entry does, so each comment shows once.
+    pub unplaced: bool,
+}
+
+/// Whether an entry is its file's first on the page: the one without a part number or part 1,
+/// never the "new changes" entry under "Not in the order yet".
+pub(super) fn first_of_file(entry: &EntryPlan<'_>) -> bool {
+    entry.part.is_none_or(|(nth, _)| nth == 1) && !entry.new_changes
+}
+
+/// `{html_url}/files` for an `https://` pull request URL, escaped.
+fn files_url(github_url: &str) -> Option<String> {
+    safe_github(github_url).map(|url| escape(&format!("{}/files", url.trim_end_matches('/'))))
+}
+
+/// The anchor GitHub gives a file in a pull request's "Files changed": `diff-` and the SHA-256
+/// of the path in lowercase hex. A line adds `R{new line}` or `L{old line}`.
+pub fn github_file_anchor(path: &str) -> String {
+    let digest = Sha256::digest(path.as_bytes());
+    let mut out = String::with_capacity(5 + 64);
+    out.push_str("diff-");
+    for byte in digest {
+        let _ = write!(out, "{byte:02x}");
+    }
+    out
+}
+
+/// Appends `value` percent-encoded for a query: all but ASCII letters, digits and `-._~/,`.
+fn query_encode(out: &mut String, value: &str) {
+    for byte in value.bytes() {
+        if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'~' | b'/' | b',') {
+            out.push(char::from(byte));
+        } else {
+            let _ = write!(out, "%{byte:02X}");
+        }
+    }
+}
+
+/// Renders an entry's diff: a note for a file without one, else a table per change with its
+/// `@@` header row (where `hunk_controls(index among the shown changes, change id)` puts its
+/// HTML), each line's numbers (one linked to GitHub), and review comments under their lines.
+pub fn diff(
+    out: &mut String,
+    path: &str,
+    shown: &Shown<'_>,
+    hunk_controls: &dyn Fn(usize, &str) -> String,
+    links: &DiffLinks,
+) {
+    let mut placed = vec![false; links.comments.len()];
+    match shown {
+        Shown::Gone => out.push_str(
+            "<p class=\"muted\">This file is no longer changed in the pull request.</p>\n",
+        ),
+        Shown::NoPatch => out.push_str(
+            "<p class=\"muted\">GitHub shows no diff for this file (binary or too large).</p>\n",
+        ),
+        Shown::Unreadable => out.push_str(
+            "<p class=\"muted\">This file's diff couldn't be read; open it on GitHub.</p>\n",
+        ),
+        Shown::Hunks {
+            hunks,
+            ids,
+            missing,
+            ..
+        } => {
+            if *missing > 0 {
+                let _ = writeln!(
+                    out,
+                    "<p class=\"muted\">{missing} {} named in this part {} no longer in the pull request.</p>",
+                    if *missing == 1 { "change" } else { "changes" },
+                    if *missing == 1 { "is" } else { "are" }
+                );
+            }
+            if hunks.is_empty() {
+                out.push_str("<p class=\"muted\">No changes in this part.</p>\n");
+            } else {
+                table(out, path, hunks, ids, hunk_controls, links, &mut placed);
+            }
+        }
+    }
+    // Below the diff: comments on no line of the current diff (outdated ones, comments on the
+    // whole file). A current comment on a line another entry of the file shows stays there.
+    let rest = |(comment, placed): (&&ReviewComment, &bool)| {
+        !placed && (comment.is_outdated() || comment.line.is_none())
+    };
+    if links.unplaced && links.comments.iter().zip(&placed).any(rest) {
+        out.push_str(
+            "<div class=\"cmts cmts-rest\"><p class=\"cmts-title\">Comments on GitHub not on a line of this diff</p>\n",
+        );
+        for (comment, placed) in links.comments.iter().zip(&placed) {
+            if rest((comment, placed)) {
+                comment_html(out, comment);
+            }
+        }
+        out.push_str("</div>\n");
+    }
+}
+
+fn table(
+    out: &mut String,
+    path: &str,
+    hunks: &[Hunk<'_>],
+    ids: &[String],
+    hunk_controls: &dyn Fn(usize, &str) -> String,
+    links: &DiffLinks,
+    placed: &mut [bool],
+) {
+    let anchor = github_file_anchor(path);
+    let _ = write!(
+        out,
+        "<div class=\"diff-wrap\" role=\"region\" aria-label=\"Diff of {path}\" tabindex=\"0\" \
+         data-path=\"{path}\"><table class=\"diff\">",
+        path = escape(path)
+    );
+    if links.files_url.is_some() {
+        out.push_str(
+            "<caption class=\"vh\">Each line number links to that line on GitHub, to comment there.</caption>",
+        );
+    }
+    out.push('\n');
+    for (index, hunk) in hunks.iter().enumerate() {
+        let id = ids.get(index).map_or("", String::as_str);
+        let _ = write!(
+            out,
+            "<tbody data-change=\"{}\"><tr class=\"hunk-head\" data-new=\"{},{}\"><td colspan=\"3\">{}<span class=\"hunk-header\">",
+            escape(id),
+            hunk.new_start,
+            hunk.new_lines,
+            hunk_controls(index, id)
+        );
+        escape_into(out, hunk.header);
+        out.push_str("</span></td></tr>\n");
+        let mut old = hunk.old_start;
+        let mut new = hunk.new_start;
+        for line in &hunk.lines {
+            let (class, mark, old_no, new_no) = match line.kind {
+                LineKind::Added => ("add", '+', None, Some(new)),
+                LineKind::Removed => ("del", '-', Some(old), None),
+                LineKind::Context => ("ctx", ' ', Some(old), Some(new)),
+            };
+            if old_no.is_some() {
+                old = old.saturating_add(1);
+            }
+            if new_no.is_some() {
+                new = new.saturating_add(1);
+            }
+            let _ = write!(out, "<tr class=\"{class}\"><td class=\"ln\">");
+            // The link goes on the side GitHub anchors the line to: the new line, or the old
+            // one for a removed line.
+            let link_old = new_no.is_none();
+            number(out, old_no, link_old, 'L', &anchor, links);
+            out.push_str("</td><td class=\"ln\">");
+            number(out, new_no, !link_old, 'R', &anchor, links);
+            let _ = write!(
+                out,
+                "</td><td class=\"code\"><span class=\"mk\">{mark}</span>"
+            );
+            escape_into(out, line.text);
+            if line.no_newline {
+                out.push_str("<span class=\"eof\"> no newline at end of file</span>");
+            }
+            out.push_str("</td></tr>\n");
+            line_comments(out, links, placed, old_no, new_no);
+        }
+        out.push_str("</tbody>\n");
+    }
+    out.push_str("</table></div>\n");
+}
+
+fn number(
+    out: &mut String,
+    value: Option<u32>,
+    linked: bool,
+    side: char,
+    anchor: &str,
+    links: &DiffLinks,
+) {
+    let Some(value) = value else {
+        return;
+    };
+    match (&links.files_url, linked) {
+        (Some(url), true) => {
+            let _ = write!(out, "<a href=\"{url}#{anchor}{side}{value}\">{value}</a>");
+        }
+        _ => {
+            let _ = write!(out, "{value}");
+        }
+    }
+}
+
+/// The comments on this line (by its side and number), in a row under it.
+fn line_comments(
+    out: &mut String,
+    links: &DiffLinks,
+    placed: &mut [bool],
+    old: Option<u32>,
+    new: Option<u32>,
+) {
+    let mut opened = false;
+    for (comment, done) in links.comments.iter().zip(placed.iter_mut()) {
+        if *done || comment.is_outdated() {
+            continue;
+        }
+        let on = if comment.side == "LEFT" { old } else { new };
+        if comment.line.is_none() || comment.line != on {
+            continue;
+        }
+        if !opened {
+            out.push_str("<tr class=\"cmt-row\"><td colspan=\"3\"><div class=\"cmts\">");
+            opened = true;
+        }
+        comment_html(out, comment);
+        *done = true;
+    }
+    if opened {
+        out.push_str("</div></td></tr>\n");
+    }
+}
+
+/// One comment: author, time (linked to the comment on GitHub), an "Outdated" mark as GitHub
+/// gives it, and the body as plain text.
+fn comment_html(out: &mut String, comment: &ReviewComment) {
+    let _ = write!(
+        out,
+        "<div class=\"cmt\"><p class=\"cmt-by\"><strong>{}</strong> ",
+        escape(comment.author())
+    );
+    let when = comment.created_at.get(..10).unwrap_or("comment");
+    match safe_github(&comment.html_url) {
+        Some(url) => {
+            let _ = write!(
+                out,
+                "<a href=\"{}\">{} on GitHub</a>",
+                escape(url),
+                escape(when)
+            );
+        }
+        None => escape_into(out, when),
+    }
+    if comment.is_outdated() {
+        out.push_str(" <span class=\"badge outdated\">Outdated</span>");
+        if let Some(line) = comment.original_line {
+            let _ = write!(
+                out,
+                " <span class=\"muted\">was on line {line} of an earlier version</span>"
+            );
+        }
+    }
+    out.push_str("</p><p class=\"cmt-body\">");
+    escape_into(out, comment.body.trim());
+    out.push_str("</p></div>\n");
+}
+
+/// The diff of the changes `hunks` (ids) of the changed file `path`, as a "Load diff" link names
+/// them, for `…/diff`: what the page would have inlined. `first` lists the comments no line
+/// holds. `None` when the pull request doesn't change `path` (any more); ids it no longer has
+/// are counted as missing, as the page does.
+pub fn fragment(
+    files: &[SnapshotFile],
+    path: &str,
+    hunks: &[&str],
+    first: bool,
+    github_url: &str,
+    comments: &[ReviewComment],
+    hunk_controls: &dyn Fn(usize, &str) -> String,
+) -> Option<String> {
+    let file = files.iter().find(|file| file.path == path)?;
+    let wanted: Vec<String> = hunks.iter().map(|id| id.to_string()).collect();
+    // The page's own selection of a file's changes, for an entry naming exactly these.
+    let select = Select::Only(&wanted);
+    let entry = EntryPlan {
+        path,
+        entry: None,
+        file: Some(file),
+        items: super::content_items(path, Some(file), &select, &HashMap::new()),
+        select,
+        part: None,
+        anchor: String::new(),
+        tick_id: String::new(),
+        checks: Vec::new(),
+        new_changes: false,
+    };
+    let shown = shown(&entry, Some(file), &HashMap::new(), None);
+    let view = View::new("", github_url, comments);
+    let links = view.links(path, first);
+    let mut out = String::new();
+    diff(&mut out, path, &shown, hunk_controls, &links);
+    Some(out)
+}
+
+/// A page with one entry's diff, for the "Load diff" link without JavaScript: a link back to the
+/// review page, the path, and the diff with the page's style and scripts.
+pub fn fragment_page(
+    title: &str,
+    back_href: &str,
+    path: &str,
+    fragment_html: &str,
+    base_url: &str,
+) -> String {
+    let mut body = String::with_capacity(fragment_html.len() + 4096);
+    let _ = write!(
+        body,
+        "<link rel=\"stylesheet\" href=\"/static/review.css\">\n<p><a href=\"{}\">Back to the review</a></p>\n\
+         <h1 class=\"path\"><code>{}</code></h1>\n",
+        escape(back_href),
+        escape(path)
+    );
+    body.push_str(fragment_html);
+    page_extras(&mut body);
+    html::page(title, &body, base_url)
+}
+
+/// What every page with diffs adds: the diff and the diagram style and the two scripts (all
+/// static assets).
+pub fn page_extras(out: &mut String) {
+    let _ = writeln!(
+        out,
+        "<link rel=\"stylesheet\" href=\"{VIEW_CSS_PATH}\">\
+         <link rel=\"stylesheet\" href=\"{DIAGRAM_CSS_PATH}\">\
+         <script src=\"{HIGHLIGHT_JS_PATH}\" defer></script>\
+         <script src=\"{VIEW_JS_PATH}\" defer></script>"
+    );
+}
+
+#[cfg(test)]
+#[allow(clippy::indexing_slicing, clippy::panic)]
+mod tests;

@@ -1,0 +1,334 @@
+//! Tests of the diff view: which entries load on demand, line links to GitHub, review comments
+//! under their lines (outdated ones apart, bodies escaped), fragments, and the size of a large
+//! pull request's page.
+
+use super::{diff, fragment, github_file_anchor, DiffLinks, View};
+use crate::github::api::{Account, ReviewComment};
+use crate::review::change_id::describe_changes;
+use crate::review::patch::parse_patch;
+use crate::tools::get_pull_request::{SnapshotChange, SnapshotFile};
+use crate::web::review_page::{render, ReviewPage, Shown};
+
+const PATCH: &str = "@@ -10,3 +10,3 @@ fn main\n keep();\n-old();\n+new();\n tail();";
+const PR: &str = "https://github.com/acme/app/pull/7";
+
+fn file(path: &str, patch: &str) -> SnapshotFile {
+    let hunks = parse_patch(patch).unwrap_or_else(|error| panic!("{path}: {error}"));
+    let changes: Vec<SnapshotChange> = describe_changes(&hunks)
+        .into_iter()
+        .map(|change| SnapshotChange {
+            id: change.id,
+            header: change.header,
+            preview: change.preview,
+            additions: change.additions,
+            deletions: change.deletions,
+        })
+        .collect();
+    SnapshotFile {
+        path: path.into(),
+        status: "modified".into(),
+        previous_path: None,
+        additions: changes.iter().map(|c| c.additions as u64).sum(),
+        deletions: changes.iter().map(|c| c.deletions as u64).sum(),
+        changes,
+        patch: Some(patch.into()),
+        depends_on: Vec::new(),
+        test_of: None,
+        likely_generated: false,
+        blob_sha: None,
+    }
+}
+
+fn comment(id: u64, path: &str, side: &str, line: Option<u32>, body: &str) -> ReviewComment {
+    ReviewComment {
+        path: path.into(),
+        line,
+        original_line: Some(11),
+        side: side.into(),
+        position: line.map(u64::from),
+        body: body.into(),
+        user: Some(Account {
+            login: "mona".into(),
+            id: 1,
+        }),
+        created_at: "2026-11-30T12:00:00Z".into(),
+        html_url: format!("{PR}#discussion_r{id}"),
+    }
+}
+
+/// Renders the diff of a whole patch with these comments.
+fn rendered(patch: &str, comments: &[ReviewComment], unplaced: bool) -> String {
+    let hunks = parse_patch(patch).unwrap_or_else(|error| panic!("{error}"));
+    let ids = describe_changes(&hunks).into_iter().map(|c| c.id).collect();
+    let shown = Shown::Hunks {
+        additions: hunks.iter().map(|h| h.additions()).sum(),
+        deletions: hunks.iter().map(|h| h.deletions()).sum(),
+        hunks,
+        ids,
+        missing: 0,
+    };
+    let view = View::new("/r/acme/app/pull/7", PR, comments);
+    let links: DiffLinks = view.links("src/main.rs", unplaced);
+    let mut out = String::new();
+    diff(
+        &mut out,
+        "src/main.rs",
+        &shown,
+        &|index, id| format!("<b data-i=\"{index}\">{id}</b>"),
+        &links,
+    );
+    out
+}
+
+fn check(html: &str, present: &[&str], absent: &[&str]) {
+    for needle in present {
+        assert!(html.contains(needle), "missing {needle:?} in:\n{html}");
+    }
+    for needle in absent {
+        assert!(!html.contains(needle), "unexpected {needle:?} in:\n{html}");
+    }
+}
+
+#[test]
+fn github_anchors_are_the_sha256_of_the_path() {
+    // SHA-256 of "a", as `printf a | sha256sum` prints it.
+    assert_eq!(
+        github_file_anchor("a"),
+        "diff-ca978112ca1bbdcafac231b39a23dc4da786eff8147c4e72b9807785afee48bb"
+    );
+}
+
+#[test]
+fn lines_link_to_their_line_on_github() {
+    let html = rendered(PATCH, &[], true);
+    let anchor = github_file_anchor("src/main.rs");
+    let files = format!("{PR}/files#{anchor}");
+    check(
+        &html,
+        &[
+            // Context and added lines link their new line, a removed line its old one.
+            &format!("<td class=\"ln\">10</td><td class=\"ln\"><a href=\"{files}R10\">10</a></td>"),
+            &format!("<td class=\"ln\"><a href=\"{files}L11\">11</a></td><td class=\"ln\"></td>"),
+            &format!("<td class=\"ln\"></td><td class=\"ln\"><a href=\"{files}R11\">11</a></td>"),
+            "data-path=\"src/main.rs\"",
+            "<tr class=\"hunk-head\" data-new=\"10,3\">",
+        ],
+        &["cmts"],
+    );
+    // The caller's control goes in the header row, with the change's index and id.
+    let id = describe_changes(&parse_patch(PATCH).unwrap_or_default())
+        .remove(0)
+        .id;
+    check(
+        &html,
+        &[&format!(
+            "<td colspan=\"3\"><b data-i=\"0\">{id}</b><span class=\"hunk-header\">@@ -10,3"
+        )],
+        &[],
+    );
+    // A pull request URL that isn't https:// links nothing.
+    let view = View::new("/r/a/b/pull/1", "javascript:alert(1)", &[]);
+    let mut out = String::new();
+    let hunks = parse_patch(PATCH).unwrap_or_default();
+    let shown = Shown::Hunks {
+        additions: 1,
+        deletions: 1,
+        ids: vec![String::new()],
+        hunks,
+        missing: 0,
+    };
+    diff(
+        &mut out,
+        "src/main.rs",
+        &shown,
+        &|_, _| String::new(),
+        &view.links("src/main.rs", true),
+    );
+    check(&out, &["<td class=\"ln\">10</td>"], &["<a ", "javascript"]);
+}
+
+#[test]
+fn comments_sit_under_their_line_and_outdated_ones_are_marked() {
+    let comments = [
+        comment(1, "src/main.rs", "RIGHT", Some(11), "Why <b>new</b>?"),
+        comment(2, "src/main.rs", "LEFT", Some(11), "old was fine"),
+        comment(3, "src/main.rs", "RIGHT", None, "on an earlier push"),
+        comment(4, "src/other.rs", "RIGHT", Some(11), "another file"),
+        // On a line another part of the file shows: there, not here.
+        comment(5, "src/main.rs", "RIGHT", Some(90), "in another part"),
+    ];
+    let html = rendered(PATCH, &comments, true);
+    let after = |needle: &str| html.find(needle).unwrap_or(usize::MAX);
+    // The RIGHT comment follows the added line 11, the LEFT one the removed line 11.
+    assert!(after("new();") < after("Why &lt;b&gt;new&lt;/b&gt;?"));
+    assert!(after("Why &lt;b&gt;new") < after("tail();"));
+    assert!(after("old();") < after("old was fine"));
+    assert!(after("old was fine") < after("new();"));
+    check(
+        &html,
+        &[
+            "<strong>mona</strong> <a href=\"https://github.com/acme/app/pull/7#discussion_r1\">2026-11-30 on GitHub</a>",
+            "Comments on GitHub not on a line of this diff",
+            "on an earlier push",
+            "<span class=\"badge outdated\">Outdated</span> <span class=\"muted\">was on line 11 of an earlier version</span>",
+        ],
+        &["<b>new</b>", "another file", "in another part"],
+    );
+    assert_eq!(html.matches("Outdated</span>").count(), 1);
+    // Only the file's first entry lists what no line holds.
+    let later = rendered(PATCH, &comments, false);
+    check(
+        &later,
+        &["Why &lt;b&gt;new"],
+        &["on an earlier push", "Outdated"],
+    );
+}
+
+#[test]
+fn first_screen_inlines_and_the_rest_waits() {
+    let hunks = || parse_patch(PATCH).unwrap_or_default();
+    let shown = || Shown::Hunks {
+        additions: 1,
+        deletions: 1,
+        ids: vec![String::new()],
+        hunks: hunks(),
+        missing: 0,
+    };
+    let mut view = View::new("/r/a/b/pull/1", PR, &[]);
+    for n in 1..=30 {
+        assert_eq!(view.defer(&shown(), false), None, "entry {n}");
+    }
+    assert_eq!(view.defer(&shown(), false), Some(super::Deferred::Later));
+    // A file without a patch is one line: never deferred.
+    assert_eq!(view.defer(&Shown::NoPatch, false), None);
+
+    let mut view = View::new("/r/a/b/pull/1", PR, &[]);
+    assert_eq!(view.defer(&shown(), true), Some(super::Deferred::Generated));
+    let large = Shown::Hunks {
+        additions: 301,
+        deletions: 0,
+        ids: vec![String::new()],
+        hunks: hunks(),
+        missing: 0,
+    };
+    assert_eq!(view.defer(&large, false), Some(super::Deferred::Large));
+}
+
+#[test]
+fn load_links_name_the_file_and_its_changes() {
+    let view = View::new("/r/acme/app/pull/7", PR, &[]);
+    let mut out = String::new();
+    let shown = Shown::Hunks {
+        additions: 3,
+        deletions: 0,
+        ids: vec!["h1a".into(), "h2b".into()],
+        hunks: parse_patch(PATCH).unwrap_or_default(),
+        missing: 0,
+    };
+    let comments = [comment(1, "a b&c.rs", "RIGHT", Some(1), "x")];
+    let links = DiffLinks {
+        files_url: None,
+        comments: comments.iter().collect(),
+        unplaced: true,
+    };
+    view.load_button(&mut out, "a b&c.rs", super::Deferred::Later, &shown, &links);
+    check(
+        &out,
+        &[
+            "href=\"/r/acme/app/pull/7/diff?path=a%20b%26c.rs&amp;hunks=h1a,h2b&amp;first=1\">Load diff</a>",
+            "3 changed lines · 1 comment",
+        ],
+        &[],
+    );
+}
+
+#[test]
+fn fragments_show_the_changes_the_link_names() {
+    const TWO: &str = "@@ -1,1 +1,1 @@\n-a\n+b\n@@ -10,1 +10,1 @@\n-c\n+d";
+    let files = [file("src/main.rs", TWO), file("src/other.rs", PATCH)];
+    let ids: Vec<String> = files[0].changes.iter().map(|c| c.id.clone()).collect();
+    let comments = [comment(9, "src/main.rs", "RIGHT", None, "stale")];
+    let none = |_: usize, _: &str| String::new();
+    let second = [ids[1].as_str()];
+    let html =
+        fragment(&files, "src/main.rs", &second, true, PR, &comments, &none).unwrap_or_default();
+    let mark = |text: &str| format!("<span class=\"mk\">+</span>{text}</td>");
+    check(
+        &html,
+        &[&mark("d"), "@@ -10,1", "stale", "Outdated"],
+        &[&mark("b"), "@@ -1,1"],
+    );
+    // A later entry of the file doesn't repeat the comments no line holds.
+    let later =
+        fragment(&files, "src/main.rs", &second, false, PR, &comments, &none).unwrap_or_default();
+    check(&later, &[&mark("d")], &["stale"]);
+    // An id the file no longer has is counted, as on the page.
+    let gone =
+        fragment(&files, "src/main.rs", &["hgone"], true, PR, &[], &none).unwrap_or_default();
+    check(
+        &gone,
+        &["1 change named in this part is no longer in the pull request."],
+        &["<table"],
+    );
+    assert_eq!(
+        fragment(&files, "src/nope.rs", &second, true, PR, &comments, &none),
+        None
+    );
+}
+
+/// DESIGN.md section 7: the page of a 350-file pull request stays under 1 MiB of HTML, however
+/// long the diffs are (here 350 files of 120 changed lines each, 21 MB of diff lines).
+#[test]
+fn a_350_file_pull_request_page_is_under_one_mebibyte() {
+    let mut patch = String::from("@@ -1,60 +1,60 @@ fn f\n");
+    for n in 0..60 {
+        patch.push_str(&format!(
+            "-    let value_{n} = compute_the_old_thing({n}, \"some text\");\n"
+        ));
+    }
+    for n in 0..60 {
+        patch.push_str(&format!(
+            "+    let value_{n} = compute_the_new_thing({n}, \"some text\");\n"
+        ));
+    }
+    let patch = patch.trim_end();
+    let files: Vec<SnapshotFile> = (0..350)
+        .map(|n| file(&format!("src/module_{n:03}/handler.rs"), patch))
+        .collect();
+    let page = ReviewPage {
+        base_url: "https://logikflow.test",
+        owner: "acme",
+        repo: "app",
+        number: 7,
+        title: "Big",
+        state: "open",
+        author: "octo",
+        github_url: PR,
+        viewer: "reviewer",
+        can_arrange: true,
+        order: None,
+        checklist: &[],
+        order_version: 0,
+        latest_version: 0,
+        versions: &[],
+        updated_by: "",
+        source: "",
+        saved_at: "",
+        commits_since: None,
+        files: &files,
+        review_state: &crate::web::review_state::ReviewState::default(),
+        view: crate::web::review_page::View::All,
+        visit_commits: None,
+        diagram: None,
+        csrf: "0123456789012345678901234567890123456789012",
+        comments: &[],
+    };
+    let html = render(&page);
+    assert!(html.len() < 1024 * 1024, "{} bytes", html.len());
+    assert_eq!(
+        html.matches("class=\"diff-wrap\"").count(),
+        12,
+        "1,500 lines' worth inline"
+    );
+    assert_eq!(html.matches("Load diff</a>").count(), 350 - 12);
+}

@@ -1,0 +1,292 @@
+// The review page's diffs in headless Chromium (Debian's, driven by playwright-core) against the
+// real Worker and the stand-in (issue 15, items 6 to 8 and accessibility): a 320-file pull
+// request's page stays under 1 MiB and loads the rest of its diffs on demand (also without
+// JavaScript); lines link to GitHub's diff and GitHub's review comments show under their lines,
+// outdated ones marked; diff lines are highlighted in the light and the dark theme; "Expand"
+// shows the file's lines around a change; and no page has a serious or critical axe-core
+// violation. Screenshots (desktop, phone, dark) go to tests/artifacts/screenshots/.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { chromium } from 'playwright-core';
+import { root, standinControl, startStack } from './harness.mjs';
+
+const require = createRequire(import.meta.url);
+const shots = join(root, 'tests/artifacts/screenshots');
+const MiB = 1024 * 1024;
+let stack;
+let browser;
+
+before(async () => {
+  mkdirSync(shots, { recursive: true });
+  stack = await startStack();
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+      '--disable-sync', '--no-first-run', '--disable-quic'],
+  });
+});
+after(async () => {
+  await browser?.close();
+  await stack?.stop();
+});
+
+const page = (options = {}) => browser.newPage({ viewport: { width: 1280, height: 900 }, ...options });
+const githubAnchor = (path) => `diff-${createHash('sha256').update(path).digest('hex')}`;
+
+/** Scrolls every diff into view in turn, so the script highlights them all (it highlights what
+ * comes near the viewport). */
+async function scrollThrough(tab) {
+  await tab.evaluate(async () => {
+    const frame = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    for (const wrap of document.querySelectorAll('.diff-wrap')) {
+      wrap.scrollIntoView();
+      await frame();
+    }
+    window.scrollTo(0, 0);
+    await frame();
+  });
+}
+
+/** The review page's HTML as the server sends it (a second read, with the snapshot cached). */
+async function html(path) {
+  await fetch(`${stack.baseUrl}${path}`).then((r) => r.arrayBuffer());
+  const response = await fetch(`${stack.baseUrl}${path}`);
+  assert.equal(response.status, 200, path);
+  return Buffer.from(await response.arrayBuffer()).toString('utf8');
+}
+
+test('a 320-file pull request is under 1 MiB and loads the rest of its diffs on demand', async (t) => {
+  const sizes = {};
+  for (const [repo, n] of [['big', 1], ['big', 3], ['big', 2], ['demo', 1]]) {
+    sizes[`${repo}#${n}`] = Buffer.byteLength(await html(`/r/logikflow/${repo}/pull/${n}`));
+  }
+  t.diagnostic(`review page HTML bytes: ${JSON.stringify(sizes)}`);
+  assert.ok(sizes['big#1'] < MiB, `big#1 (320 files): ${sizes['big#1']} bytes`);
+
+  const text = await html('/r/logikflow/big/pull/1');
+  const inline = text.match(/class="diff-wrap"/g)?.length ?? 0;
+  const deferred = text.match(/class="button load-diff"/g)?.length ?? 0;
+  assert.ok(inline > 0 && inline <= 30, `${inline} diffs inline`);
+  assert.ok(deferred >= 250, `${deferred} diffs on demand`);
+
+  const tab = await page();
+  await tab.goto(`${stack.baseUrl}/r/logikflow/big/pull/1`);
+  // The stand-in's review comments on big#1 are on its 201st file: the link says so.
+  const holder = tab.locator('.lazy-diff', { hasText: '2 comments' });
+  assert.equal(await holder.count(), 1);
+  const id = await tab.locator('article.file', { has: holder }).getAttribute('id');
+  const article = tab.locator(`article[id="${id}"]`);
+  const href = await holder.locator('a.load-diff').getAttribute('href');
+  assert.match(href, /^\/r\/logikflow\/big\/pull\/1\/diff\?path=tests\/python\/test_order_review\.py&hunks=h[0-9a-z]+(,h[0-9a-z]+)*&first=1$/);
+  await Promise.all([
+    tab.waitForResponse((r) => r.url().includes('/diff?path=') && r.url().endsWith('&fragment=1') && r.status() === 200),
+    holder.locator('a.load-diff').click(),
+  ]);
+  await article.locator('.diff-wrap table.diff').waitFor();
+  assert.equal(await article.locator('.lazy-diff').count(), 0, 'the link is replaced by the diff');
+  assert.match(await article.locator('.cmts').first().textContent(), /Does this need a test\?/);
+  assert.equal(await tab.evaluate(() => window.__pwned), undefined, 'comment text never runs');
+  await tab.close();
+
+  // Without JavaScript the link opens a page with just that diff, and a way back.
+  const noScript = await fetch(`${stack.baseUrl}${href}`);
+  assert.equal(noScript.status, 200);
+  const single = await noScript.text();
+  assert.match(single, /<table class="diff">/);
+  assert.match(single, /Back to the review/);
+  assert.match(single, /&lt;script&gt;window.__pwned/);
+  assert.equal((await fetch(`${stack.baseUrl}/r/logikflow/big/pull/1/diff?path=not/changed.rs&hunks=h1&fragment=1`)).status, 404);
+  assert.equal((await fetch(`${stack.baseUrl}/r/logikflow/big/pull/1/diff`)).status, 400);
+});
+
+test('a diff that fails to load leaves the link and says so', async () => {
+  const tab = await page();
+  await tab.goto(`${stack.baseUrl}/r/logikflow/big/pull/1`);
+  const link = tab.locator('a.load-diff').first();
+  // GitHub fails the pull request read (and its one retry): the Worker refuses the diff.
+  await standinControl(stack, 'POST', 'faults', { path: '/pulls/1', method: 'GET', kind: 'status', status: 502, times: 2 });
+  try {
+    await Promise.all([
+      tab.waitForResponse((r) => r.url().includes('/diff?path=') && r.status() === 404),
+      link.click(),
+    ]);
+    await tab.waitForFunction(() => [...document.querySelectorAll('[role=status]')].some((el) => /couldn't be loaded/.test(el.textContent)));
+    assert.equal(await link.textContent(), 'Load diff');
+    assert.equal(await link.getAttribute('aria-busy'), null);
+  } finally {
+    await standinControl(stack, 'DELETE', 'faults');
+  }
+  await tab.close();
+});
+
+test('lines link to GitHub; review comments sit under their lines, outdated ones marked', async () => {
+  const tab = await page();
+  await tab.goto(`${stack.baseUrl}/r/logikflow/demo/pull/3`);
+  const order = tab.locator('article.file', { has: tab.locator('h3', { hasText: 'src/review/order.ts' }) }).first();
+  const files = 'https://github.com/logikflow/demo/pull/3/files';
+  const anchor = githubAnchor('src/review/order.ts');
+  // The first comment is on the first added line (right side); its row links there.
+  const line = order.locator(`a[href^="${files}#${anchor}R"]`);
+  assert.ok(await line.count() > 0, 'new-side line links');
+  const commented = order.locator('tr.cmt-row').first();
+  const row = commented.locator('xpath=preceding-sibling::tr[1]');
+  assert.equal(await row.getAttribute('class'), 'add');
+  const target = await row.locator('a').getAttribute('href');
+  assert.match(target, new RegExp(`^${files}#${anchor}R\\d+$`));
+  const thread = await commented.textContent();
+  assert.match(thread, /octo.*Does this need a test\?.*maint.*Added one in the next commit\./s);
+  assert.ok((await tab.content()).includes('&lt;script&gt;window.__pwned = 1&lt;/script&gt;'), 'comment body is text');
+  assert.equal(await tab.evaluate(() => window.__pwned), undefined);
+  // The outdated comment is listed below the diff, marked as GitHub marks it.
+  const rest = order.locator('.cmts-rest');
+  assert.match(await rest.textContent(), /Outdated.*was on line 3 of an earlier version.*This name reads oddly/s);
+  // A comment on a removed line sits under that line, which links to the old side.
+  const hints = tab.locator('article.file', { has: tab.locator('h3', { hasText: 'tools/hints.py' }) }).first();
+  const left = hints.locator('tr.cmt-row', { hasText: 'Why was this line removed?' });
+  assert.equal(await left.locator('xpath=preceding-sibling::tr[1]').getAttribute('class'), 'del');
+  assert.match(await left.locator('xpath=preceding-sibling::tr[1]//a').getAttribute('href'),
+    new RegExp(`#${githubAnchor('tools/hints.py')}L\\d+$`));
+  await tab.close();
+});
+
+test('diff lines are highlighted in the light and the dark theme; markers and numbers stay', async () => {
+  const colours = {};
+  for (const scheme of ['light', 'dark']) {
+    const tab = await page({ colorScheme: scheme });
+    await tab.goto(`${stack.baseUrl}/r/logikflow/demo/pull/3`);
+    const wrap = tab.locator('.diff-wrap[data-path="src/review/order.ts"]');
+    await wrap.scrollIntoViewIfNeeded();
+    await wrap.locator('span.hl .hljs-keyword').first().waitFor();
+    colours[scheme] = await wrap.locator('.hljs-keyword').first().evaluate((el) => getComputedStyle(el).color);
+    // Every line still starts with its marker, and the text reads as before.
+    const rows = await wrap.locator('tr.add, tr.del, tr.ctx').evaluateAll((trs) => trs.map((tr) => ({
+      kind: tr.className, mark: tr.querySelector('.mk').textContent, numbers: [...tr.querySelectorAll('.ln')].map((td) => td.textContent),
+    })));
+    for (const r of rows) {
+      assert.equal(r.mark, { add: '+', del: '-', ctx: ' ' }[r.kind]);
+      assert.ok(r.numbers.some((n) => /^\d+$/.test(n)), JSON.stringify(r));
+    }
+    if (scheme === 'light') {
+      // Python, Rust and TypeScript files of the pull request are highlighted too.
+      for (const path of ['tools/hints.py', 'src/flow/graph.rs']) {
+        await tab.locator(`.diff-wrap[data-path="${path}"]`).scrollIntoViewIfNeeded();
+        await tab.locator(`.diff-wrap[data-path="${path}"] span.hl`).first().waitFor();
+      }
+      // highlight.js escapes what it is given: the one HTML the script parses from text.
+      const out = await tab.evaluate(() => window.hljs.highlight('<img src=x onerror="window.__pwned=1"> & \'', { language: 'typescript' }).value);
+      assert.ok(!out.includes('<img') && out.includes('&lt;img') && out.includes('&amp;'), out);
+      const missing = await tab.evaluate(() => ['typescript', 'javascript', 'python', 'rust', 'go', 'java', 'kotlin', 'ruby', 'c', 'cpp',
+        'csharp', 'php', 'swift', 'css', 'xml', 'json', 'yaml', 'ini', 'markdown', 'bash'].filter((l) => !window.hljs.getLanguage(l)));
+      assert.deepEqual(missing, []);
+      await wrap.scrollIntoViewIfNeeded();
+      await tab.screenshot({ path: join(shots, 'review-view-desktop.png'), fullPage: false });
+      await tab.setViewportSize({ width: 390, height: 844 });
+      await tab.reload();
+      await tab.locator('.diff-wrap[data-path="src/review/order.ts"]').scrollIntoViewIfNeeded();
+      await tab.locator('span.hl').first().waitFor();
+      const overflow = await tab.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      assert.ok(overflow <= 1, `no sideways scrolling on a phone (${overflow}px)`);
+      await tab.screenshot({ path: join(shots, 'review-view-phone.png'), fullPage: false });
+    } else {
+      await wrap.scrollIntoViewIfNeeded();
+      await tab.screenshot({ path: join(shots, 'review-view-dark.png'), fullPage: false });
+    }
+    await tab.close();
+  }
+  assert.notEqual(colours.light, colours.dark, 'each theme has its own colours');
+});
+
+test('expand context shows the file\'s lines above a change, numbered on both sides', async () => {
+  const tab = await page();
+  await tab.goto(`${stack.baseUrl}/r/logikflow/demo/pull/2`);
+  // The first diff whose first change starts below line 1 has an "Expand ↑" button.
+  const button = tab.locator('.diff-wrap tr.hunk-head button.expand', { hasText: 'Expand above' }).first();
+  await button.waitFor();
+  const wrap = button.locator('xpath=ancestor::div[contains(@class, "diff-wrap")]');
+  const path = await wrap.getAttribute('data-path');
+  const head = button.locator('xpath=ancestor::tr[1]');
+  const [start] = (await head.getAttribute('data-new')).split(',').map(Number);
+  await Promise.all([
+    tab.waitForResponse((r) => r.url().includes('/context?') && r.status() === 200),
+    button.click(),
+  ]);
+  // By path: a button whose gap is used up is removed, and the locators above would move on.
+  const added = tab.locator(`.diff-wrap[data-path="${path}"] tr.ctx-more`);
+  await added.first().waitFor();
+  const rows = await added.evaluateAll((trs) => trs.map((tr) => ({
+    old: Number(tr.children[0].textContent), new: Number(tr.children[1].textContent),
+    text: tr.children[2].textContent.slice(1),
+  })));
+  assert.ok(rows.length > 0 && rows.length <= 20, `${rows.length} lines`);
+  assert.equal(rows.at(-1).new, start - 1, 'the lines end right above the change');
+  // The text is the file at the head (the stand-in serves this repository's HEAD).
+  const file = execFileSync('git', ['show', `HEAD:${path}`], { cwd: root, encoding: 'utf8' }).split('\n');
+  for (const r of rows) assert.equal(r.text, file[r.new - 1], `${path}:${r.new}`);
+  await tab.close();
+
+  // The route refuses what it can't serve, with a message.
+  const bad = await fetch(`${stack.baseUrl}/r/logikflow/demo/pull/2/context?path=${encodeURIComponent(path)}&from=1&to=99`);
+  assert.equal(bad.status, 400);
+  assert.match(await bad.text(), /at most 20 lines/);
+  const other = await fetch(`${stack.baseUrl}/r/logikflow/demo/pull/2/context?path=not/in/the/pr.rs&from=1&to=3`);
+  assert.equal(other.status, 404);
+});
+
+test('styles and scripts are static assets, under the CSP', async () => {
+  for (const [path, type] of [['/static/base.css', /text\/css/], ['/static/review-view.css', /text\/css/],
+    ['/static/diagram.css', /text\/css/], ['/static/review-view.js', /javascript/], ['/static/highlight.js', /javascript/]]) {
+    const response = await fetch(`${stack.baseUrl}${path}`);
+    assert.equal(response.status, 200, path);
+    assert.match(response.headers.get('content-type'), type, path);
+  }
+  const response = await fetch(`${stack.baseUrl}/r/logikflow/demo/pull/3`);
+  const csp = response.headers.get('content-security-policy');
+  assert.match(csp, /script-src 'self';/);
+  assert.match(csp, /style-src 'self' 'unsafe-inline';/);
+  const text = await response.text();
+  assert.doesNotMatch(text, /<script>/, 'no inline script');
+});
+
+test('no serious or critical axe-core violations on any page, in both themes', async () => {
+  const pages = [
+    ['/', 'light'],
+    ['/docs/ordering-guide', 'light'],
+    ['/docs/ordering-guide', 'dark'],
+    ['/settings', 'light'],
+    ['/r/logikflow/demo/pull/3', 'light'],
+    ['/r/logikflow/demo/pull/3', 'dark'],
+    ['/r/logikflow/big/pull/1', 'light'],
+  ];
+  // The page a "Load diff" link opens without JavaScript (the one with review comments).
+  const big = await html('/r/logikflow/big/pull/1');
+  const single = /href="(\/r\/logikflow\/big\/pull\/1\/diff\?path=tests\/python\/test_order_review\.py[^"]*)"/.exec(big);
+  assert.ok(single, 'a Load diff link');
+  pages.push([single[1].replaceAll('&amp;', '&'), 'light'], [single[1].replaceAll('&amp;', '&'), 'dark']);
+  const axe = require.resolve('axe-core/axe.min.js');
+  const found = [];
+  for (const [path, scheme] of pages) {
+    // bypassCSP lets the test inject axe-core; the page's own scripts run under its CSP as usual.
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: scheme, bypassCSP: true });
+    const tab = await context.newPage();
+    await tab.goto(`${stack.baseUrl}${path}`);
+    if (path.startsWith('/r/')) {
+      await scrollThrough(tab);
+      await tab.locator('.diff-wrap').first().scrollIntoViewIfNeeded();
+      await tab.locator('span.hl').first().waitFor();
+    }
+    await tab.addScriptTag({ path: axe });
+    const violations = await tab.evaluate(async () => {
+      const result = await window.axe.run(document, { resultTypes: ['violations'] });
+      return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ') + ' ' + (n.failureSummary ?? '')) }));
+    });
+    for (const v of violations) found.push({ path, scheme, ...v });
+    await context.close();
+  }
+  assert.deepEqual(found, [], JSON.stringify(found, null, 2));
+});
