@@ -230,15 +230,23 @@ impl<'a> Sources<'a> {
             .iter()
             .any(|name| name.eq_ignore_ascii_case(subject.name));
         let test_ext = paths::extension(path);
-        self.by_name
-            .get(subject.name)?
+        let candidates = self.by_name.get(subject.name)?;
+        // pytest's `tests/test_utils.py` covers the one `utils.py` of the project, wherever
+        // its package sits (`src/click/utils.py`).
+        let unique_python = test_ext == "py"
+            && candidates
+                .iter()
+                .filter(|source| paths::extension(source.path) == "py")
+                .count()
+                == 1;
+        candidates
             .iter()
             .filter(|source| source.path != path)
             .filter(|source| subject.extensions.contains(&paths::extension(source.path)))
             .filter(|source| !subject.same_dir || source.dir == test_dir)
             .filter_map(|source| {
                 let strong = relation(&test_layout, &source.layout)?;
-                if generic && !strong {
+                if generic && !strong && !unique_python {
                     return None;
                 }
                 let score = (
@@ -391,12 +399,15 @@ mod tests {
                 "Lib/test/test_os.py",
                 "pkg/parser_test.py",
                 "pkg/parser.py",
+                "src/click/utils.py",
+                "tests/test_utils.py",
             ],
             "tests/test_checkout.py -> src/shop/checkout.py
              tests/utils_tests/test_text.py -> django/utils/text.py
              Lib/test/test_asyncio/test_tasks.py -> Lib/asyncio/tasks.py
              Lib/test/test_os.py -> Lib/os.py
-             pkg/parser_test.py -> pkg/parser.py",
+             pkg/parser_test.py -> pkg/parser.py
+             tests/test_utils.py -> src/click/utils.py",
         );
     }
 

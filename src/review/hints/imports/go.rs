@@ -4,9 +4,11 @@
 //! non-test `.go` file in the package's directory.
 //! Read forms: `import "a/b"`, `import alias "a/b"`, `import . "a/b"`, `import _ "a/b"` and the
 //! block form `import ( … )`.
-//! Module paths: with no extra request we cannot read `go.mod` unless the pull request changes
-//! it, so when a changed `go.mod` shows its `module` line, that maps import paths to its
-//! directory; otherwise the module path is inferred: for every import path, each tail that names a
+//! Module paths come from the `go.mod` files read at the head (every ancestor directory of a
+//! changed `.go` file, so nested modules too) and from changed `go.mod` files; an import path
+//! belongs to the module with the longest matching path, and names the directory below that
+//! module's directory: when that package has no changed files there is no edge.
+//! Without any `go.mod` the module path is inferred: for every import path, each tail that names a
 //! changed package directory suggests the rest as module path (`k8s.io/kubernetes/pkg/api` with
 //! `pkg/api` changed suggests `k8s.io/kubernetes`), and the suggestions backed by the most
 //! distinct import paths win. Directories that end with a whole import path (`vendor/…`,
@@ -153,6 +155,8 @@ pub struct Modules<'a> {
     roots: Vec<(String, String)>,
     /// Package directory → its changed non-test `.go` files.
     packages: HashMap<&'a str, Vec<usize>>,
+    /// Whether the module paths were guessed (several guesses may be tried in turn).
+    inferred: bool,
 }
 
 impl<'a> Modules<'a> {
@@ -172,10 +176,18 @@ impl<'a> Modules<'a> {
             .iter()
             .map(|(dir, module)| (module.to_string(), dir.to_string()))
             .collect();
-        if roots.is_empty() {
+        let inferred = roots.is_empty();
+        if inferred {
             roots = infer_roots(imports, &packages);
         }
-        Modules { roots, packages }
+        // Longest module paths first: a nested module owns its subtree.
+        roots.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then(a.cmp(b)));
+        roots.dedup();
+        Modules {
+            roots,
+            packages,
+            inferred,
+        }
     }
 
     /// Adds the changed files of the package `spec` names.
@@ -192,8 +204,11 @@ impl<'a> Modules<'a> {
             };
             let Some(rest) = rest else { continue };
             let package = paths::join(dir, rest).unwrap_or_default();
-            if let Some(files) = self.packages.get(package.as_str()) {
-                out.extend(files);
+            let found = self.packages.get(package.as_str());
+            out.extend(found.into_iter().flatten());
+            // A known module owns the path: it names the package, changed or not. Guessed
+            // module paths are tried in turn.
+            if found.is_some() || !self.inferred {
                 return;
             }
         }

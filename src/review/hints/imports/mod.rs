@@ -7,8 +7,11 @@
 //! language by extension and runs them. Go needs every import of the pull request first, to infer
 //! module paths, so it runs in two passes.
 //!
+//! Build files read at the head (`go.mod`, `Cargo.toml`, `tsconfig.json`, `package.json`) come in
+//! as a [`Project`]; without them each language falls back to what the changed paths suggest.
+//!
 //! What not: no ordering, deduplication or self-removal (the caller does that once for all
-//! languages), no reading of unchanged files, no build-system configuration.
+//! languages), no reading of unchanged files.
 
 pub mod c;
 pub mod csharp;
@@ -24,6 +27,7 @@ pub mod rust;
 
 use super::index::PathIndex;
 use super::paths;
+use super::project::Project;
 use super::HintInput;
 
 /// The import syntax a file is read with.
@@ -62,14 +66,23 @@ pub fn language(path: &str) -> Option<Language> {
 
 /// For each file, positions of the files its visible import lines resolve to (unsorted, may repeat
 /// and include the file itself).
-pub fn resolved_imports(files: &[HintInput<'_>], index: &PathIndex<'_>) -> Vec<Vec<usize>> {
+pub fn resolved_imports(
+    files: &[HintInput<'_>],
+    index: &PathIndex<'_>,
+    project: &Project,
+) -> Vec<Vec<usize>> {
     let mut go_imports: Vec<Vec<&str>> = vec![Vec::new(); files.len()];
-    let mut go_mods: Vec<(&str, &str)> = Vec::new();
+    let mut go_mods: Vec<(&str, &str)> = project
+        .go_modules
+        .iter()
+        .map(|(dir, module)| (dir.as_str(), module.as_str()))
+        .collect();
     let mut has_rust = false;
     for (file, imports) in files.iter().zip(go_imports.iter_mut()) {
         let Some(hunks) = file.hunks else { continue };
-        if paths::file_name(file.path) == "go.mod" {
-            go_mods.extend(go::module_line(hunks).map(|module| (paths::parent(file.path), module)));
+        let dir = paths::parent(file.path);
+        if paths::file_name(file.path) == "go.mod" && !go_mods.iter().any(|(d, _)| *d == dir) {
+            go_mods.extend(go::module_line(hunks).map(|module| (dir, module)));
         }
         match language(file.path) {
             Some(Language::Go) => *imports = go::specifiers(hunks),
@@ -84,7 +97,7 @@ pub fn resolved_imports(files: &[HintInput<'_>], index: &PathIndex<'_>) -> Vec<V
         go::Modules::new(&all_go, &go_mods, index)
     };
     let crates = if has_rust {
-        rust::Crates::new(index)
+        rust::Crates::new(index, &project.crates)
     } else {
         rust::Crates::default()
     };
@@ -100,7 +113,7 @@ pub fn resolved_imports(files: &[HintInput<'_>], index: &PathIndex<'_>) -> Vec<V
             match lang {
                 Language::JavaScript => {
                     for spec in js::specifiers(hunks) {
-                        js::resolve(path, spec, index, &mut out);
+                        js::resolve(path, spec, project, index, &mut out);
                     }
                 }
                 Language::Python => {
