@@ -1,8 +1,10 @@
 //! Reading a pull request from GitHub (wasm only): repository and pull request first, then the
-//! snapshot of its files from KV, or from GitHub's file pages, `.gitattributes` and the
-//! conventions file when this base and head were not read before.
+//! snapshot of its files from KV, or from GitHub's file pages, the conventions file and, once the
+//! file list is known, one GraphQL request for `.gitattributes` and the build files hints
+//! resolve imports with, when this base and head were not read before.
 //!
-//! GitHub requests per read: ceil(files/100) + 4 the first time, 2 when the snapshot is cached.
+//! GitHub requests per read: ceil(files/100) + 4 the first time (repository, pull request, file
+//! pages, conventions, the GraphQL read), 2 when the snapshot is cached.
 
 use futures_util::future::{join, join_all};
 use worker::Env;
@@ -12,8 +14,10 @@ use crate::github::api::{
     MAX_LISTED_FILES,
 };
 use crate::github::client::GitHub;
+use crate::github::graphql::{self, Blobs};
+use crate::review::hints::project::{self, Project};
 use crate::tools::conventions;
-use crate::tools::get_pull_request::{build_snapshot, snapshot_key, Snapshot};
+use crate::tools::get_pull_request::{build_snapshot_in, snapshot_key, Snapshot};
 
 /// How long a snapshot is kept: it never changes, this only bounds storage.
 const SNAPSHOT_TTL_SECONDS: u64 = 30 * 24 * 60 * 60;
@@ -107,14 +111,13 @@ async fn fetch_snapshot(
     let page_paths: Vec<String> = (1..=pages)
         .map(|page| path::pull_files(owner, repo, pull.number, page))
         .collect();
-    let attributes_path = path::contents(owner, repo, ".gitattributes", &pull.head.sha);
     let conventions_path = path::contents(owner, repo, conventions::PATH, &pull.base.sha);
     let page_requests = join_all(page_paths.iter().map(|p| github.get::<Vec<PullFile>>(p)));
-    let extras = join(
-        github.get_optional::<Contents>(&attributes_path),
+    let (page_results, conventions_file) = join(
+        page_requests,
         github.get_optional::<Contents>(&conventions_path),
-    );
-    let (page_results, (attributes, conventions_file)) = join(page_requests, extras).await;
+    )
+    .await;
     let mut files = Vec::new();
     let mut last_page_full = false;
     for result in page_results {
@@ -148,14 +151,66 @@ async fn fetch_snapshot(
             pull.number
         );
     }
-    let complete = !lost(&attributes) && !lost(&conventions_file) && consistent;
-    let attributes_text = attributes.ok().flatten().and_then(|c| c.text());
+    let (attributes_text, project, head_read) =
+        read_at_head(github, owner, repo, pull, &files).await;
+    let complete = head_read && !lost(&conventions_file) && consistent;
     let conventions_text = conventions_file.ok().flatten().and_then(|c| c.text());
-    let snapshot = build_snapshot(
+    let snapshot = build_snapshot_in(
         files,
         pull.changed_files,
         attributes_text.as_deref(),
         conventions_text.as_deref(),
+        &project,
     );
     Ok((snapshot, complete))
+}
+
+/// `.gitattributes` and the build files hints need, read at the head in one GraphQL request;
+/// and whether that read was not lost to a passing failure. A failed read or an unparsable file
+/// never fails the pull request: hints fall back to what the paths say, and the log says why.
+async fn read_at_head(
+    github: &GitHub<'_>,
+    owner: &str,
+    repo: &str,
+    pull: &PullRequest,
+    files: &[PullFile],
+) -> (Option<String>, Project, bool) {
+    let changed: Vec<&str> = files.iter().map(|file| file.filename.as_str()).collect();
+    let mut wanted = vec![".gitattributes".to_string()];
+    wanted.extend(project::wanted(&changed));
+    let body = graphql::blobs_request(owner, repo, &pull.head.sha, &wanted);
+    let blobs = match github.post::<Blobs>(graphql::PATH, &body).await {
+        Ok(blobs) => blobs,
+        Err(error) => {
+            worker::console_warn!(
+                "{owner}/{repo}#{}: reading build files failed, hints fall back: {error:?}",
+                pull.number
+            );
+            let passing = error.is_transient()
+                || matches!(
+                    error,
+                    GitHubError::RateLimited { .. } | GitHubError::Malformed(_)
+                );
+            return (None, Project::default(), !passing);
+        }
+    };
+    for message in &blobs.errors {
+        worker::console_warn!("{owner}/{repo}#{}: build files: {message}", pull.number);
+    }
+    let mut texts = blobs.texts.into_iter();
+    let attributes = texts.next().flatten();
+    let found: Vec<(String, String)> = wanted
+        .into_iter()
+        .skip(1)
+        .zip(texts)
+        .filter_map(|(path, text)| Some((path, text?)))
+        .collect();
+    let project = Project::parse(&found);
+    for problem in &project.problems {
+        worker::console_warn!(
+            "{owner}/{repo}#{}: {problem}; resolving without it",
+            pull.number
+        );
+    }
+    (attributes, project, true)
 }

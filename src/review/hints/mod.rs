@@ -23,6 +23,8 @@ pub mod tests_of;
 #[cfg(test)]
 mod fixtures;
 #[cfg(test)]
+pub(crate) mod measure;
+#[cfg(test)]
 pub(crate) mod testing;
 
 use crate::review::files::FileStatus;

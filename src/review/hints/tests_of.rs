@@ -87,6 +87,8 @@ const LAYOUT_DIRS: &[&str] = &[
     "functional",
     "feature",
     "e2e",
+    // Rails' gems keep their tests in `test/cases/`.
+    "cases",
     "main",
     "java",
     "kotlin",
@@ -144,8 +146,10 @@ pub fn subject(path: &str) -> Option<Subject<'_>> {
                 })?;
                 (name, (&["rs"][..], false))
             }
+            // RSpec's `x_spec.rb`, minitest's `x_test.rb` and test-unit's `test_x.rb`.
             "rb" => (
-                strip_any_suffix(stem, &["_spec", "_test"])?,
+                strip_any_suffix(stem, &["_spec", "_test"])
+                    .or_else(|| stem.strip_prefix("test_").filter(|rest| *rest != "helper"))?,
                 (&["rb"][..], false),
             ),
             "cs" => (
@@ -231,8 +235,8 @@ impl<'a> Sources<'a> {
             .any(|name| name.eq_ignore_ascii_case(subject.name));
         let test_ext = paths::extension(path);
         let candidates = self.by_name.get(subject.name)?;
-        // pytest's `tests/test_utils.py` covers the one `utils.py` of the project, wherever
-        // its package sits (`src/click/utils.py`).
+        // pytest's `tests/test_utils.py` covers the one `utils.py` of the pull request, wherever
+        // its package sits (`src/click/utils.py`, `pkg/io/readers/utils.py`).
         let unique_python = test_ext == "py"
             && candidates
                 .iter()
@@ -245,7 +249,11 @@ impl<'a> Sources<'a> {
             .filter(|source| subject.extensions.contains(&paths::extension(source.path)))
             .filter(|source| !subject.same_dir || source.dir == test_dir)
             .filter_map(|source| {
-                let strong = relation(&test_layout, &source.layout)?;
+                let strong = match relation(&test_layout, &source.layout) {
+                    Some(strong) => strong,
+                    None if unique_python => false,
+                    None => return None,
+                };
                 if generic && !strong && !unique_python {
                     return None;
                 }

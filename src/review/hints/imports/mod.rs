@@ -78,6 +78,8 @@ pub fn resolved_imports(
         .map(|(dir, module)| (dir.as_str(), module.as_str()))
         .collect();
     let mut has_rust = false;
+    let mut rust_definitions = std::collections::HashSet::new();
+    let mut kotlin_declarations = std::collections::HashSet::new();
     for (file, imports) in files.iter().zip(go_imports.iter_mut()) {
         let Some(hunks) = file.hunks else { continue };
         let dir = paths::parent(file.path);
@@ -86,7 +88,21 @@ pub fn resolved_imports(
         }
         match language(file.path) {
             Some(Language::Go) => *imports = go::specifiers(hunks),
-            Some(Language::Rust) => has_rust = true,
+            Some(Language::JavaKotlin) if paths::extension(file.path) == "kt" => {
+                if let Some(position) = index.find(file.path) {
+                    for name in java::kotlin_declarations(hunks) {
+                        kotlin_declarations.insert((position, name.to_string()));
+                    }
+                }
+            }
+            Some(Language::Rust) => {
+                has_rust = true;
+                if let Some(position) = index.find(file.path) {
+                    for name in rust::definitions(hunks) {
+                        rust_definitions.insert((position, name.to_string()));
+                    }
+                }
+            }
             _ => {}
         }
     }
@@ -97,7 +113,7 @@ pub fn resolved_imports(
         go::Modules::new(&all_go, &go_mods, index)
     };
     let crates = if has_rust {
-        rust::Crates::new(index, &project.crates)
+        rust::Crates::new(index, &project.crates, rust_definitions)
     } else {
         rust::Crates::default()
     };
@@ -133,7 +149,7 @@ pub fn resolved_imports(
                 }
                 Language::JavaKotlin => {
                     for spec in java::specifiers(hunks) {
-                        java::resolve(path, &spec, index, &mut out);
+                        java::resolve(path, &spec, &kotlin_declarations, index, &mut out);
                     }
                 }
                 Language::Ruby => {

@@ -12,8 +12,8 @@
 //! Resolution, against changed files only: `a/b.py`, `a/b/__init__.py` (and `.pyi`), from the
 //! repository root, `src/`, or any ancestor directory of the importer and its `src/` (a project
 //! nested in a monorepo, CPython's `Lib/`, a script's own directory); relative imports from the
-//! importer's package. A standard-library name never resolves in the importer's own directory
-//! (`import typing` in `flask/app.py` is not `flask/typing.py`).
+//! importer's package. A standard-library name resolves only from the root, `src/` or CPython's
+//! `Lib/` (`import typing` in `flask/app.py` is not `flask/typing.py`).
 //!
 //! What not: no `sys.path` or `setup.cfg` package-dir reading, no `importlib` calls.
 
@@ -242,7 +242,9 @@ fn find_module(importer: &str, spec: &str, index: &PathIndex<'_>) -> Option<usiz
     let mut roots: Vec<String> = vec![String::new(), "src".to_string()];
     for ancestor in paths::ancestors(own_dir).skip(1) {
         roots.push(format!("{ancestor}/src"));
-        if !(standard && ancestor == own_dir) {
+        // A standard-library name inside a package is the standard library's; only a
+        // standard library's own tree (CPython's `Lib/`) holds it.
+        if !standard || paths::file_name(ancestor) == "Lib" {
             roots.push(ancestor.to_string());
         }
     }

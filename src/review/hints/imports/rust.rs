@@ -182,16 +182,47 @@ fn use_tree<'a>(
     }
 }
 
+/// Lower-case names a file visibly defines as functions or macros (`fn name`, `macro_rules!
+/// name`): a `use a::b::name` names such an item of `a::b` rather than a module `a::b::name`.
+pub fn definitions<'a>(hunks: &[Hunk<'a>]) -> Vec<&'a str> {
+    let mut names = Vec::new();
+    let mut tokens = Vec::new();
+    for hunk in hunks
+        .iter()
+        .filter(|hunk| lex::mentions(hunk, &["fn", "macro_rules"]))
+    {
+        tokens.clear();
+        lex::tokens(hunk, &SYNTAX, &mut tokens);
+        let code = lex::code(&tokens);
+        for (i, token) in code.iter().enumerate() {
+            let name = match (token, code.get(i + 1), code.get(i + 2)) {
+                (Tok::Ident("fn"), Some(Tok::Ident(name)), _) => name,
+                (Tok::Ident("macro_rules"), Some(Tok::Punct(b'!')), Some(Tok::Ident(name))) => name,
+                _ => continue,
+            };
+            names.push(*name);
+        }
+    }
+    names
+}
+
 /// Crates of the workspace by name: from the manifests read at the head, then guessed from the
-/// changed files' paths (`tokio-util/src/…` is crate `tokio_util`).
+/// changed files' paths (`tokio-util/src/…` is crate `tokio_util`); and the functions and
+/// macros changed files define.
 #[derive(Debug, Default)]
 pub struct Crates {
     roots: HashMap<String, String>,
+    defined: std::collections::HashSet<(usize, String)>,
 }
 
 impl Crates {
-    /// `manifests` are `(crate name, root module directory)` pairs from `Cargo.toml` files.
-    pub fn new(index: &PathIndex<'_>, manifests: &[(String, String)]) -> Crates {
+    /// `manifests` are `(crate name, root module directory)` pairs from `Cargo.toml` files;
+    /// `defined` the `(file position, name)` pairs of [`definitions`].
+    pub fn new(
+        index: &PathIndex<'_>,
+        manifests: &[(String, String)],
+        defined: std::collections::HashSet<(usize, String)>,
+    ) -> Crates {
         let mut roots: HashMap<String, String> = manifests.iter().cloned().collect();
         let known: Vec<String> = roots.values().cloned().collect();
         for (_, path) in index.targets() {
@@ -209,7 +240,11 @@ impl Crates {
             let name = paths::file_name(crate_dir).replace('-', "_");
             roots.entry(name).or_insert(root);
         }
-        Crates { roots }
+        Crates { roots, defined }
+    }
+
+    fn defines(&self, position: usize, name: &str) -> bool {
+        self.defined.contains(&(position, name.to_string()))
     }
 }
 
@@ -333,12 +368,16 @@ pub fn resolve(
     if !ends_in_item && !exact && module_len > shortest {
         lengths.push(module_len - 1);
     }
-    for take in lengths {
+    // In a `use`, a lower-case last name is a module unless its parent visibly defines it as a
+    // function or macro; in code (`crate::a::f()`) it is called, so an item.
+    let last = rest.get(module_len.wrapping_sub(1)).copied().unwrap_or("");
+    for (attempt, take) in lengths.into_iter().enumerate() {
         let mut parts: Vec<&str> = base.to_vec();
         parts.extend(rest.get(..take).unwrap_or(&[]));
         let found = if parts.is_empty() {
             // A binary's `crate` is its own `main.rs`, not the library beside it.
-            let roots: &[&str] = if paths::file_name(importer) == "main.rs" {
+            let own_binary = root == module.root && paths::file_name(importer) == "main.rs";
+            let roots: &[&str] = if own_binary {
                 &["main.rs"]
             } else {
                 &["lib.rs", "main.rs"]
@@ -347,7 +386,9 @@ pub fn resolve(
         } else {
             index.probe(&join(root, &parts.join("/")), MODULE_SUFFIXES)
         };
-        if let Some(found) = found {
+        let item_of_parent =
+            attempt == 0 || !from_use || crates.defines(found.unwrap_or(usize::MAX), last);
+        if let Some(found) = found.filter(|_| item_of_parent) {
             out.push(found);
             return;
         }
@@ -473,12 +514,14 @@ mod tests {
                 (
                     "src/app.rs",
                     "+use crate::Config;\n+use crate::a::b::Item;\n+use crate::a::c::helper;\n\
-                     +use crate::a::d::*;\n+use crate::a::e::{self, Thing};",
+                     +use crate::a::d::*;\n+use crate::a::e::{self, Thing};\n+use crate::a::f::module;",
                 ),
                 ("src/lib.rs", ""),
                 ("src/a/mod.rs", ""),
-                ("src/a/c.rs", ""),
+                // `helper` is visibly a function of `a::c`; `d` and `b` didn't change.
+                ("src/a/c.rs", "+pub fn helper() {}"),
                 ("src/a/e.rs", ""),
+                ("src/a/f.rs", "+pub fn g() {}"),
                 (
                     "crates/other/src/lib.rs",
                     "+use crate::Error;\n+use crate::error::Kind;",
