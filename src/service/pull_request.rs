@@ -182,21 +182,16 @@ async fn read_at_head(
     let blobs = match github.post::<Blobs>(graphql::PATH, &body).await {
         Ok(blobs) => blobs,
         Err(error) => {
-            worker::console_warn!(
-                "{owner}/{repo}#{}: reading build files failed, hints fall back: {error:?}",
-                pull.number
-            );
             let passing = error.is_transient()
                 || matches!(
                     error,
                     GitHubError::RateLimited { .. } | GitHubError::Malformed(_)
                 );
+            let problem = format!("reading build files failed, hints fall back: {error:?}");
+            log_problems(owner, repo, pull.number, &[problem]);
             return (None, Project::default(), !passing);
         }
     };
-    for message in &blobs.errors {
-        worker::console_warn!("{owner}/{repo}#{}: build files: {message}", pull.number);
-    }
     let mut texts = blobs.texts.into_iter();
     let attributes = texts.next().flatten();
     let found: Vec<(String, String)> = wanted
@@ -205,12 +200,19 @@ async fn read_at_head(
         .zip(texts)
         .filter_map(|(path, text)| Some((path, text?)))
         .collect();
-    let project = Project::parse(&found);
-    for problem in &project.problems {
+    let mut project = Project::parse(&found);
+    project.problems.extend(blobs.errors);
+    log_problems(owner, repo, pull.number, &project.problems);
+    (attributes, project, true)
+}
+
+/// One log line for everything the build files said was wrong (one call: each logging call
+/// site costs wasm size).
+fn log_problems(owner: &str, repo: &str, number: u64, problems: &[String]) {
+    if !problems.is_empty() {
         worker::console_warn!(
-            "{owner}/{repo}#{}: {problem}; resolving without it",
-            pull.number
+            "{owner}/{repo}#{number}: build files: {}; resolving without them",
+            problems.join("; ")
         );
     }
-    (attributes, project, true)
 }

@@ -181,7 +181,7 @@ impl<'a> Modules<'a> {
             roots = infer_roots(imports, &packages);
         }
         // Longest module paths first: a nested module owns its subtree.
-        roots.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then(a.cmp(b)));
+        crate::sorting::sort_by(&mut roots, |a, b| b.0.len().cmp(&a.0.len()).then(a.cmp(b)));
         roots.dedup();
         Modules {
             roots,
@@ -260,7 +260,7 @@ fn infer_roots(imports: &[&str], packages: &HashMap<&str, Vec<usize>>) -> Vec<(S
 
 #[cfg(test)]
 mod tests {
-    use crate::review::hints::testing::check_deps as check;
+    use crate::review::hints::testing::{check_deps as check, check_deps_in as check_in};
 
     #[test]
     fn kubernetes_packages_by_inferred_module_path() {
@@ -330,6 +330,28 @@ mod tests {
                 ("tools/internal/text/text.go", ""),
             ],
             "tools/cmd/gen/main.go -> tools/internal/text/text.go",
+        );
+    }
+
+    #[test]
+    fn nested_modules_own_their_paths() {
+        check_in(
+            &[
+                (
+                    "cmd/main.go",
+                    "+import (\n+\t\"example.com/app/api/v1\"\n+\t\"example.com/app/pkg/gone\"\n+\t\"k8s.io/api/core/v1\"\n+)",
+                ),
+                ("api/v1/types.go", ""),
+                ("api/v1/types_test.go", ""),
+                ("staging/src/k8s.io/api/core/v1/types.go", ""),
+                ("pkg/gone.go", ""),
+            ],
+            &[
+                ("go.mod", "module example.com/app\n"),
+                ("api/go.mod", "module example.com/app/api\n"),
+                ("staging/src/k8s.io/api/go.mod", "module k8s.io/api\n"),
+            ],
+            "cmd/main.go -> api/v1/types.go, staging/src/k8s.io/api/core/v1/types.go",
         );
     }
 

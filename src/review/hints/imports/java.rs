@@ -15,6 +15,7 @@
 //! What not: same-package references (no import line), Scala and Groovy import syntax.
 
 use super::lex::{self, Syntax, Tok};
+use super::Declarations;
 use crate::review::hints::index::PathIndex;
 use crate::review::hints::paths;
 use crate::review::patch::Hunk;
@@ -117,7 +118,7 @@ pub fn kotlin_declarations<'a>(hunks: &[Hunk<'a>]) -> Vec<&'a str> {
 pub fn resolve(
     importer: &str,
     spec: &str,
-    declared: &std::collections::HashSet<(usize, String)>,
+    declared: &Declarations,
     index: &PathIndex<'_>,
     out: &mut Vec<usize>,
 ) {
@@ -148,8 +149,7 @@ pub fn resolve(
         let (package, name) = path.rsplit_once('/')?;
         let declaring = index.dirs_with_suffix(package).flat_map(|dir| {
             index.in_dir(dir).iter().copied().filter(|&position| {
-                paths::extension(index.path(position)) == "kt"
-                    && declared.contains(&(position, name.to_string()))
+                paths::extension(index.path(position)) == "kt" && declared.contains(position, name)
             })
         });
         index.closest(importer, declaring)

@@ -137,7 +137,12 @@ fn nearest_config<'p>(importer: &str, project: &'p Project) -> Option<&'p TsConf
     project
         .ts_configs
         .iter()
-        .filter(|config| config.dir.is_empty() || importer.starts_with(&format!("{}/", config.dir)))
+        .filter(|config| {
+            config.dir.is_empty()
+                || importer
+                    .strip_prefix(config.dir.as_str())
+                    .is_some_and(|rest| rest.starts_with('/'))
+        })
         .max_by_key(|config| config.dir.len())
 }
 
@@ -260,7 +265,7 @@ fn probe(base: &str, index: &PathIndex<'_>) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
-    use crate::review::hints::testing::check_deps as check;
+    use crate::review::hints::testing::{check_deps as check, check_deps_in as check_in};
 
     #[test]
     fn import_forms() {
@@ -353,6 +358,42 @@ mod tests {
             ],
             "src/pages/index.vue -> src/components/Button.vue, src/stores/main.ts, src/components/Card.tsx\n\
              src/routes/+page.svelte -> src/lib/Nav.svelte",
+        );
+    }
+
+    #[test]
+    fn tsconfig_paths_and_workspace_packages() {
+        check_in(
+            &[
+                (
+                    "apps/web/src/page.ts",
+                    "+import { a } from '@lib/a';\n+import { b } from '@lib/unchanged';\n\
+                     +import { ui } from '@acme/ui';\n+import { d } from '@acme/ui/date';\n\
+                     +import { x } from 'util/x';\n+import React from 'react';",
+                ),
+                ("libs/a/src/index.ts", ""),
+                ("packages/ui/src/index.ts", ""),
+                ("packages/ui/src/date.ts", ""),
+                ("apps/web/src/util/x.ts", ""),
+                // A bundler alias would have sent `@lib/unchanged` here; the tsconfig claims it.
+                ("src/unchanged.ts", ""),
+            ],
+            &[
+                (
+                    "tsconfig.base.json",
+                    "{ // base\n \"compilerOptions\": { \"baseUrl\": \".\", \"paths\": { \"@lib/*\": [\"libs/*/src\"], } } }",
+                ),
+                (
+                    "apps/web/tsconfig.json",
+                    "{ \"extends\": \"../../tsconfig.base.json\", \"compilerOptions\": { \"baseUrl\": \"src\" } }",
+                ),
+                (
+                    "packages/ui/package.json",
+                    "{ \"name\": \"@acme/ui\", \"main\": \"dist/index.js\", \"exports\": { \".\": \"./dist/index.js\", \"./*\": \"./dist/*.js\" } }",
+                ),
+            ],
+            "apps/web/src/page.ts -> libs/a/src/index.ts, packages/ui/src/index.ts, \
+             packages/ui/src/date.ts, apps/web/src/util/x.ts",
         );
     }
 

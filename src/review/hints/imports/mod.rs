@@ -64,6 +64,29 @@ pub fn language(path: &str) -> Option<Language> {
     })
 }
 
+/// Names changed files visibly declare, by file position: a sorted list rather than a hash set,
+/// which would compile another hash table into the wasm for one lookup per unresolved import.
+#[derive(Debug, Default)]
+pub struct Declarations(Vec<(usize, String)>);
+
+impl Declarations {
+    fn add(&mut self, position: usize, name: &str) {
+        self.0.push((position, name.to_string()));
+    }
+
+    fn seal(&mut self) {
+        crate::sorting::sort(&mut self.0);
+        self.0.dedup();
+    }
+
+    /// Whether the file at `position` declares `name`.
+    pub fn contains(&self, position: usize, name: &str) -> bool {
+        self.0
+            .binary_search_by(|(at, known)| (*at, known.as_str()).cmp(&(position, name)))
+            .is_ok()
+    }
+}
+
 /// For each file, positions of the files its visible import lines resolve to (unsorted, may repeat
 /// and include the file itself).
 pub fn resolved_imports(
@@ -78,8 +101,8 @@ pub fn resolved_imports(
         .map(|(dir, module)| (dir.as_str(), module.as_str()))
         .collect();
     let mut has_rust = false;
-    let mut rust_definitions = std::collections::HashSet::new();
-    let mut kotlin_declarations = std::collections::HashSet::new();
+    let mut rust_definitions = Declarations::default();
+    let mut kotlin_declarations = Declarations::default();
     for (file, imports) in files.iter().zip(go_imports.iter_mut()) {
         let Some(hunks) = file.hunks else { continue };
         let dir = paths::parent(file.path);
@@ -91,7 +114,7 @@ pub fn resolved_imports(
             Some(Language::JavaKotlin) if paths::extension(file.path) == "kt" => {
                 if let Some(position) = index.find(file.path) {
                     for name in java::kotlin_declarations(hunks) {
-                        kotlin_declarations.insert((position, name.to_string()));
+                        kotlin_declarations.add(position, name);
                     }
                 }
             }
@@ -99,13 +122,15 @@ pub fn resolved_imports(
                 has_rust = true;
                 if let Some(position) = index.find(file.path) {
                     for name in rust::definitions(hunks) {
-                        rust_definitions.insert((position, name.to_string()));
+                        rust_definitions.add(position, name);
                     }
                 }
             }
             _ => {}
         }
     }
+    rust_definitions.seal();
+    kotlin_declarations.seal();
     let all_go: Vec<&str> = go_imports.iter().flatten().copied().collect();
     let go_modules = if all_go.is_empty() {
         go::Modules::default()

@@ -192,7 +192,10 @@ pub fn resolve(importer: &str, import: &Import, index: &PathIndex<'_>, out: &mut
                 }
                 match find_module(importer, &format!("{module}{joiner}{name}"), index) {
                     Some(found) => out.push(found),
-                    None => attributes |= plain_module || name.starts_with(char::is_uppercase),
+                    None => {
+                        attributes |=
+                            plain_module || name.starts_with(|c: char| c.is_ascii_uppercase())
+                    }
                 }
             }
             if attributes || names.is_empty() {
@@ -238,7 +241,7 @@ fn find_module(importer: &str, spec: &str, index: &PathIndex<'_>) -> Option<usiz
     }
     let own_dir = paths::parent(importer);
     let first = module.split('.').next().unwrap_or(module);
-    let standard = STANDARD_LIBRARY.binary_search(&first).is_ok();
+    let standard = is_standard(first);
     let mut roots: Vec<String> = vec![String::new(), "src".to_string()];
     for ancestor in paths::ancestors(own_dir).skip(1) {
         roots.push(format!("{ancestor}/src"));
@@ -258,187 +261,47 @@ fn find_module(importer: &str, spec: &str, index: &PathIndex<'_>) -> Option<usiz
     })
 }
 
-/// Top-level modules of Python's standard library (sorted, for binary search): a project file of
-/// the same name beside the importer is not what these imports name.
-const STANDARD_LIBRARY: &[&str] = &[
-    "__future__",
-    "abc",
-    "argparse",
-    "array",
-    "ast",
-    "asyncio",
-    "atexit",
-    "base64",
-    "bdb",
-    "binascii",
-    "bisect",
-    "builtins",
-    "bz2",
-    "calendar",
-    "cmath",
-    "cmd",
-    "code",
-    "codecs",
-    "collections",
-    "colorsys",
-    "compileall",
-    "concurrent",
-    "configparser",
-    "contextlib",
-    "contextvars",
-    "copy",
-    "copyreg",
-    "csv",
-    "ctypes",
-    "curses",
-    "dataclasses",
-    "datetime",
-    "dbm",
-    "decimal",
-    "difflib",
-    "dis",
-    "doctest",
-    "email",
-    "encodings",
-    "enum",
-    "errno",
-    "faulthandler",
-    "fcntl",
-    "filecmp",
-    "fileinput",
-    "fnmatch",
-    "fractions",
-    "ftplib",
-    "functools",
-    "gc",
-    "getopt",
-    "getpass",
-    "gettext",
-    "glob",
-    "graphlib",
-    "grp",
-    "gzip",
-    "hashlib",
-    "heapq",
-    "hmac",
-    "html",
-    "http",
-    "imaplib",
-    "importlib",
-    "inspect",
-    "io",
-    "ipaddress",
-    "itertools",
-    "json",
-    "keyword",
-    "linecache",
-    "locale",
-    "logging",
-    "lzma",
-    "mailbox",
-    "marshal",
-    "math",
-    "mimetypes",
-    "mmap",
-    "multiprocessing",
-    "netrc",
-    "numbers",
-    "operator",
-    "optparse",
-    "os",
-    "pathlib",
-    "pdb",
-    "pickle",
-    "pkgutil",
-    "platform",
-    "plistlib",
-    "poplib",
-    "posixpath",
-    "pprint",
-    "profile",
-    "pstats",
-    "pty",
-    "pwd",
-    "py_compile",
-    "queue",
-    "quopri",
-    "random",
-    "re",
-    "readline",
-    "reprlib",
-    "resource",
-    "runpy",
-    "sched",
-    "secrets",
-    "select",
-    "selectors",
-    "shelve",
-    "shlex",
-    "shutil",
-    "signal",
-    "site",
-    "smtplib",
-    "socket",
-    "socketserver",
-    "sqlite3",
-    "ssl",
-    "stat",
-    "statistics",
-    "string",
-    "stringprep",
-    "struct",
-    "subprocess",
-    "symtable",
-    "sys",
-    "sysconfig",
-    "syslog",
-    "tabnanny",
-    "tarfile",
-    "tempfile",
-    "termios",
-    "textwrap",
-    "threading",
-    "time",
-    "timeit",
-    "tkinter",
-    "token",
-    "tokenize",
-    "tomllib",
-    "trace",
-    "traceback",
-    "tracemalloc",
-    "tty",
-    "turtle",
-    "types",
-    "typing",
-    "unicodedata",
-    "unittest",
-    "urllib",
-    "uuid",
-    "venv",
-    "warnings",
-    "wave",
-    "weakref",
-    "webbrowser",
-    "winreg",
-    "wsgiref",
-    "xml",
-    "xmlrpc",
-    "zipapp",
-    "zipfile",
-    "zipimport",
-    "zlib",
-    "zoneinfo",
-];
+/// Top-level modules of Python's standard library, space-separated and space-terminated: a
+/// project file of the same name beside the importer is not what these imports name. One string
+/// rather than a table of slices, which costs wasm size for every entry.
+const STANDARD_LIBRARY: &str =
+    " __future__ abc argparse array ast asyncio atexit base64 bdb binascii bisect builtins \
+     bz2 calendar cmath cmd code codecs collections colorsys compileall concurrent \
+     configparser contextlib contextvars copy copyreg csv ctypes curses dataclasses datetime \
+     dbm decimal difflib dis doctest email encodings enum errno faulthandler fcntl filecmp \
+     fileinput fnmatch fractions ftplib functools gc getopt getpass gettext glob graphlib \
+     grp gzip hashlib heapq hmac html http imaplib importlib inspect io ipaddress itertools \
+     json keyword linecache locale logging lzma mailbox marshal math mimetypes mmap \
+     multiprocessing netrc numbers operator optparse os pathlib pdb pickle pkgutil platform \
+     plistlib poplib posixpath pprint profile pstats pty pwd py_compile queue quopri random \
+     re readline reprlib resource runpy sched secrets select selectors shelve shlex shutil \
+     signal site smtplib socket socketserver sqlite3 ssl stat statistics string stringprep \
+     struct subprocess symtable sys sysconfig syslog tabnanny tarfile tempfile termios \
+     textwrap threading time timeit tkinter token tokenize tomllib trace traceback \
+     tracemalloc tty turtle types typing unicodedata unittest urllib uuid venv warnings wave \
+     weakref webbrowser winreg wsgiref xml xmlrpc zipapp zipfile zipimport zlib zoneinfo ";
+
+fn is_standard(name: &str) -> bool {
+    !name.is_empty()
+        && STANDARD_LIBRARY.match_indices(name).any(|(at, _)| {
+            STANDARD_LIBRARY.as_bytes().get(at.wrapping_sub(1)) == Some(&b' ')
+                && STANDARD_LIBRARY.as_bytes().get(at + name.len()) == Some(&b' ')
+        })
+}
 
 #[cfg(test)]
 mod tests {
     use crate::review::hints::testing::check_deps as check;
 
     #[test]
-    fn standard_library_is_sorted() {
-        let names = super::STANDARD_LIBRARY;
-        assert!(names.windows(2).all(|pair| pair[0] < pair[1]));
+    fn standard_library_names() {
+        assert!(super::is_standard("typing"));
+        assert!(super::is_standard("__future__"));
+        assert!(super::is_standard("zoneinfo"));
+        assert!(!super::is_standard("ty"));
+        assert!(!super::is_standard("flask"));
+        assert!(!super::is_standard(""));
+        assert!(!super::STANDARD_LIBRARY.contains("  "));
     }
 
     #[test]

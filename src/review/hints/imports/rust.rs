@@ -26,6 +26,7 @@
 use std::collections::HashMap;
 
 use super::lex::{self, Syntax, Tok};
+use super::Declarations;
 use crate::review::hints::index::PathIndex;
 use crate::review::hints::paths;
 use crate::review::patch::Hunk;
@@ -212,7 +213,7 @@ pub fn definitions<'a>(hunks: &[Hunk<'a>]) -> Vec<&'a str> {
 #[derive(Debug, Default)]
 pub struct Crates {
     roots: HashMap<String, String>,
-    defined: std::collections::HashSet<(usize, String)>,
+    defined: Declarations,
 }
 
 impl Crates {
@@ -221,7 +222,7 @@ impl Crates {
     pub fn new(
         index: &PathIndex<'_>,
         manifests: &[(String, String)],
-        defined: std::collections::HashSet<(usize, String)>,
+        defined: Declarations,
     ) -> Crates {
         let mut roots: HashMap<String, String> = manifests.iter().cloned().collect();
         let known: Vec<String> = roots.values().cloned().collect();
@@ -244,7 +245,7 @@ impl Crates {
     }
 
     fn defines(&self, position: usize, name: &str) -> bool {
-        self.defined.contains(&(position, name.to_string()))
+        self.defined.contains(position, name)
     }
 }
 

@@ -15,8 +15,6 @@
 pub mod cargo;
 pub mod js;
 
-use std::collections::BTreeSet;
-
 use super::imports::{language, Language};
 use super::paths;
 
@@ -38,7 +36,7 @@ fn files_for(language: Language) -> &'static [&'static str] {
 
 /// The build files worth reading for a pull request with these changed paths, shallowest first.
 pub fn wanted(changed: &[&str]) -> Vec<String> {
-    let mut wanted: BTreeSet<(usize, String)> = BTreeSet::new();
+    let mut wanted: Vec<(usize, String)> = Vec::new();
     let mut has_js = false;
     for path in changed {
         let Some(lang) = language(path) else { continue };
@@ -54,14 +52,17 @@ pub fn wanted(changed: &[&str]) -> Vec<String> {
                 } else {
                     format!("{dir}/{name}")
                 };
-                wanted.insert((file.matches('/').count(), file));
+                wanted.push((file.matches('/').count(), file));
             }
         }
     }
     if has_js {
         // The usual target of `extends` in monorepos.
-        wanted.insert((0, "tsconfig.base.json".to_string()));
+        wanted.push((0, "tsconfig.base.json".to_string()));
     }
+    // The shared sort instantiation (`crate::sorting`), not a tree: wasm size.
+    crate::sorting::sort(&mut wanted);
+    wanted.dedup();
     wanted
         .into_iter()
         .take(MAX_WANTED)
@@ -72,7 +73,7 @@ pub fn wanted(changed: &[&str]) -> Vec<String> {
 /// What the build files say, in the terms import resolution needs.
 #[derive(Debug, Default, Clone)]
 pub struct Project {
-    /// `(directory, module path)` of each `go.mod`.
+    /// `(directory, module path)` of each `go.mod` (`imports::go` orders them).
     pub go_modules: Vec<(String, String)>,
     /// `(crate name as code spells it, directory of its root module)` of each Cargo package.
     pub crates: Vec<(String, String)>,
@@ -116,10 +117,6 @@ impl Project {
             }
         }
         project.ts_configs = js::apply_extends(&raw_ts, &mut project.problems);
-        // Longest module paths first: a nested module owns its subtree.
-        project
-            .go_modules
-            .sort_by(|a, b| b.1.len().cmp(&a.1.len()).then(a.cmp(b)));
         project
     }
 
@@ -181,8 +178,8 @@ mod tests {
         assert_eq!(
             project.go_modules,
             [
+                (String::new(), "example.com/a".to_string()),
                 ("tools".to_string(), "example.com/a/tools".to_string()),
-                (String::new(), "example.com/a".to_string())
             ]
         );
         assert_eq!(project.problems.len(), 2, "{:?}", project.problems);
