@@ -38,19 +38,21 @@ impl GitHub<'_> {
         }
     }
 
-    /// POSTs a JSON `body` to `path` (GraphQL) and decodes the JSON answer; retried like a GET,
-    /// since the one query we send only reads.
-    pub async fn post<T: FromJson>(&self, path: &str, body: &str) -> Result<T, GitHubError> {
-        let text = match self.attempt(path, Some(body)).await {
-            Err(error) if error.is_transient() => self.attempt(path, Some(body)).await,
-            other => other,
-        }?;
-        crate::json::decode(&text).map_err(|e| GitHubError::Malformed(e.to_string()))
+    /// POSTs a JSON `body` to `path` (GraphQL) and returns the answer's text; retried like a
+    /// GET, since the one query we send only reads.
+    pub async fn post(&self, path: &str, body: &str) -> Result<String, GitHubError> {
+        self.send(path, Some(body)).await
     }
 
     async fn get_text(&self, path: &str) -> Result<String, GitHubError> {
-        match self.attempt(path, None).await {
-            Err(error) if error.is_transient() => self.attempt(path, None).await,
+        self.send(path, None).await
+    }
+
+    /// One request with one retry for transient failures; shared by GET and POST so the
+    /// exchange is compiled once.
+    async fn send(&self, path: &str, body: Option<&str>) -> Result<String, GitHubError> {
+        match self.attempt(path, body).await {
+            Err(error) if error.is_transient() => self.attempt(path, body).await,
             other => other,
         }
     }

@@ -175,11 +175,15 @@ async fn read_at_head(
     pull: &PullRequest,
     files: &[PullFile],
 ) -> (Option<String>, Project, bool) {
-    let changed: Vec<&str> = files.iter().map(|file| file.filename.as_str()).collect();
+    let mut changed = Vec::with_capacity(files.len());
+    for file in files {
+        changed.push(file.filename.as_str());
+    }
     let mut wanted = vec![".gitattributes".to_string()];
     wanted.extend(project::wanted(&changed));
     let body = graphql::blobs_request(owner, repo, &pull.head.sha, &wanted);
-    let blobs = match github.post::<Blobs>(graphql::PATH, &body).await {
+    let read = github.post(graphql::PATH, &body).await;
+    let blobs = match read.and_then(|text| Blobs::parse(&text)) {
         Ok(blobs) => blobs,
         Err(error) => {
             let passing = error.is_transient()
@@ -187,21 +191,19 @@ async fn read_at_head(
                     error,
                     GitHubError::RateLimited { .. } | GitHubError::Malformed(_)
                 );
-            let problem = format!("reading build files failed, hints fall back: {error:?}");
-            log_problems(owner, repo, pull.number, &[problem]);
+            log_problems(owner, repo, pull.number, &[format!("{error:?}")]);
             return (None, Project::default(), !passing);
         }
     };
     let mut texts = blobs.texts.into_iter();
     let attributes = texts.next().flatten();
-    let found: Vec<(String, String)> = wanted
-        .into_iter()
-        .skip(1)
-        .zip(texts)
-        .filter_map(|(path, text)| Some((path, text?)))
-        .collect();
-    let mut project = Project::parse(&found);
-    project.problems.extend(blobs.errors);
+    let mut found = Vec::new();
+    for (path, text) in wanted.into_iter().skip(1).zip(texts) {
+        if let Some(text) = text {
+            found.push((path, text));
+        }
+    }
+    let project = Project::parse(&found);
     log_problems(owner, repo, pull.number, &project.problems);
     (attributes, project, true)
 }
@@ -209,10 +211,14 @@ async fn read_at_head(
 /// One log line for everything the build files said was wrong (one call: each logging call
 /// site costs wasm size).
 fn log_problems(owner: &str, repo: &str, number: u64, problems: &[String]) {
-    if !problems.is_empty() {
+    let mut line = String::new();
+    for problem in problems {
+        line.push(' ');
+        line.push_str(problem);
+    }
+    if !line.is_empty() {
         worker::console_warn!(
-            "{owner}/{repo}#{number}: build files: {}; resolving without them",
-            problems.join("; ")
+            "{owner}/{repo}#{number}: build files not read, hints resolve without them:{line}"
         );
     }
 }

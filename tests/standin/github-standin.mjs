@@ -466,9 +466,9 @@ export async function startStandin(options = {}) {
   }
 
   /**
-   * POST /graphql: only the query LogiKFlow sends, `repository(owner:, name:)` with aliased
-   * `fN:object(expression: $eN) { ...on Blob { text } }` fields whose expressions
-   * (`<sha>:<path>`) come as variables. Contents come from the same place as the contents API.
+   * POST /graphql: only the query LogiKFlow sends, `repository(owner: "…", name: "…")` with
+   * aliased `fN:object(expression: "<sha>:<path>") { ...on Blob { text } }` fields, the strings
+   * written as JSON-escaped literals. Contents come from the same place as the contents API.
    */
   async function graphql(ctx) {
     let body;
@@ -478,20 +478,22 @@ export async function startStandin(options = {}) {
       return send(ctx, 400, { message: 'Problems parsing JSON', documentation_url: 'https://docs.github.com/graphql' });
     }
     const query = typeof body?.query === 'string' ? body.query : '';
-    const variables = body?.variables ?? {};
-    if (!/repository\(owner:\$owner,name:\$name\)/.test(query)) {
+    const literal = '("(?:[^"\\\\]|\\\\.)*")';
+    const head = new RegExp(`^\\{repository\\(owner:${literal},name:${literal}\\)\\{`).exec(query);
+    if (!head) {
       return send(ctx, 200, { errors: [{ message: 'The stand-in only answers the build-file query' }] });
     }
-    const repo = world.repos.get(`${variables.owner}/${variables.name}`.toLowerCase());
+    const [owner, name] = [JSON.parse(head[1]), JSON.parse(head[2])];
+    const repo = world.repos.get(`${owner}/${name}`.toLowerCase());
     if (!repo || !accessLevel(repo, ctx.login)) {
       return send(ctx, 200, {
         data: { repository: null },
-        errors: [{ type: 'NOT_FOUND', path: ['repository'], message: `Could not resolve to a Repository with the name '${variables.owner}/${variables.name}'.` }],
+        errors: [{ type: 'NOT_FOUND', path: ['repository'], message: `Could not resolve to a Repository with the name '${owner}/${name}'.` }],
       });
     }
     const fields = {};
-    for (const [, alias, variable] of query.matchAll(/(f\d+):object\(expression:\$(e\d+)\)/g)) {
-      const expression = String(variables[variable] ?? '');
+    for (const [, alias, quoted] of query.matchAll(new RegExp(`(f\\d+):object\\(expression:${literal}\\)`, 'g'))) {
+      const expression = JSON.parse(quoted);
       const at = expression.indexOf(':');
       const sha = at > 0 ? resolveRef(repo, expression.slice(0, at)) : null;
       const found = sha ? readContents(repo, sha, expression.slice(at + 1)) : null;

@@ -202,14 +202,13 @@ describe('start-up', () => {
     const fixtures = json.repos.find((r) => r.full_name === 'logikflow/fixtures');
     assert.ok(fixtures.pulls.length >= 40, 'one PR per case of tests/data/hints/measure');
     const pull = fixtures.pulls.find((p) => p.title === 'go-nested-modules');
-    const query = 'query($owner:String!,$name:String!,$e0:String!,$e1:String!){repository(owner:$owner,name:$name){'
-      + 'f0:object(expression:$e0){...on Blob{text}} f1:object(expression:$e1){...on Blob{text}} }}';
-    const variables = { owner: 'logikflow', name: 'fixtures', e0: `${pull.head_sha}:tools/go.mod`, e1: `${pull.head_sha}:absent.txt` };
-    const { status, json: answer } = await api('/graphql', { method: 'POST', body: JSON.stringify({ query, variables }) });
+    const query = `{repository(owner:"logikflow",name:"fixtures"){f0:object(expression:${JSON.stringify(`${pull.head_sha}:tools/go.mod`)}){...on Blob{text}} `
+      + `f1:object(expression:${JSON.stringify(`${pull.head_sha}:absent.txt`)}){...on Blob{text}} }}`;
+    const { status, json: answer } = await api('/graphql', { method: 'POST', body: JSON.stringify({ query }) });
     assert.equal(status, 200);
     assert.match(answer.data.repository.f0.text, /^module github\.com\/acme\/platform\/tools$/m);
     assert.equal(answer.data.repository.f1, null);
-    const hidden = await api('/graphql', { method: 'POST', token: TOKENS.reader, body: JSON.stringify({ query, variables: { ...variables, name: 'private' } }) });
+    const hidden = await api('/graphql', { method: 'POST', token: TOKENS.reader, body: JSON.stringify({ query: query.replace('"fixtures"', '"private"') }) });
     assert.equal(hidden.json.data.repository, null);
   });
 });

@@ -5,7 +5,7 @@
 //! Read forms: `import "a/b"`, `import alias "a/b"`, `import . "a/b"`, `import _ "a/b"` and the
 //! block form `import ( … )`.
 //! Module paths come from the `go.mod` files read at the head (every ancestor directory of a
-//! changed `.go` file, so nested modules too) and from changed `go.mod` files; an import path
+//! changed `.go` file, so nested modules too); an import path
 //! belongs to the module with the longest matching path, and names the directory below that
 //! module's directory: when that package has no changed files there is no edge.
 //! Without any `go.mod` the module path is inferred: for every import path, each tail that names a
@@ -136,16 +136,12 @@ pub fn specifiers<'a>(hunks: &[Hunk<'a>]) -> Vec<&'a str> {
     specs
 }
 
-/// The `module` path a `go.mod` shows in its visible lines.
-pub fn module_line<'a>(hunks: &[Hunk<'a>]) -> Option<&'a str> {
-    hunks.iter().find_map(|hunk| {
-        hunk.visible_lines().find_map(|(_, line)| {
-            let rest = line.text.trim_start().strip_prefix("module")?;
-            let path = rest.split("//").next()?.trim().trim_matches('"');
-            let spaced = rest.starts_with([' ', '\t']);
-            (spaced && !path.is_empty() && !path.contains(char::is_whitespace)).then_some(path)
-        })
-    })
+/// The module path of a `go.mod` line (`module example.com/a // comment`).
+pub fn module_in(line: &str) -> Option<&str> {
+    let rest = line.trim_start().strip_prefix("module")?;
+    let path = rest.split("//").next()?.trim().trim_matches('"');
+    let spaced = rest.starts_with([' ', '\t']);
+    (spaced && !path.is_empty() && !path.contains(char::is_whitespace)).then_some(path)
 }
 
 /// Module paths and the package directories of the pull request.
@@ -161,8 +157,12 @@ pub struct Modules<'a> {
 
 impl<'a> Modules<'a> {
     /// `imports` are every Go import path of the pull request; `go_mods` the `(directory, module)`
-    /// pairs of changed `go.mod` files that show their module line.
-    pub fn new(imports: &[&str], go_mods: &[(&str, &str)], index: &PathIndex<'a>) -> Modules<'a> {
+    /// pairs of the `go.mod` files read at the head.
+    pub fn new(
+        imports: &[&str],
+        go_mods: &[(String, String)],
+        index: &PathIndex<'a>,
+    ) -> Modules<'a> {
         let mut packages: HashMap<&'a str, Vec<usize>> = HashMap::new();
         for (position, path) in index.targets() {
             if path.ends_with(".go") && !path.ends_with("_test.go") {
@@ -174,7 +174,7 @@ impl<'a> Modules<'a> {
         }
         let mut roots: Vec<(String, String)> = go_mods
             .iter()
-            .map(|(dir, module)| (module.to_string(), dir.to_string()))
+            .map(|(dir, module)| (module.clone(), dir.clone()))
             .collect();
         let inferred = roots.is_empty();
         if inferred {
@@ -305,30 +305,27 @@ mod tests {
     }
 
     #[test]
-    fn go_mod_module_line_wins() {
-        check(
+    fn go_mod_module_paths_win() {
+        check_in(
             &[
-                (
-                    "go.mod",
-                    "+module example.com/shop // the shop\n+\n+go 1.22",
-                ),
                 (
                     "api/handler.go",
                     "+import (\n+\t\"example.com/shop/store\"\n+\t\"github.com/other/store\"\n+)",
                 ),
                 ("store/store.go", ""),
             ],
+            &[("go.mod", "module example.com/shop // the shop\n\ngo 1.22")],
             "api/handler.go -> store/store.go",
         );
-        check(
+        check_in(
             &[
-                ("tools/go.mod", "+module example.com/tools"),
                 (
                     "tools/cmd/gen/main.go",
                     "+import \"example.com/tools/internal/text\"",
                 ),
                 ("tools/internal/text/text.go", ""),
             ],
+            &[("tools/go.mod", "module example.com/tools")],
             "tools/cmd/gen/main.go -> tools/internal/text/text.go",
         );
     }

@@ -118,7 +118,7 @@ pub fn kotlin_declarations<'a>(hunks: &[Hunk<'a>]) -> Vec<&'a str> {
 pub fn resolve(
     importer: &str,
     spec: &str,
-    declared: &Declarations,
+    declared: &Declarations<'_>,
     index: &PathIndex<'_>,
     out: &mut Vec<usize>,
 ) {

@@ -5,8 +5,9 @@
 //! multi-line import), `import '…'`, `export … from '…'`, `require('…')`, `import('…')`,
 //! `import x = require('…')`. Resolution, against changed files only, in the order of the build:
 //! relative specifiers from the importer's directory; the `paths` and `baseUrl` of the nearest
-//! tsconfig/jsconfig (with `extends`); workspace packages by name (`@acme/ui/button` → its
-//! `exports` entry, built targets such as `dist/index.js` mapped back to `src/index.ts`); then,
+//! tsconfig/jsconfig (with `extends`); workspace packages by name (`@acme/ui` → its entry
+//! field's file, else `src/index.*` or `index.*`, where a built entry such as `dist/index.js` is
+//! built from; `@acme/ui/button` → `src/button` or `button` in the package); then,
 //! when no configuration matched, the usual bundler aliases `@/x`, `~/x` (→ `src/x`, then `x`)
 //! and `$lib/x` (→ `src/lib/x`), and `baseUrl`-style bare paths with a `/`. Each is probed as
 //! written, with `.ts .tsx .d.ts .js .jsx .mjs .cjs .mts .cts .vue .svelte .json`, as
@@ -96,7 +97,7 @@ pub fn resolve(
         return;
     }
     if let Some(config) = nearest_config(importer, project) {
-        match through_config(config, spec, index) {
+        match through_config(config.options(&project.ts_configs), spec, index) {
             Claimed::Found(found) => return out.push(found),
             Claimed::Unchanged => return,
             Claimed::No => {}
@@ -147,9 +148,12 @@ fn nearest_config<'p>(importer: &str, project: &'p Project) -> Option<&'p TsConf
 }
 
 /// `paths` first (the pattern with the longest prefix before its `*`), then `baseUrl`.
-fn through_config(config: &TsConfig, spec: &str, index: &PathIndex<'_>) -> Claimed {
-    let best = config
-        .paths
+fn through_config(
+    (base_url, patterns): (Option<&str>, &[(String, Vec<String>)]),
+    spec: &str,
+    index: &PathIndex<'_>,
+) -> Claimed {
+    let best = patterns
         .iter()
         .filter_map(|(pattern, targets)| {
             let captured = match pattern.split_once('*') {
@@ -173,7 +177,7 @@ fn through_config(config: &TsConfig, spec: &str, index: &PathIndex<'_>) -> Claim
             None => {}
         }
     }
-    match &config.base_url {
+    match base_url {
         Some(base_url) => {
             let base = if base_url.is_empty() {
                 spec.to_string()
@@ -200,33 +204,19 @@ fn package_of<'p>(spec: &str, project: &'p Project) -> Option<&'p JsPackage> {
         .max_by_key(|package| package.name.len())
 }
 
-/// Output directories whose files are built from `src/`.
-const BUILT_DIRS: &[&str] = &["dist", "lib", "build", "out", "esm", "cjs", "es", "types"];
-
 fn through_package(package: &JsPackage, spec: &str, index: &PathIndex<'_>) -> Option<usize> {
-    let rest = spec.get(package.name.len()..).unwrap_or("");
-    let subpath = format!(".{rest}");
-    let exact = package
-        .exports
-        .iter()
-        .find(|(key, _)| *key == subpath)
-        .map(|(_, targets)| (targets, ""));
-    let wildcard = || {
-        package.exports.iter().find_map(|(key, targets)| {
-            let (prefix, suffix) = key.split_once('*')?;
-            let middle = subpath.strip_prefix(prefix)?.strip_suffix(suffix)?;
-            Some((targets, middle))
-        })
+    let inner = spec
+        .get(package.name.len()..)
+        .unwrap_or("")
+        .trim_start_matches('/');
+    let entry = || {
+        package
+            .entries
+            .iter()
+            .find_map(|entry| probe(&paths::join(&package.dir, entry)?, index))
     };
-    let from_exports = exact.or_else(wildcard).and_then(|(targets, middle)| {
-        targets.iter().find_map(|target| {
-            let target = target.replacen('*', middle, 1);
-            let base = paths::join(&package.dir, &target)?;
-            probe(&base, index).or_else(|| probe_source(&package.dir, &target, index))
-        })
-    });
-    from_exports.or_else(|| {
-        let inner = rest.trim_start_matches('/');
+    let found = if inner.is_empty() { entry() } else { None };
+    found.or_else(|| {
         let candidates = if inner.is_empty() {
             ["src/index".to_string(), "index".to_string()]
         } else {
@@ -236,20 +226,6 @@ fn through_package(package: &JsPackage, spec: &str, index: &PathIndex<'_>) -> Op
             .iter()
             .find_map(|candidate| probe(&paths::join(&package.dir, candidate)?, index))
     })
-}
-
-/// A built target (`./dist/button.js`, `./lib/index.d.ts`) as the source it is built from.
-fn probe_source(dir: &str, target: &str, index: &PathIndex<'_>) -> Option<usize> {
-    let target = target.trim_start_matches("./");
-    let (first, rest) = target.split_once('/')?;
-    if !BUILT_DIRS.contains(&first) {
-        return None;
-    }
-    let stem = [".d.ts", ".d.mts", ".js", ".mjs", ".cjs", ".jsx"]
-        .iter()
-        .find_map(|ext| rest.strip_suffix(ext))
-        .unwrap_or(rest);
-    probe(&paths::join(dir, &format!("src/{stem}"))?, index)
 }
 
 fn probe(base: &str, index: &PathIndex<'_>) -> Option<usize> {

@@ -64,26 +64,21 @@ pub fn language(path: &str) -> Option<Language> {
     })
 }
 
-/// Names changed files visibly declare, by file position: a sorted list rather than a hash set,
-/// which would compile another hash table into the wasm for one lookup per unresolved import.
+/// Names changed files visibly declare, by file position. A plain list: it is only searched for
+/// imports nothing else resolved, and a hash set or sorted list would cost wasm size.
 #[derive(Debug, Default)]
-pub struct Declarations(Vec<(usize, String)>);
+pub struct Declarations<'a>(Vec<(usize, &'a str)>);
 
-impl Declarations {
-    fn add(&mut self, position: usize, name: &str) {
-        self.0.push((position, name.to_string()));
-    }
-
-    fn seal(&mut self) {
-        crate::sorting::sort(&mut self.0);
-        self.0.dedup();
+impl<'a> Declarations<'a> {
+    fn add(&mut self, position: usize, name: &'a str) {
+        self.0.push((position, name));
     }
 
     /// Whether the file at `position` declares `name`.
     pub fn contains(&self, position: usize, name: &str) -> bool {
         self.0
-            .binary_search_by(|(at, known)| (*at, known.as_str()).cmp(&(position, name)))
-            .is_ok()
+            .iter()
+            .any(|&(at, known)| at == position && known == name)
     }
 }
 
@@ -95,20 +90,10 @@ pub fn resolved_imports(
     project: &Project,
 ) -> Vec<Vec<usize>> {
     let mut go_imports: Vec<Vec<&str>> = vec![Vec::new(); files.len()];
-    let mut go_mods: Vec<(&str, &str)> = project
-        .go_modules
-        .iter()
-        .map(|(dir, module)| (dir.as_str(), module.as_str()))
-        .collect();
     let mut has_rust = false;
-    let mut rust_definitions = Declarations::default();
     let mut kotlin_declarations = Declarations::default();
     for (file, imports) in files.iter().zip(go_imports.iter_mut()) {
         let Some(hunks) = file.hunks else { continue };
-        let dir = paths::parent(file.path);
-        if paths::file_name(file.path) == "go.mod" && !go_mods.iter().any(|(d, _)| *d == dir) {
-            go_mods.extend(go::module_line(hunks).map(|module| (dir, module)));
-        }
         match language(file.path) {
             Some(Language::Go) => *imports = go::specifiers(hunks),
             Some(Language::JavaKotlin) if paths::extension(file.path) == "kt" => {
@@ -118,27 +103,18 @@ pub fn resolved_imports(
                     }
                 }
             }
-            Some(Language::Rust) => {
-                has_rust = true;
-                if let Some(position) = index.find(file.path) {
-                    for name in rust::definitions(hunks) {
-                        rust_definitions.add(position, name);
-                    }
-                }
-            }
+            Some(Language::Rust) => has_rust = true,
             _ => {}
         }
     }
-    rust_definitions.seal();
-    kotlin_declarations.seal();
     let all_go: Vec<&str> = go_imports.iter().flatten().copied().collect();
     let go_modules = if all_go.is_empty() {
         go::Modules::default()
     } else {
-        go::Modules::new(&all_go, &go_mods, index)
+        go::Modules::new(&all_go, &project.go_modules, index)
     };
     let crates = if has_rust {
-        rust::Crates::new(index, &project.crates, rust_definitions)
+        rust::Crates::new(index, &project.crates)
     } else {
         rust::Crates::default()
     };

@@ -242,51 +242,45 @@ fn find_module(importer: &str, spec: &str, index: &PathIndex<'_>) -> Option<usiz
     let own_dir = paths::parent(importer);
     let first = module.split('.').next().unwrap_or(module);
     let standard = is_standard(first);
-    let mut roots: Vec<String> = vec![String::new(), "src".to_string()];
-    for ancestor in paths::ancestors(own_dir).skip(1) {
-        roots.push(format!("{ancestor}/src"));
+    let mut base = String::new();
+    let mut probe = |root: &str, src: bool| {
+        base.clear();
+        base.push_str(root);
+        if src {
+            base.push_str(if root.is_empty() { "src/" } else { "/src/" });
+        } else if !root.is_empty() {
+            base.push('/');
+        }
+        base.push_str(&relative_path);
+        index.probe(&base, MODULE_SUFFIXES)
+    };
+    if let Some(found) = probe("", false).or_else(|| probe("", true)) {
+        return Some(found);
+    }
+    paths::ancestors(own_dir).skip(1).find_map(|ancestor| {
         // A standard-library name inside a package is the standard library's; only a
         // standard library's own tree (CPython's `Lib/`) holds it.
-        if !standard || paths::file_name(ancestor) == "Lib" {
-            roots.push(ancestor.to_string());
-        }
-    }
-    roots.iter().find_map(|root| {
-        let base = if root.is_empty() {
-            relative_path.clone()
-        } else {
-            format!("{root}/{relative_path}")
-        };
-        index.probe(&base, MODULE_SUFFIXES)
+        let own = !standard || paths::file_name(ancestor) == "Lib";
+        probe(ancestor, true).or_else(|| own.then(|| probe(ancestor, false)).flatten())
     })
 }
 
-/// Top-level modules of Python's standard library, space-separated and space-terminated: a
-/// project file of the same name beside the importer is not what these imports name. One string
-/// rather than a table of slices, which costs wasm size for every entry.
+/// Top-level modules of Python's standard library that projects also use as module names
+/// (`types.py`, `json/`, `logging.py`, …), space-separated and space-terminated: a project file
+/// of that name beside the importer is not what these imports name. One string rather than a
+/// table of slices (wasm size); names no project shadows are left out.
 const STANDARD_LIBRARY: &str =
-    " __future__ abc argparse array ast asyncio atexit base64 bdb binascii bisect builtins \
-     bz2 calendar cmath cmd code codecs collections colorsys compileall concurrent \
-     configparser contextlib contextvars copy copyreg csv ctypes curses dataclasses datetime \
-     dbm decimal difflib dis doctest email encodings enum errno faulthandler fcntl filecmp \
-     fileinput fnmatch fractions ftplib functools gc getopt getpass gettext glob graphlib \
-     grp gzip hashlib heapq hmac html http imaplib importlib inspect io ipaddress itertools \
-     json keyword linecache locale logging lzma mailbox marshal math mimetypes mmap \
-     multiprocessing netrc numbers operator optparse os pathlib pdb pickle pkgutil platform \
-     plistlib poplib posixpath pprint profile pstats pty pwd py_compile queue quopri random \
-     re readline reprlib resource runpy sched secrets select selectors shelve shlex shutil \
-     signal site smtplib socket socketserver sqlite3 ssl stat statistics string stringprep \
-     struct subprocess symtable sys sysconfig syslog tabnanny tarfile tempfile termios \
-     textwrap threading time timeit tkinter token tokenize tomllib trace traceback \
-     tracemalloc tty turtle types typing unicodedata unittest urllib uuid venv warnings wave \
-     weakref webbrowser winreg wsgiref xml xmlrpc zipapp zipfile zipimport zlib zoneinfo ";
+    " __future__ abc argparse array ast asyncio base64 bisect builtins calendar cmd code \
+     codecs collections concurrent configparser contextlib copy csv ctypes dataclasses \
+     datetime decimal difflib dis email enum errno functools gettext glob hashlib heapq hmac \
+     html http importlib inspect io itertools json keyword locale logging math mimetypes \
+     numbers operator os pathlib pickle platform pprint profile queue random re secrets \
+     select shutil signal site socket sqlite3 ssl stat statistics string struct subprocess \
+     sys tempfile test textwrap threading time token tokenize trace types typing unittest \
+     urllib uuid warnings weakref xml zipfile zoneinfo ";
 
 fn is_standard(name: &str) -> bool {
-    !name.is_empty()
-        && STANDARD_LIBRARY.match_indices(name).any(|(at, _)| {
-            STANDARD_LIBRARY.as_bytes().get(at.wrapping_sub(1)) == Some(&b' ')
-                && STANDARD_LIBRARY.as_bytes().get(at + name.len()) == Some(&b' ')
-        })
+    !name.is_empty() && STANDARD_LIBRARY.split(' ').any(|known| known == name)
 }
 
 #[cfg(test)]

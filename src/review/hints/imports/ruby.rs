@@ -3,8 +3,7 @@
 //! Why: `dependsOn` for Ruby files.
 //! Read forms: `require_relative 'x'`, `require 'x'`, with or without parentheses.
 //! Resolution, against changed files only: `require_relative` from the importer's directory;
-//! `require './x'` from the repository root (the usual working directory) or the importer's
-//! directory; `require` through the load paths a project usually has: `lib/`, `test/` and `spec/`
+//! `require './x'` from the repository root (the usual working directory); `require` through the load paths a project usually has: `lib/`, `test/` and `spec/`
 //! beside any ancestor directory of the importer, nearest first (a gem in a monorepo, such as
 //! Rails' `activerecord/lib`), then the `lib/` of any other gem of the repository (Rails' gems
 //! load each other's `lib/`), with `.rb` added when missing.
@@ -81,9 +80,7 @@ pub fn resolve(importer: &str, require: &Require<'_>, index: &PathIndex<'_>, out
         return;
     }
     if require.feature.starts_with("./") || require.feature.starts_with("../") {
-        let found = ["", dir].iter().find_map(|base| {
-            paths::join(base, require.feature).and_then(|path| index.probe(&path, SUFFIXES))
-        });
+        let found = paths::join("", require.feature).and_then(|path| index.probe(&path, SUFFIXES));
         out.extend(found);
         return;
     }

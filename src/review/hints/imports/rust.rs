@@ -15,9 +15,9 @@
 //!
 //! A path names one module, never a changed parent of it: the segments before the first
 //! capitalised one (types, traits, constants and variants are items of that module, so
-//! `crate::Item` is the crate root), or a lower-case last segment as a module and else as a
-//! function or macro of its parent. `crate::x` alone never resolves to `lib.rs` (a module
-//! whose file is unchanged is far more common there than a function of the root).
+//! `crate::Item` is the crate root); a lower-case last segment of a `use` is a module, of a path
+//! in code (`crate::a::f()`) a function of its parent. A `use` of a function whose module
+//! changed is missed rather than every `use` of an unchanged module linked to its parent.
 //! Crate names come from the manifests read at the head, then from `…/src/` directory names.
 //!
 //! What not: no `#[path]` attributes, no macros, no `extern crate` renames, no inline-module
@@ -26,7 +26,6 @@
 use std::collections::HashMap;
 
 use super::lex::{self, Syntax, Tok};
-use super::Declarations;
 use crate::review::hints::index::PathIndex;
 use crate::review::hints::paths;
 use crate::review::patch::Hunk;
@@ -183,49 +182,20 @@ fn use_tree<'a>(
     }
 }
 
-/// Lower-case names a file visibly defines as functions or macros (`fn name`, `macro_rules!
-/// name`): a `use a::b::name` names such an item of `a::b` rather than a module `a::b::name`.
-pub fn definitions<'a>(hunks: &[Hunk<'a>]) -> Vec<&'a str> {
-    let mut names = Vec::new();
-    let mut tokens = Vec::new();
-    for hunk in hunks
-        .iter()
-        .filter(|hunk| lex::mentions(hunk, &["fn", "macro_rules"]))
-    {
-        tokens.clear();
-        lex::tokens(hunk, &SYNTAX, &mut tokens);
-        let code = lex::code(&tokens);
-        for (i, token) in code.iter().enumerate() {
-            let name = match (token, code.get(i + 1), code.get(i + 2)) {
-                (Tok::Ident("fn"), Some(Tok::Ident(name)), _) => name,
-                (Tok::Ident("macro_rules"), Some(Tok::Punct(b'!')), Some(Tok::Ident(name))) => name,
-                _ => continue,
-            };
-            names.push(*name);
-        }
-    }
-    names
-}
-
 /// Crates of the workspace by name: from the manifests read at the head, then guessed from the
-/// changed files' paths (`tokio-util/src/…` is crate `tokio_util`); and the functions and
-/// macros changed files define.
+/// changed files' paths (`tokio-util/src/…` is crate `tokio_util`).
 #[derive(Debug, Default)]
 pub struct Crates {
     roots: HashMap<String, String>,
-    defined: Declarations,
 }
 
 impl Crates {
-    /// `manifests` are `(crate name, root module directory)` pairs from `Cargo.toml` files;
-    /// `defined` the `(file position, name)` pairs of [`definitions`].
-    pub fn new(
-        index: &PathIndex<'_>,
-        manifests: &[(String, String)],
-        defined: Declarations,
-    ) -> Crates {
-        let mut roots: HashMap<String, String> = manifests.iter().cloned().collect();
-        let known: Vec<String> = roots.values().cloned().collect();
+    /// `manifests` are `(crate name, root module directory)` pairs from `Cargo.toml` files.
+    pub fn new(index: &PathIndex<'_>, manifests: &[(String, String)]) -> Crates {
+        let mut roots: HashMap<String, String> = HashMap::new();
+        for (name, root) in manifests {
+            roots.insert(name.clone(), root.clone());
+        }
         for (_, path) in index.targets() {
             if paths::extension(path) != "rs" {
                 continue;
@@ -235,17 +205,13 @@ impl Crates {
             };
             let root = format!("{crate_dir}/src");
             // A manifest named this crate otherwise: its directory name is no crate name.
-            if known.contains(&root) {
+            if manifests.iter().any(|(_, known)| *known == root) {
                 continue;
             }
             let name = paths::file_name(crate_dir).replace('-', "_");
             roots.entry(name).or_insert(root);
         }
-        Crates { roots, defined }
-    }
-
-    fn defines(&self, position: usize, name: &str) -> bool {
-        self.defined.contains(position, name)
+        Crates { roots }
     }
 }
 
@@ -365,14 +331,13 @@ pub fn resolve(
         .position(|segment| segment.starts_with(|c: char| c.is_ascii_uppercase()))
         .unwrap_or(rest.len());
     let ends_in_item = module_len < rest.len();
+    // In a `use`, a lower-case last name is a module (`use crate::runtime::context;`); in code
+    // (`crate::a::f()`) it is called, so an item of its parent.
     let mut lengths = vec![module_len];
-    if !ends_in_item && !exact && module_len > shortest {
+    if !ends_in_item && !exact && !from_use && module_len > shortest {
         lengths.push(module_len - 1);
     }
-    // In a `use`, a lower-case last name is a module unless its parent visibly defines it as a
-    // function or macro; in code (`crate::a::f()`) it is called, so an item.
-    let last = rest.get(module_len.wrapping_sub(1)).copied().unwrap_or("");
-    for (attempt, take) in lengths.into_iter().enumerate() {
+    for take in lengths {
         let mut parts: Vec<&str> = base.to_vec();
         parts.extend(rest.get(..take).unwrap_or(&[]));
         let found = if parts.is_empty() {
@@ -387,9 +352,7 @@ pub fn resolve(
         } else {
             index.probe(&join(root, &parts.join("/")), MODULE_SUFFIXES)
         };
-        let item_of_parent =
-            attempt == 0 || !from_use || crates.defines(found.unwrap_or(usize::MAX), last);
-        if let Some(found) = found.filter(|_| item_of_parent) {
+        if let Some(found) = found {
             out.push(found);
             return;
         }
@@ -519,7 +482,7 @@ mod tests {
                 ),
                 ("src/lib.rs", ""),
                 ("src/a/mod.rs", ""),
-                // `helper` is visibly a function of `a::c`; `d` and `b` didn't change.
+                // `a::c::helper` names a module `helper` (unchanged); `d` and `b` didn't change.
                 ("src/a/c.rs", "+pub fn helper() {}"),
                 ("src/a/e.rs", ""),
                 ("src/a/f.rs", "+pub fn g() {}"),
@@ -529,7 +492,7 @@ mod tests {
                 ),
                 ("crates/other/src/error.rs", ""),
             ],
-            "src/app.rs -> src/lib.rs, src/a/c.rs, src/a/e.rs\n\
+            "src/app.rs -> src/lib.rs, src/a/e.rs\n\
              crates/other/src/lib.rs -> crates/other/src/error.rs",
         );
     }

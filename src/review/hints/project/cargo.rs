@@ -6,8 +6,8 @@
 //! A line reader for the TOML subset manifests use for these keys (`key = "value"` under a
 //! `[table]` header); a full TOML parser would cost wasm size for two strings.
 //!
-//! What not: no inline tables, no multi-line strings, no `[[bin]]` targets, no workspace
-//! inheritance (names are never inherited).
+//! What not: no inline tables, no multi-line strings, no `[[bin]]` targets, no `[lib] path`
+//! (the root module is `src/lib.rs`), no workspace inheritance (names are never inherited).
 
 use crate::review::hints::paths;
 
@@ -17,7 +17,6 @@ pub fn crate_root(dir: &str, text: &str) -> Option<(String, String)> {
     let mut table = "";
     let mut package_name = None;
     let mut lib_name = None;
-    let mut lib_path = None;
     for line in text.lines() {
         let line = line.trim();
         if let Some(header) = line.strip_prefix('[') {
@@ -38,16 +37,11 @@ pub fn crate_root(dir: &str, text: &str) -> Option<(String, String)> {
         match (table, key.trim()) {
             ("package", "name") => package_name = Some(value),
             ("lib", "name") => lib_name = Some(value),
-            ("lib", "path") => lib_path = Some(value),
             _ => {}
         }
     }
     let name = lib_name.or(package_name)?.replace('-', "_");
-    let root = match lib_path {
-        Some(file) => paths::join(dir, paths::parent(file))?,
-        None => paths::join(dir, "src")?,
-    };
-    Some((name, root))
+    Some((name, paths::join(dir, "src")?))
 }
 
 #[cfg(test)]
@@ -69,8 +63,8 @@ mod tests {
         );
         check(
             "",
-            "[package]\nname = \"app\"\n[lib]\nname = \"app_core\"\npath = \"lib/core.rs\"\n",
-            Some(("app_core", "lib")),
+            "[package]\nname = \"app\"\n[lib]\nname = \"app_core\"\n",
+            Some(("app_core", "src")),
         );
         check("", "[workspace]\nmembers = [\"a\", \"b\"]\n", None);
         check("", "not toml at all [[[", None);

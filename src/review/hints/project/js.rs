@@ -4,49 +4,73 @@
 //! Why: TypeScript projects import through path aliases (`@app/*` → `src/*`) and monorepos import
 //! workspace packages by name (`@acme/ui` → `packages/ui/src/index.ts`); both are written down in
 //! these files and nowhere in the diff.
+//! A package's entry is `exports["."]` (when a plain string), `source`, `types`, `module` or
+//! `main`, else its `src/index` (what a built `dist/index.js` is built from), and subpaths
+//! (`@acme/ui/button`) are looked up under `src/` and the package root, where conditional and
+//! wildcard `exports` maps point in practice.
 //! tsconfig files are JSON with comments and trailing commas, so they are cleaned before parsing.
-//! `extends` is followed through the files that were read (relative paths only); a base that
-//! wasn't read is named in the problems and the file keeps its own options.
+//! `extends` is followed through the files that were read (relative paths only), when a specifier
+//! is resolved; a base that wasn't read leaves the file with its own options.
 //!
-//! What not: no `references`, no `rootDirs`, no conditions chosen by environment (every target
-//! of an `exports` entry is a candidate, in order), no reading of `node_modules`.
+//! What not: no `references`, no `rootDirs`, no conditional or wildcard `exports` maps, no
+//! reading of `node_modules`.
 
 use serde_json::Value;
 
 use crate::review::hints::paths;
 
-/// One tsconfig with `extends` applied.
+/// One tsconfig or jsconfig as written; [`TsConfig::options`] follows `extends`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TsConfig {
+    pub path: String,
     /// The directory of the file; it applies to sources below it.
     pub dir: String,
+    /// Repository paths of relative `extends` targets.
+    pub extends: Vec<String>,
     /// `baseUrl` as a repository path, when set.
     pub base_url: Option<String>,
-    /// `paths` patterns with their targets as repository paths (`*` kept).
-    pub paths: Vec<(String, Vec<String>)>,
+    /// `paths` patterns with their targets as repository paths (`*` kept), when set.
+    pub paths: Option<Vec<(String, Vec<String>)>>,
 }
 
-/// A tsconfig as written, before `extends`.
-#[derive(Debug, Clone)]
-pub struct RawTsConfig {
-    path: String,
-    extends: Vec<String>,
-    base_url: Option<String>,
-    /// Patterns and targets, the targets still relative to `paths_base`.
-    paths: Option<Vec<(String, Vec<String>)>>,
+impl TsConfig {
+    /// The `baseUrl` and `paths` in effect: the file's own, else its bases' (through the files
+    /// read; chains are short, the bound stops loops).
+    pub fn options<'c>(
+        &'c self,
+        all: &'c [TsConfig],
+    ) -> (Option<&'c str>, &'c [(String, Vec<String>)]) {
+        let mut base_url = self.base_url.as_deref();
+        let mut found_paths = self.paths.as_deref();
+        let mut current = self;
+        for _ in 0..8 {
+            let Some(parent) = current
+                .extends
+                .iter()
+                .find_map(|target| all.iter().find(|other| other.path == *target))
+            else {
+                break;
+            };
+            base_url = base_url.or(parent.base_url.as_deref());
+            found_paths = found_paths.or(parent.paths.as_deref());
+            current = parent;
+        }
+        (base_url, found_paths.unwrap_or(&[]))
+    }
 }
 
-/// A workspace package: its name and what its entry points are, as repository paths.
+/// A workspace package: its name and its entry files as written (relative to `dir`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct JsPackage {
     pub dir: String,
     pub name: String,
-    /// Subpath (`.`, `./button`, `./*`) and its targets, relative to `dir`, in order.
-    pub exports: Vec<(String, Vec<String>)>,
+    /// `exports["."]` (or `exports`) when a string, then `source`, `types`, `typings`,
+    /// `module`, `main`.
+    pub entries: Vec<String>,
 }
 
 /// Parses JSON with `//` and `/* */` comments and trailing commas (tsconfig's dialect).
-pub fn parse_jsonc(text: &str) -> Result<Value, String> {
+pub fn parse_jsonc(text: &str) -> Option<Value> {
     let bytes = text.as_bytes();
     let mut clean = Vec::with_capacity(bytes.len());
     let mut i = 0;
@@ -104,8 +128,7 @@ pub fn parse_jsonc(text: &str) -> Result<Value, String> {
             }
         }
     }
-    let clean = String::from_utf8(clean).map_err(|_| "not UTF-8".to_string())?;
-    serde_json::from_str(&clean).map_err(|error| error.to_string())
+    serde_json::from_str(std::str::from_utf8(&clean).ok()?).ok()
 }
 
 fn strings(value: Option<&Value>) -> Vec<String> {
@@ -120,7 +143,7 @@ fn strings(value: Option<&Value>) -> Vec<String> {
 }
 
 /// Reads one tsconfig/jsconfig as written.
-pub fn raw_ts_config(path: &str, text: &str) -> Result<RawTsConfig, String> {
+pub fn ts_config(path: &str, text: &str) -> Option<TsConfig> {
     let value = parse_jsonc(text)?;
     let dir = paths::parent(path);
     let options = value.get("compilerOptions");
@@ -128,63 +151,30 @@ pub fn raw_ts_config(path: &str, text: &str) -> Result<RawTsConfig, String> {
         .and_then(|o| o.get("baseUrl"))
         .and_then(Value::as_str)
         .and_then(|base| paths::join(dir, base));
-    let paths_map = options
-        .and_then(|o| o.get("paths"))
-        .and_then(Value::as_object);
-    let paths_base = base_url.clone().unwrap_or_else(|| dir.to_string());
-    let paths = paths_map.map(|map| {
-        map.iter()
-            .map(|(pattern, targets)| {
-                let targets = strings(Some(targets))
-                    .iter()
-                    .filter_map(|target| paths::join(&paths_base, target))
-                    .collect();
-                (pattern.clone(), targets)
-            })
-            .collect()
-    });
-    Ok(RawTsConfig {
+    let paths_base = base_url.as_deref().unwrap_or(dir);
+    let mut patterns = None;
+    if let Some(Value::Object(map)) = options.and_then(|o| o.get("paths")) {
+        let mut list = Vec::new();
+        for (pattern, targets) in map {
+            let mut joined = Vec::new();
+            for target in strings(Some(targets)) {
+                joined.extend(paths::join(paths_base, &target));
+            }
+            list.push((pattern.clone(), joined));
+        }
+        patterns = Some(list);
+    }
+    let mut extends = Vec::new();
+    for target in strings(value.get("extends")) {
+        extends.extend(extends_path(dir, &target));
+    }
+    Some(TsConfig {
         path: path.to_string(),
-        extends: strings(value.get("extends")),
+        dir: dir.to_string(),
+        extends,
         base_url,
-        paths,
+        paths: patterns,
     })
-}
-
-/// Applies `extends` chains among the files read: a file's own `baseUrl` and `paths` win over
-/// its bases'.
-pub fn apply_extends(raw: &[RawTsConfig], problems: &mut Vec<String>) -> Vec<TsConfig> {
-    raw.iter()
-        .map(|config| {
-            let mut base_url = config.base_url.clone();
-            let mut found_paths = config.paths.clone();
-            let mut current = config;
-            // Chains are short; the bound stops loops.
-            for _ in 0..8 {
-                if base_url.is_some() && found_paths.is_some() {
-                    break;
-                }
-                let Some(parent) = current.extends.iter().find_map(|target| {
-                    let wanted = extends_path(paths::parent(&current.path), target)?;
-                    let found = raw.iter().find(|other| other.path == wanted);
-                    if found.is_none() {
-                        problems.push(format!("{}: extends {target}, not read", current.path));
-                    }
-                    found
-                }) else {
-                    break;
-                };
-                base_url = base_url.or_else(|| parent.base_url.clone());
-                found_paths = found_paths.or_else(|| parent.paths.clone());
-                current = parent;
-            }
-            TsConfig {
-                dir: paths::parent(&config.path).to_string(),
-                base_url,
-                paths: found_paths.unwrap_or_default(),
-            }
-        })
-        .collect()
 }
 
 /// The repository path an `extends` value names, for relative values.
@@ -200,59 +190,38 @@ fn extends_path(dir: &str, target: &str) -> Option<String> {
     })
 }
 
-/// Reads a `package.json`; `Ok(None)` when it has no name (not importable by name).
-pub fn package(dir: &str, text: &str) -> Result<Option<JsPackage>, String> {
-    let value: Value = serde_json::from_str(text).map_err(|error| error.to_string())?;
+/// Reads a `package.json`: `None` when it doesn't parse, `Some(None)` when it has no name (not
+/// importable by name).
+pub fn package(dir: &str, text: &str) -> Option<Option<JsPackage>> {
+    let value: Value = serde_json::from_str(text).ok()?;
     let Some(name) = value.get("name").and_then(Value::as_str) else {
-        return Ok(None);
+        return Some(None);
     };
-    let mut exports: Vec<(String, Vec<String>)> = Vec::new();
-    match value.get("exports") {
-        Some(Value::Object(map)) if map.keys().any(|key| key.starts_with('.')) => {
-            for (subpath, target) in map {
-                let mut targets = Vec::new();
-                leaves(target, &mut targets);
-                exports.push((subpath.clone(), targets));
-            }
-        }
-        Some(other @ (Value::Object(_) | Value::String(_) | Value::Array(_))) => {
-            let mut targets = Vec::new();
-            leaves(other, &mut targets);
-            exports.push((".".to_string(), targets));
-        }
-        _ => {}
-    }
-    let entries: Vec<String> = ["source", "types", "typings", "module", "main"]
-        .iter()
-        .filter_map(|field| value.get(*field).and_then(Value::as_str))
-        .map(str::to_string)
-        .collect();
-    if !entries.is_empty() {
-        match exports.iter_mut().find(|(subpath, _)| subpath == ".") {
-            Some((_, targets)) => targets.extend(entries),
-            None => exports.push((".".to_string(), entries)),
+    let exports = value.get("exports");
+    let dot = exports.and_then(|exports| exports.get(".")).or(exports);
+    let mut entries = Vec::new();
+    for field in [
+        dot,
+        value.get("source"),
+        value.get("types"),
+        value.get("typings"),
+        value.get("module"),
+        value.get("main"),
+    ] {
+        if let Some(Value::String(entry)) = field {
+            entries.push(entry.clone());
         }
     }
-    Ok(Some(JsPackage {
+    Some(Some(JsPackage {
         dir: dir.to_string(),
         name: name.to_string(),
-        exports,
+        entries,
     }))
-}
-
-/// Every string in a conditional `exports` value, in document order.
-fn leaves(value: &Value, out: &mut Vec<String>) {
-    match value {
-        Value::String(text) => out.push(text.clone()),
-        Value::Array(items) => items.iter().for_each(|item| leaves(item, out)),
-        Value::Object(map) => map.values().for_each(|item| leaves(item, out)),
-        _ => {}
-    }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{apply_extends, package, parse_jsonc, raw_ts_config, TsConfig};
+    use super::{package, parse_jsonc, ts_config};
 
     #[test]
     fn jsonc() {
@@ -262,65 +231,47 @@ mod tests {
         .unwrap_or_default();
         assert_eq!(value["a"], "x // not a comment");
         assert_eq!(value["b"][1], 2);
-        assert!(parse_jsonc("{ nope").is_err());
+        assert!(parse_jsonc("{ nope").is_none());
     }
 
     #[test]
     fn extends_and_paths() {
-        let base = raw_ts_config(
+        let base = ts_config(
             "tsconfig.base.json",
             "{ \"compilerOptions\": { \"baseUrl\": \".\", \"paths\": { \"@acme/*\": [\"libs/*/src\"] } } }",
         );
-        let app = raw_ts_config(
+        let app = ts_config(
             "apps/web/tsconfig.json",
             "{ \"extends\": \"../../tsconfig.base.json\", \"compilerOptions\": { \"strict\": true } }",
         );
-        let own = raw_ts_config(
+        let own = ts_config(
             "apps/api/tsconfig.json",
-            "{ \"extends\": \"../../missing\", \"compilerOptions\": { \"paths\": { \"~/*\": [\"./src/*\"] } } }",
+            "{ \"extends\": [\"../../missing\", \"@tsconfig/node20\"], \"compilerOptions\": { \"paths\": { \"~/*\": [\"./src/*\"] } } }",
         );
-        let raw: Vec<_> = [base, app, own].into_iter().flatten().collect();
-        let mut problems = Vec::new();
-        let configs = apply_extends(&raw, &mut problems);
-        assert_eq!(
-            configs.get(1),
-            Some(&TsConfig {
-                dir: "apps/web".into(),
-                base_url: Some(String::new()),
-                paths: vec![("@acme/*".into(), vec!["libs/*/src".into()])],
-            })
-        );
-        assert_eq!(
-            configs.get(2).map(|c| c.paths.clone()),
-            Some(vec![("~/*".into(), vec!["apps/api/src/*".into()])])
-        );
-        assert_eq!(problems.len(), 1);
+        let all: Vec<_> = [base, app, own].into_iter().flatten().collect();
+        let [_, app, own] = all.as_slice() else {
+            panic!("three configs");
+        };
+        let patterns = vec![("@acme/*".to_string(), vec!["libs/*/src".to_string()])];
+        assert_eq!(app.options(&all), (Some(""), patterns.as_slice()));
+        assert_eq!(own.extends, ["missing.json"]);
+        let own_patterns = vec![("~/*".to_string(), vec!["apps/api/src/*".to_string()])];
+        assert_eq!(own.options(&all), (None, own_patterns.as_slice()));
     }
 
     #[test]
     fn packages() {
         let ui = package(
             "packages/ui",
-            "{\"name\":\"@acme/ui\",\"main\":\"dist/index.js\",\"exports\":{\".\":{\"types\":\"./src/index.ts\",\"default\":\"./dist/index.js\"},\"./button\":\"./src/button.tsx\"}}",
+            "{\"name\":\"@acme/ui\",\"main\":\"dist/index.js\",\"exports\":{\".\":\"./src/index.ts\",\"./button\":\"./src/button.tsx\"}}",
         );
-        let ui = ui.ok().flatten();
+        let ui = ui.flatten();
         assert_eq!(ui.as_ref().map(|p| p.name.as_str()), Some("@acme/ui"));
         assert_eq!(
-            ui.map(|p| p.exports),
-            Some(vec![
-                (
-                    ".".into(),
-                    // Conditions come in key order; every one is a candidate.
-                    vec![
-                        "./dist/index.js".into(),
-                        "./src/index.ts".into(),
-                        "dist/index.js".into()
-                    ]
-                ),
-                ("./button".into(), vec!["./src/button.tsx".into()]),
-            ])
+            ui.map(|p| p.entries),
+            Some(vec!["./src/index.ts".into(), "dist/index.js".into()])
         );
-        assert_eq!(package("", "{\"private\": true}"), Ok(None));
-        assert!(package("", "{").is_err());
+        assert_eq!(package("", "{\"private\": true}"), Some(None));
+        assert!(package("", "{").is_none());
     }
 }

@@ -6,8 +6,8 @@
 //! `dependsOn` misses measured on real pull requests (issue #16).
 //! [`wanted`] names the files worth reading for a pull request: the build files of every ancestor
 //! directory of its changed files, per language, only for languages it has. [`Project::parse`]
-//! reads whatever of them exist; a file that doesn't parse is skipped and named in
-//! [`Project::problems`], never a failure.
+//! reads whatever of them exist (any other name is taken as a tsconfig); a file that doesn't parse
+//! is skipped and named in [`Project::problems`], never a failure.
 //!
 //! What not: no reading from GitHub (the service does that), no glob expansion of workspace
 //! member lists (a member with changed files has its own build file among the ancestors).
@@ -52,22 +52,27 @@ pub fn wanted(changed: &[&str]) -> Vec<String> {
                 } else {
                     format!("{dir}/{name}")
                 };
-                wanted.push((file.matches('/').count(), file));
+                let key = (file.matches('/').count(), file);
+                // Kept sorted and unique as it grows (no sort step: wasm size).
+                if let Err(at) = wanted.binary_search(&key) {
+                    wanted.insert(at, key);
+                }
             }
         }
     }
     if has_js {
         // The usual target of `extends` in monorepos.
-        wanted.push((0, "tsconfig.base.json".to_string()));
+        let key = (0, "tsconfig.base.json".to_string());
+        if let Err(at) = wanted.binary_search(&key) {
+            wanted.insert(at, key);
+        }
     }
-    // The shared sort instantiation (`crate::sorting`), not a tree: wasm size.
-    crate::sorting::sort(&mut wanted);
-    wanted.dedup();
-    wanted
-        .into_iter()
-        .take(MAX_WANTED)
-        .map(|(_, file)| file)
-        .collect()
+    wanted.truncate(MAX_WANTED);
+    let mut files = Vec::with_capacity(wanted.len());
+    for (_, file) in wanted {
+        files.push(file);
+    }
+    files
 }
 
 /// What the build files say, in the terms import resolution needs.
@@ -77,11 +82,11 @@ pub struct Project {
     pub go_modules: Vec<(String, String)>,
     /// `(crate name as code spells it, directory of its root module)` of each Cargo package.
     pub crates: Vec<(String, String)>,
-    /// Every `tsconfig.json`/`jsconfig.json`, with `extends` applied.
+    /// Every `tsconfig.json`/`jsconfig.json` read (`TsConfig::options` follows `extends`).
     pub ts_configs: Vec<TsConfig>,
     /// Every named `package.json`.
     pub packages: Vec<JsPackage>,
-    /// Build files that could not be read, with why (for the log).
+    /// Build files that could not be read (for the log).
     pub problems: Vec<String>,
 }
 
@@ -89,56 +94,42 @@ impl Project {
     /// Reads `(path, text)` build files; unknown names are ignored.
     pub fn parse(files: &[(String, String)]) -> Project {
         let mut project = Project::default();
-        let mut raw_ts = Vec::new();
         for (path, text) in files {
             let dir = paths::parent(path).to_string();
-            match paths::file_name(path) {
-                "go.mod" => match go_module(text) {
-                    Some(module) => project.go_modules.push((dir, module.to_string())),
-                    None => project.problems.push(format!("{path}: no module line")),
-                },
+            let understood = match paths::file_name(path) {
+                "go.mod" => go_module(text)
+                    .map(|module| project.go_modules.push((dir, module.to_string())))
+                    .is_some(),
                 "Cargo.toml" => {
-                    if let Some(found) = cargo::crate_root(&dir, text) {
-                        project.crates.push(found);
-                    }
+                    project.crates.extend(cargo::crate_root(&dir, text));
+                    true
                 }
                 "package.json" => match js::package(&dir, text) {
-                    Ok(Some(package)) => project.packages.push(package),
-                    Ok(None) => {}
-                    Err(why) => project.problems.push(format!("{path}: {why}")),
-                },
-                name if name.starts_with("tsconfig") || name == "jsconfig.json" => {
-                    match js::raw_ts_config(path, text) {
-                        Ok(raw) => raw_ts.push(raw),
-                        Err(why) => project.problems.push(format!("{path}: {why}")),
+                    Some(package) => {
+                        project.packages.extend(package);
+                        true
                     }
-                }
-                _ => {}
+                    None => false,
+                },
+                _ => match js::ts_config(path, text) {
+                    Some(config) => {
+                        project.ts_configs.push(config);
+                        true
+                    }
+                    None => false,
+                },
+            };
+            if !understood {
+                project.problems.push(path.clone());
             }
         }
-        project.ts_configs = js::apply_extends(&raw_ts, &mut project.problems);
         project
-    }
-
-    /// Whether nothing was read.
-    pub fn is_empty(&self) -> bool {
-        self.go_modules.is_empty()
-            && self.crates.is_empty()
-            && self.ts_configs.is_empty()
-            && self.packages.is_empty()
     }
 }
 
 /// The module path of a `go.mod`.
 pub fn go_module(text: &str) -> Option<&str> {
-    text.lines().find_map(|line| {
-        let rest = line.trim_start().strip_prefix("module")?;
-        if !rest.starts_with([' ', '\t']) {
-            return None;
-        }
-        let module = rest.split("//").next()?.trim().trim_matches('"');
-        (!module.is_empty() && !module.contains(char::is_whitespace)).then_some(module)
-    })
+    text.lines().find_map(super::imports::go::module_in)
 }
 
 #[cfg(test)]
