@@ -161,7 +161,10 @@ pub fn predict(case: &Case) -> Result<Facts, String> {
             hunks: hunks.as_deref(),
         })
         .collect();
-    let project = Project::parse(&case.configs);
+    // In the order the server reads them (`project::wanted`: shallow first, then by path).
+    let mut configs = case.configs.clone();
+    configs.sort_by_key(|(path, _)| (path.matches('/').count(), path.clone()));
+    let project = Project::parse(&configs);
     let hints = compute_hints_in(&inputs, case.gitattributes.as_deref(), &project);
     let mut facts = Facts::default();
     for ((path, _, _), hint) in case.files.iter().zip(hints) {

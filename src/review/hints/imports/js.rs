@@ -133,11 +133,15 @@ enum Claimed {
     No,
 }
 
-/// The tsconfig of the closest directory above `importer`.
+/// The tsconfig of the closest directory above `importer`. In one directory the first by name
+/// wins (`max_by_key` keeps the last maximum, so the list is walked backwards):
+/// `tsconfig.app.json`, which holds the options where `tsconfig.json` only lists references,
+/// before `tsconfig.base.json` before `tsconfig.json`.
 fn nearest_config<'p>(importer: &str, project: &'p Project) -> Option<&'p TsConfig> {
     project
         .ts_configs
         .iter()
+        .rev()
         .filter(|config| {
             config.dir.is_empty()
                 || importer

@@ -29,7 +29,14 @@ fn files_for(language: Language) -> &'static [&'static str] {
     match language {
         Language::Go => &["go.mod"],
         Language::Rust => &["Cargo.toml"],
-        Language::JavaScript => &["package.json", "tsconfig.json", "jsconfig.json"],
+        // Vite and Angular templates keep `paths` in `tsconfig.app.json` beside a `tsconfig.json`
+        // that only lists references.
+        Language::JavaScript => &[
+            "package.json",
+            "tsconfig.json",
+            "tsconfig.app.json",
+            "jsconfig.json",
+        ],
         _ => &[],
     }
 }
@@ -82,7 +89,8 @@ pub struct Project {
     pub go_modules: Vec<(String, String)>,
     /// `(crate name as code spells it, directory of its root module)` of each Cargo package.
     pub crates: Vec<(String, String)>,
-    /// Every `tsconfig.json`/`jsconfig.json` read (`TsConfig::options` follows `extends`).
+    /// Every `tsconfig.json`/`jsconfig.json` read, in path order (`TsConfig::options` follows
+    /// `extends`).
     pub ts_configs: Vec<TsConfig>,
     /// Every named `package.json`.
     pub packages: Vec<JsPackage>,
