@@ -3,7 +3,8 @@
 //! Why: `dependsOn` for Go files. A Go import names a package, so a file depends on every changed
 //! non-test `.go` file in the package's directory.
 //! Read forms: `import "a/b"`, `import alias "a/b"`, `import . "a/b"`, `import _ "a/b"` and the
-//! block form `import ( … )`.
+//! block form `import ( … )`, with `import` at the start of its line as gofmt writes it (an
+//! indented one is a doc-comment example in a hunk that starts inside the comment).
 //! Module paths come from the `go.mod` files read at the head (every ancestor directory of a
 //! changed `.go` file, so nested modules too); an import path
 //! belongs to the module with the longest matching path, and names the directory below that
@@ -106,7 +107,21 @@ pub fn specifiers<'a>(hunks: &[Hunk<'a>]) -> Vec<&'a str> {
     for hunk in hunks.iter().filter(|hunk| lex::mentions(hunk, TRIGGERS)) {
         tokens.clear();
         lex::tokens(hunk, &SYNTAX, &mut tokens);
-        let code = lex::code(&tokens);
+        // gofmt puts a declaration's `import` at the start of the line; an indented one is an
+        // example in a doc comment whose opening `/*` is above the hunk.
+        let mut code = Vec::with_capacity(tokens.len());
+        let mut at_margin = false;
+        for token in &tokens {
+            match token {
+                Tok::Bol(indent) => {
+                    at_margin = *indent == 0;
+                    continue;
+                }
+                Tok::Ident("import") if !at_margin => code.push(Tok::Ident("")),
+                other => code.push(*other),
+            }
+            at_margin = false;
+        }
         let mut i = 0;
         while let Some(token) = code.get(i) {
             i += 1;
@@ -367,6 +382,11 @@ mod tests {
                 ("fmt/fmt.go", ""),
                 ("http/http.go", ""),
                 ("pkg/x.go", "+import (\n+\t\"net/http\"\n+\t\"encoding/json\"\n+)"),
+                // Inside a package doc comment whose `/*` is above the hunk.
+                (
+                    "pkg/doc.go",
+                    " they need to embed the API interface directly.\n \n \timport \"github.com/acme/app/pkg/b\"",
+                ),
                 ("json/json.go", ""),
             ],
             "",
