@@ -48,15 +48,23 @@ pub struct Blobs {
 }
 
 impl Blobs {
-    /// Reads GraphQL's answer; `Malformed` when it holds no repository (a refusal comes as
-    /// `errors` with a 200 status).
+    /// Reads GraphQL's answer. GraphQL refuses with a 200 and `errors`: a rate limit is
+    /// `RateLimited` (it passes), a repository the token can't see `NotFound` (it lasts), an
+    /// answer that isn't JSON `Malformed`.
     pub fn parse(text: &str) -> Result<Blobs, GitHubError> {
-        let value: Value = serde_json::from_str(text).unwrap_or_default();
+        let Ok(value) = serde_json::from_str::<Value>(text) else {
+            return Err(GitHubError::Malformed("graphql: not JSON".to_string()));
+        };
         let Some(Value::Object(fields)) = value.get("data").and_then(|data| data.get("repository"))
         else {
-            let first = value.pointer("/errors/0/message").and_then(Value::as_str);
-            let why = first.unwrap_or("data.repository is missing");
-            return Err(GitHubError::Malformed(format!("graphql: {why}")));
+            let kind = value.pointer("/errors/0/type").and_then(Value::as_str);
+            return Err(if kind == Some("RATE_LIMITED") {
+                GitHubError::RateLimited {
+                    retry_after_seconds: None,
+                }
+            } else {
+                GitHubError::NotFound
+            });
         };
         let mut texts = Vec::new();
         while let Some(field) = fields.get(&format!("f{}", texts.len())) {
@@ -74,6 +82,7 @@ impl Blobs {
 #[cfg(test)]
 mod tests {
     use super::{blobs_request, Blobs};
+    use crate::github::api::GitHubError;
 
     #[test]
     fn request_quotes_every_name() {
@@ -96,8 +105,16 @@ mod tests {
             blobs.map(|b| b.texts),
             Ok(vec![Some("module x".to_string()), None, None])
         );
-        let failed = Blobs::parse(r#"{"data":null,"errors":[{"message":"Bad"}]}"#);
-        assert!(failed.is_err());
-        assert!(Blobs::parse("not json").is_err());
+        let hidden =
+            Blobs::parse(r#"{"data":{"repository":null},"errors":[{"type":"NOT_FOUND"}]}"#);
+        assert_eq!(hidden, Err(GitHubError::NotFound));
+        let limited = Blobs::parse(
+            r#"{"errors":[{"type":"RATE_LIMITED","message":"API rate limit exceeded"}]}"#,
+        );
+        assert!(matches!(limited, Err(GitHubError::RateLimited { .. })));
+        assert!(matches!(
+            Blobs::parse("not json"),
+            Err(GitHubError::Malformed(_))
+        ));
     }
 }
