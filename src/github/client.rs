@@ -38,14 +38,26 @@ impl GitHub<'_> {
         }
     }
 
+    /// POSTs a JSON `body` to `path` (GraphQL) and returns the answer's text; retried like a
+    /// GET, since the one query we send only reads.
+    pub async fn post(&self, path: &str, body: &str) -> Result<String, GitHubError> {
+        self.send(path, Some(body)).await
+    }
+
     async fn get_text(&self, path: &str) -> Result<String, GitHubError> {
-        match self.attempt(path).await {
-            Err(error) if error.is_transient() => self.attempt(path).await,
+        self.send(path, None).await
+    }
+
+    /// One request with one retry for transient failures; shared by GET and POST so the
+    /// exchange is compiled once.
+    async fn send(&self, path: &str, body: Option<&str>) -> Result<String, GitHubError> {
+        match self.attempt(path, body).await {
+            Err(error) if error.is_transient() => self.attempt(path, body).await,
             other => other,
         }
     }
 
-    async fn attempt(&self, path: &str) -> Result<String, GitHubError> {
+    async fn attempt(&self, path: &str, body: Option<&str>) -> Result<String, GitHubError> {
         let url = format!("{}{}", self.base_url, path);
         let network = |e: worker::wasm_bindgen::JsValue| GitHubError::Network(format!("{e:?}"));
         let headers = web_sys::Headers::new().map_err(network)?;
@@ -55,7 +67,14 @@ impl GitHub<'_> {
         set("user-agent", "logikflow")?;
         set("x-github-api-version", API_VERSION)?;
         let init = web_sys::RequestInit::new();
-        init.set_method("GET");
+        match body {
+            Some(body) => {
+                set("content-type", "application/json")?;
+                init.set_method("POST");
+                init.set_body(&worker::wasm_bindgen::JsValue::from_str(body));
+            }
+            None => init.set_method("GET"),
+        }
         init.set_headers(&headers);
         let request = web_sys::Request::new_with_str_and_init(&url, &init).map_err(network)?;
         // The time limit covers the whole exchange, body included: a server that sends headers

@@ -1,8 +1,10 @@
 //! Reading a pull request from GitHub (wasm only): repository and pull request first, then the
-//! snapshot of its files from KV, or from GitHub's file pages, `.gitattributes` and the
-//! conventions file when this base and head were not read before.
+//! snapshot of its files from KV, or from GitHub's file pages, the conventions file and, once the
+//! file list is known, one GraphQL request for `.gitattributes` and the build files hints
+//! resolve imports with, when this base and head were not read before.
 //!
-//! GitHub requests per read: ceil(files/100) + 4 the first time, 2 when the snapshot is cached.
+//! GitHub requests per read: ceil(files/100) + 4 the first time (repository, pull request, file
+//! pages, conventions, the GraphQL read), 2 when the snapshot is cached.
 
 use futures_util::future::{join, join_all};
 use worker::Env;
@@ -12,8 +14,10 @@ use crate::github::api::{
     FILES_PER_PAGE, MAX_LISTED_FILES,
 };
 use crate::github::client::GitHub;
+use crate::github::graphql::{self, Blobs};
+use crate::review::hints::project::{self, Project};
 use crate::tools::conventions;
-use crate::tools::get_pull_request::{build_snapshot, snapshot_key, Snapshot};
+use crate::tools::get_pull_request::{build_snapshot_in, snapshot_key, Snapshot};
 
 /// How long a snapshot is kept: it never changes, this only bounds storage.
 const SNAPSHOT_TTL_SECONDS: u64 = 30 * 24 * 60 * 60;
@@ -113,17 +117,14 @@ async fn fetch_snapshot(
     let page_paths: Vec<String> = (1..=pages)
         .map(|page| path::pull_files(&repo_path, pull.number, page))
         .collect();
-    let contents = |file: &str, commit: &str| {
-        path::contents(&repo_path, file, commit).ok_or(GitHubError::NotFound)
-    };
-    let attributes_path = contents(".gitattributes", &pull.head.sha)?;
-    let conventions_path = contents(conventions::PATH, &pull.base.sha)?;
+    let conventions_path = path::contents(&repo_path, conventions::PATH, &pull.base.sha)
+        .ok_or(GitHubError::NotFound)?;
     let page_requests = join_all(page_paths.iter().map(|p| github.get::<Vec<PullFile>>(p)));
-    let extras = join(
-        github.get_optional::<Contents>(&attributes_path),
+    let (page_results, conventions_file) = join(
+        page_requests,
         github.get_optional::<Contents>(&conventions_path),
-    );
-    let (page_results, (attributes, conventions_file)) = join(page_requests, extras).await;
+    )
+    .await;
     let mut files = Vec::new();
     let mut last_page_full = false;
     for result in page_results {
@@ -157,14 +158,74 @@ async fn fetch_snapshot(
             pull.number
         );
     }
-    let complete = !lost(&attributes) && !lost(&conventions_file) && consistent;
-    let attributes_text = attributes.ok().flatten().and_then(|c| c.text());
+    let (attributes_text, project, head_read) =
+        read_at_head(github, owner, repo, pull, &files).await;
+    let complete = head_read && !lost(&conventions_file) && consistent;
     let conventions_text = conventions_file.ok().flatten().and_then(|c| c.text());
-    let snapshot = build_snapshot(
+    let snapshot = build_snapshot_in(
         files,
         pull.changed_files,
         attributes_text.as_deref(),
         conventions_text.as_deref(),
+        &project,
     );
     Ok((snapshot, complete))
+}
+
+/// `.gitattributes` and the build files hints need, read at the head in one GraphQL request;
+/// and whether that read was not lost to a passing failure. A failed read or an unparsable file
+/// never fails the pull request: hints fall back to what the paths say, and the log says why.
+async fn read_at_head(
+    github: &GitHub<'_>,
+    owner: &str,
+    repo: &str,
+    pull: &PullRequest,
+    files: &[PullFile],
+) -> (Option<String>, Project, bool) {
+    let mut changed = Vec::with_capacity(files.len());
+    for file in files {
+        changed.push(file.filename.as_str());
+    }
+    let mut wanted = vec![".gitattributes".to_string()];
+    wanted.extend(project::wanted(&changed));
+    let body = graphql::blobs_request(owner, repo, &pull.head.sha, &wanted);
+    let read = github.post(graphql::PATH, &body).await;
+    let blobs = match read.and_then(|text| Blobs::parse(&text)) {
+        Ok(blobs) => blobs,
+        Err(error) => {
+            let passing = error.is_transient()
+                || matches!(
+                    error,
+                    GitHubError::RateLimited { .. } | GitHubError::Malformed(_)
+                );
+            log_problems(owner, repo, pull.number, &[format!("{error:?}")]);
+            return (None, Project::default(), !passing);
+        }
+    };
+    let mut texts = blobs.texts.into_iter();
+    let attributes = texts.next().flatten();
+    let mut found = Vec::new();
+    for (path, text) in wanted.into_iter().skip(1).zip(texts) {
+        if let Some(text) = text {
+            found.push((path, text));
+        }
+    }
+    let project = Project::parse(&found);
+    log_problems(owner, repo, pull.number, &project.problems);
+    (attributes, project, true)
+}
+
+/// One log line for everything the build files said was wrong (one call: each logging call
+/// site costs wasm size).
+fn log_problems(owner: &str, repo: &str, number: u64, problems: &[String]) {
+    let mut line = String::new();
+    for problem in problems {
+        line.push(' ');
+        line.push_str(problem);
+    }
+    if !line.is_empty() {
+        worker::console_warn!(
+            "{owner}/{repo}#{number}: build files not read, hints resolve without them:{line}"
+        );
+    }
 }

@@ -14,7 +14,8 @@ use crate::github::api::{PullFile, PullRequest, Repository, MAX_LISTED_FILES};
 use crate::json::{DecodeError, Fields, FromJson};
 use crate::review::change_id::describe_changes;
 use crate::review::files::FileStatus;
-use crate::review::hints::{compute_hints, HintInput};
+use crate::review::hints::project::Project;
+use crate::review::hints::{compute_hints_in, HintInput};
 use crate::review::patch::{parse_patch, Hunk};
 
 /// Per-file patch cap when `include_patches` is on.
@@ -173,6 +174,23 @@ pub fn build_snapshot(
     gitattributes: Option<&str>,
     conventions_text: Option<&str>,
 ) -> Snapshot {
+    build_snapshot_in(
+        files,
+        changed_files,
+        gitattributes,
+        conventions_text,
+        &Project::default(),
+    )
+}
+
+/// [`build_snapshot`] with the project's build files read at head (`Project::parse`).
+pub fn build_snapshot_in(
+    files: Vec<PullFile>,
+    changed_files: u64,
+    gitattributes: Option<&str>,
+    conventions_text: Option<&str>,
+    project: &Project,
+) -> Snapshot {
     let parsed: Vec<Option<Vec<Hunk<'_>>>> = files
         .iter()
         .map(|file| {
@@ -191,7 +209,7 @@ pub fn build_snapshot(
             hunks: hunks.as_deref(),
         })
         .collect();
-    let hints = compute_hints(&inputs, gitattributes);
+    let hints = compute_hints_in(&inputs, gitattributes, project);
     let conventions = conventions_text.map(conventions::parse).unwrap_or_default();
     let listed = files.len() as u64;
     let snapshot_files = files

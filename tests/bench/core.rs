@@ -9,8 +9,9 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use logikflow::github::api::PullFile;
+use logikflow::review::hints::project::{wanted, Project};
 use logikflow::review::order::{suggest, validate_order};
-use logikflow::tools::get_pull_request::build_snapshot;
+use logikflow::tools::get_pull_request::{build_snapshot, build_snapshot_in};
 use logikflow::tools::save_reading_order::facts_from_snapshot;
 use serde_json::json;
 
@@ -105,6 +106,29 @@ fn main() {
             None,
         ));
     });
+    // As a first read does it: the build files to ask for, then parsing what came back.
+    let build_files: Vec<(String, String)> = vec![
+        ("svc/go.mod".into(), "module example.com/svc\n\ngo 1.22\n".into()),
+        ("core/Cargo.toml".into(), "[package]\nname = \"core\"\n".into()),
+        (
+            "web/tsconfig.json".into(),
+            "{ // paths\n \"compilerOptions\": { \"baseUrl\": \".\", \"paths\": { \"@/*\": [\"src/*\"] } } }"
+                .into(),
+        ),
+        ("web/package.json".into(), "{ \"name\": \"@acme/web\" }".into()),
+    ];
+    let (project_median, project_p90) = median_micros(200, || {
+        let paths: Vec<&str> = files.iter().map(|f| f.filename.as_str()).collect();
+        black_box(wanted(&paths));
+        let project = Project::parse(black_box(&build_files));
+        black_box(build_snapshot_in(
+            black_box(files.clone()),
+            FILES as u64,
+            None,
+            None,
+            &project,
+        ));
+    });
     let (clone_median, _) = median_micros(200, || {
         black_box(black_box(&files).clone());
     });
@@ -142,6 +166,11 @@ fn main() {
         "| parse + change ids + hints (build_snapshot) | {:.2} ms | {:.2} ms |",
         (parse_median - clone_median) / 1000.0,
         (parse_p90 - clone_median) / 1000.0
+    );
+    println!(
+        "| the same with build files (wanted + Project::parse + build_snapshot_in) | {:.2} ms | {:.2} ms |",
+        (project_median - clone_median) / 1000.0,
+        (project_p90 - clone_median) / 1000.0
     );
     println!(
         "| validate 50-section order + suggestions | {:.2} ms | {:.2} ms |",

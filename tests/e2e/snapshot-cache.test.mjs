@@ -33,13 +33,29 @@ test('a snapshot read while the conventions file failed is served but not cached
 });
 
 test('a lasting refusal of an optional file (403) does not stop caching', async () => {
-  // An app without Contents access: the file is treated as absent and the snapshot cached, so
-  // a repeat read still costs no more than the pull request and the saved state.
-  await standinControl(stack, 'POST', 'faults', { path: '/contents/.gitattributes', kind: 'status', status: 403, times: 0 });
+  // An app without Contents access: `.gitattributes` and the build files (one GraphQL read) are
+  // treated as absent and the snapshot cached, so a repeat read still costs no more than the
+  // pull request and the saved state.
+  await standinControl(stack, 'POST', 'faults', { path: '/graphql', kind: 'status', status: 403, times: 0 });
   await read(1);
   await standinControl(stack, 'DELETE', 'requests');
   await read(1);
   const log = await standinControl(stack, 'GET', 'requests');
-  assert.equal(log.requests.filter((r) => r.kind === 'rest' && r.path.includes('/contents/')).length, 0);
+  assert.equal(log.requests.filter((r) => r.kind === 'rest' && (r.path.includes('/contents/') || r.path === '/graphql')).length, 0);
   await standinControl(stack, 'DELETE', 'faults');
+});
+
+test('a snapshot read while the build-file read (GraphQL) failed is served but not cached', async () => {
+  // Both tries fail (5xx, retried once): hints fall back to the paths, and the read succeeds.
+  await standinControl(stack, 'POST', 'faults', { path: '/graphql', kind: 'status', status: 502, times: 0 });
+  await read(2);
+  await standinControl(stack, 'DELETE', 'faults');
+  await standinControl(stack, 'DELETE', 'requests');
+  await read(2);
+  const again = await standinControl(stack, 'GET', 'requests');
+  assert.equal(again.requests.filter((r) => r.path === '/graphql').length, 1, 'the next read fetched the build files');
+  await standinControl(stack, 'DELETE', 'requests');
+  await read(2);
+  const cached = await standinControl(stack, 'GET', 'requests');
+  assert.equal(cached.requests.filter((r) => r.path === '/graphql').length, 0, 'then the snapshot was cached');
 });

@@ -33,6 +33,10 @@ upload=$(CI=true WRANGLER_SEND_METRICS=false LOGIKFLOW_BUILD=skip node node_modu
   echo "Core work, native, opt-level 3 (for comparison):"
   echo
   CARGO_PROFILE_BENCH_OPT_LEVEL=3 CARGO_TARGET_DIR=target/bench-o3 cargo bench --quiet --bench core 2>/dev/null
+  echo
+  echo "Reading hints on the hand-labelled pull requests of tests/data/hints/measure (issue #16):"
+  echo
+  cargo test --quiet --lib hint_quality -- --nocapture 2>/dev/null | grep '^|' || echo "(the measurement failed: cargo test --lib hint_quality -- --nocapture)"
 } | tee -a "$out"
 LOGIKFLOW_BUILD=skip node tests/bench/server.mjs
 echo "Written to $out"

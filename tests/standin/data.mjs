@@ -20,7 +20,9 @@ import {
   parsePatch,
   rebuildPatch,
   commentFor,
+  fixtureFiles,
 } from './synth.mjs';
+import { readCases } from './measure.mjs';
 
 // ---------------------------------------------------------------------------------------------
 // Users and tokens
@@ -432,6 +434,42 @@ function buildInvites() {
   return repo;
 }
 
+/** logikflow/fixtures: the hand-labelled pull requests of tests/data/hints/measure (issue #16),
+ * one PR per case folder in name order, each with its build files at its head. */
+function buildFixtures() {
+  const repo = newRepo({
+    id: 700005,
+    name: 'fixtures',
+    isPrivate: false,
+    description: 'Hand-labelled pull requests that measure reading hints',
+    language: 'Go',
+    access: { octo: 'push', maint: 'maintain', reader: 'pull' },
+    createdAt: '2024-06-01T07:00:00Z',
+  });
+  const [root] = addSyntheticCommits(repo, 'fixtures:main', null, ['Initial commit'], '2025-06-01T08:00:00Z');
+  repo.overlays.set(root, overlay(null, { 'README.md': '# fixtures\n' }));
+  repo.branches.set('main', root);
+  readCases().forEach((fixture, i) => {
+    const number = i + 1;
+    const [head] = addSyntheticCommits(repo, `logikflow/fixtures#${number}`, root, [fixture.name], '2025-06-02T09:00:00Z');
+    repo.overlays.set(head, overlay(root, fixture.configs));
+    addPull(repo, {
+      number,
+      title: fixture.name,
+      body: 'A hand-labelled pull request (tests/data/hints/measure).',
+      author: 'octo',
+      base: { ref: 'main', sha: root },
+      headRef: fixture.name,
+      headSha: head,
+      files: fixtureFiles(`logikflow/fixtures#${number}`, fixture.files),
+      commitShas: [head],
+      createdAt: repo.commits.get(head).date,
+      updatedAt: repo.commits.get(head).date,
+    });
+  });
+  return repo;
+}
+
 /**
  * Builds every repository. Returns `{ repos: Map<fullName, repo>, byId: Map<id, repo>, warnings,
  * buildMs }`. `repoDir` is where real git history is read from (any directory inside a work tree).
@@ -439,7 +477,7 @@ function buildInvites() {
 export function buildWorld({ repoDir }) {
   const started = Date.now();
   const warnings = [];
-  const list = [buildDemo(repoDir, warnings), buildBig(), buildPrivate(), buildInvites()];
+  const list = [buildDemo(repoDir, warnings), buildBig(), buildPrivate(), buildInvites(), buildFixtures()];
   const repos = new Map(list.map((r) => [r.fullName.toLowerCase(), r]));
   const byId = new Map(list.map((r) => [r.id, r]));
   return { repos, byId, warnings, buildMs: Date.now() - started };

@@ -404,6 +404,7 @@ export async function startStandin(options = {}) {
     if (ctx.bucket.used > ctx.bucket.limit) {
       throw new HttpError(403, `API rate limit exceeded for user ID ${USERS[identity.login].id}. If you reach out to GitHub Support for help, please include the request ID ${ctx.requestId}.`, DOCS.rate);
     }
+    if (ctx.path === '/graphql' && req.method === 'POST') return graphql(ctx);
     if (req.method !== 'GET' && req.method !== 'HEAD') throw notFound();
 
     let segments;
@@ -469,6 +470,43 @@ export async function startStandin(options = {}) {
     if (section === 'contents') return contents(ctx, repo, tail.join('/'));
     if (section === 'compare' && tail.length >= 1) return compare(ctx, repo, tail.join('/'));
     throw notFound();
+  }
+
+  /**
+   * POST /graphql: only the query LogiKFlow sends, `repository(owner: "…", name: "…")` with
+   * aliased `fN:object(expression: "<sha>:<path>") { ...on Blob { text } }` fields, the strings
+   * written as JSON-escaped literals. Contents come from the same place as the contents API.
+   */
+  async function graphql(ctx) {
+    let body;
+    try {
+      body = JSON.parse((await readBody(ctx.req)).toString('utf8'));
+    } catch {
+      return send(ctx, 400, { message: 'Problems parsing JSON', documentation_url: 'https://docs.github.com/graphql' });
+    }
+    const query = typeof body?.query === 'string' ? body.query : '';
+    const literal = '("(?:[^"\\\\]|\\\\.)*")';
+    const head = new RegExp(`^\\{repository\\(owner:${literal},name:${literal}\\)\\{`).exec(query);
+    if (!head) {
+      return send(ctx, 200, { errors: [{ message: 'The stand-in only answers the build-file query' }] });
+    }
+    const [owner, name] = [JSON.parse(head[1]), JSON.parse(head[2])];
+    const repo = world.repos.get(`${owner}/${name}`.toLowerCase());
+    if (!repo || !accessLevel(repo, ctx.login)) {
+      return send(ctx, 200, {
+        data: { repository: null },
+        errors: [{ type: 'NOT_FOUND', path: ['repository'], message: `Could not resolve to a Repository with the name '${owner}/${name}'.` }],
+      });
+    }
+    const fields = {};
+    for (const [, alias, quoted] of query.matchAll(new RegExp(`(f\\d+):object\\(expression:${literal}\\)`, 'g'))) {
+      const expression = JSON.parse(quoted);
+      const at = expression.indexOf(':');
+      const sha = at > 0 ? resolveRef(repo, expression.slice(0, at)) : null;
+      const found = sha ? readContents(repo, sha, expression.slice(at + 1)) : null;
+      fields[alias] = found && found.type === 'file' ? { text: found.content.toString('utf8') } : found ? {} : null;
+    }
+    return send(ctx, 200, { data: { repository: fields } });
   }
 
   function contents(ctx, repo, path) {

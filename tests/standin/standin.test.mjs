@@ -187,7 +187,7 @@ describe('start-up', () => {
       ['maint', 1003, 'gho_standin_maint'],
     ]);
     const names = json.repos.map((r) => r.full_name);
-    assert.deepEqual(names, ['logikflow/demo', 'logikflow/big', 'logikflow/private', 'logikflow/invites']);
+    assert.deepEqual(names, ['logikflow/demo', 'logikflow/big', 'logikflow/private', 'logikflow/invites', 'logikflow/fixtures']);
     const big = json.repos.find((r) => r.full_name === 'logikflow/big');
     assert.deepEqual(big.pulls.map((p) => [p.number, p.changed_files, p.listed_files]), [
       [1, 320, 320],
@@ -195,6 +195,21 @@ describe('start-up', () => {
       [3, 30, 30],
     ]);
     assert.ok(json.repos[0].git, 'demo repo is backed by real git history');
+  });
+
+  test('POST /graphql reads files at a commit; logikflow/fixtures serves the labelled PRs', async () => {
+    const { json } = await ctl('/info');
+    const fixtures = json.repos.find((r) => r.full_name === 'logikflow/fixtures');
+    assert.ok(fixtures.pulls.length >= 40, 'one PR per case of tests/data/hints/measure');
+    const pull = fixtures.pulls.find((p) => p.title === 'go-nested-modules');
+    const query = `{repository(owner:"logikflow",name:"fixtures"){f0:object(expression:${JSON.stringify(`${pull.head_sha}:tools/go.mod`)}){...on Blob{text}} `
+      + `f1:object(expression:${JSON.stringify(`${pull.head_sha}:absent.txt`)}){...on Blob{text}} }}`;
+    const { status, json: answer } = await api('/graphql', { method: 'POST', body: JSON.stringify({ query }) });
+    assert.equal(status, 200);
+    assert.match(answer.data.repository.f0.text, /^module github\.com\/acme\/platform\/tools$/m);
+    assert.equal(answer.data.repository.f1, null);
+    const hidden = await api('/graphql', { method: 'POST', token: TOKENS.reader, body: JSON.stringify({ query: query.replace('"fixtures"', '"private"') }) });
+    assert.equal(hidden.json.data.repository, null);
   });
 });
 

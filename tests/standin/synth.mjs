@@ -416,6 +416,11 @@ export function commentFor(filename) {
 // ---------------------------------------------------------------------------------------------
 
 /** Turns hand-written file specs (`hunks` with oldStart/context/lines) into PR file records. */
+/** Files of a hand-labelled fixture PR (`measure.mjs`): `[{ filename, status, hunks }]`. */
+export function fixtureFiles(seed, specs) {
+  return handFiles(seed, specs);
+}
+
 function handFiles(seed, specs) {
   return specs.map((spec) => {
     const built = spec.hunks ? buildPatch(spec.hunks) : null;

@@ -136,7 +136,8 @@ fn fixtures() {
         .unwrap_or_else(|error| panic!("{}: {error}", root.display()))
         .filter_map(Result::ok)
         .map(|entry| entry.path())
-        .filter(|path| path.is_dir())
+        // Folders without `pr.txt` hold other data (`measure/`, read by `measure.rs`).
+        .filter(|path| path.join("pr.txt").is_file())
         .collect();
     cases.sort();
     assert!(!cases.is_empty(), "no fixtures under {}", root.display());

@@ -17,10 +17,13 @@ pub mod glob;
 pub mod imports;
 pub mod index;
 pub mod paths;
+pub mod project;
 pub mod tests_of;
 
 #[cfg(test)]
 mod fixtures;
+#[cfg(test)]
+pub(crate) mod measure;
 #[cfg(test)]
 pub(crate) mod testing;
 
@@ -29,6 +32,7 @@ use crate::review::patch::Hunk;
 
 use gitattributes::Gitattributes;
 use index::PathIndex;
+use project::Project;
 
 /// One changed file, as hints need it.
 #[derive(Debug, Clone, Copy)]
@@ -53,6 +57,15 @@ pub struct FileHints {
 
 /// Computes hints for every file; `gitattributes` is the repository's root `.gitattributes`.
 pub fn compute_hints(files: &[HintInput<'_>], gitattributes: Option<&str>) -> Vec<FileHints> {
+    compute_hints_in(files, gitattributes, &Project::default())
+}
+
+/// [`compute_hints`] with what the project's build files say (read at the head).
+pub fn compute_hints_in(
+    files: &[HintInput<'_>],
+    gitattributes: Option<&str>,
+    project: &Project,
+) -> Vec<FileHints> {
     let entries: Vec<(&str, bool)> = files
         .iter()
         .map(|file| (file.path, file.status.exists_at_head()))
@@ -60,7 +73,7 @@ pub fn compute_hints(files: &[HintInput<'_>], gitattributes: Option<&str>) -> Ve
     let index = PathIndex::new(&entries);
     let attributes = gitattributes.map(Gitattributes::parse).unwrap_or_default();
     let sources = tests_of::Sources::new(&index);
-    let imports = imports::resolved_imports(files, &index);
+    let imports = imports::resolved_imports(files, &index, project);
     files
         .iter()
         .zip(imports)

@@ -4,7 +4,8 @@
 //! real-world paths; this is the one place that turns such a table into hunks and back into text.
 //! What not: compiled only for tests; no assertions about other hints.
 
-use super::{compute_hints, HintInput};
+use super::project::Project;
+use super::{compute_hints_in, HintInput};
 use crate::review::files::FileStatus;
 use crate::review::patch::{parse_patch, Hunk};
 
@@ -32,6 +33,16 @@ pub(crate) fn patch_from_body(body: &str) -> Option<String> {
 /// `files` are `(path, body)`; a path starting with `-` is a removed file. `expected` lists
 /// `path -> dep, dep` lines for files with dependencies, in pull-request order.
 pub(crate) fn check_deps(files: &[(&str, &str)], expected: &str) {
+    check_deps_in(files, &[], expected);
+}
+
+/// [`check_deps`] with build files at the head, as `(path, text)`.
+pub(crate) fn check_deps_in(files: &[(&str, &str)], configs: &[(&str, &str)], expected: &str) {
+    let configs: Vec<(String, String)> = configs
+        .iter()
+        .map(|(path, text)| (path.to_string(), text.to_string()))
+        .collect();
+    let project = Project::parse(&configs);
     let patches: Vec<Option<String>> = files
         .iter()
         .map(|(_, body)| patch_from_body(body))
@@ -62,7 +73,7 @@ pub(crate) fn check_deps(files: &[(&str, &str)], expected: &str) {
         .collect();
     let got: Vec<String> = inputs
         .iter()
-        .zip(compute_hints(&inputs, None))
+        .zip(compute_hints_in(&inputs, None, &project))
         .filter(|(_, hints)| !hints.depends_on.is_empty())
         .map(|(input, hints)| format!("{} -> {}", input.path, hints.depends_on.join(", ")))
         .collect();

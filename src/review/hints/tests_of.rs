@@ -87,6 +87,8 @@ const LAYOUT_DIRS: &[&str] = &[
     "functional",
     "feature",
     "e2e",
+    // Rails' gems keep their tests in `test/cases/`.
+    "cases",
     "main",
     "java",
     "kotlin",
@@ -144,8 +146,10 @@ pub fn subject(path: &str) -> Option<Subject<'_>> {
                 })?;
                 (name, (&["rs"][..], false))
             }
+            // RSpec's `x_spec.rb`, minitest's `x_test.rb` and test-unit's `test_x.rb`.
             "rb" => (
-                strip_any_suffix(stem, &["_spec", "_test"])?,
+                strip_any_suffix(stem, &["_spec", "_test"])
+                    .or_else(|| stem.strip_prefix("test_").filter(|rest| *rest != "helper"))?,
                 (&["rb"][..], false),
             ),
             "cs" => (
@@ -230,15 +234,27 @@ impl<'a> Sources<'a> {
             .iter()
             .any(|name| name.eq_ignore_ascii_case(subject.name));
         let test_ext = paths::extension(path);
-        self.by_name
-            .get(subject.name)?
+        let candidates = self.by_name.get(subject.name)?;
+        // pytest's `tests/test_utils.py` covers the one `utils.py` of the pull request, wherever
+        // its package sits (`src/click/utils.py`, `pkg/io/readers/utils.py`).
+        let unique_python = test_ext == "py"
+            && candidates
+                .iter()
+                .filter(|source| paths::extension(source.path) == "py")
+                .count()
+                == 1;
+        candidates
             .iter()
             .filter(|source| source.path != path)
             .filter(|source| subject.extensions.contains(&paths::extension(source.path)))
             .filter(|source| !subject.same_dir || source.dir == test_dir)
             .filter_map(|source| {
-                let strong = relation(&test_layout, &source.layout)?;
-                if generic && !strong {
+                let strong = match relation(&test_layout, &source.layout) {
+                    Some(strong) => strong,
+                    None if unique_python => false,
+                    None => return None,
+                };
+                if generic && !strong && !unique_python {
                     return None;
                 }
                 let score = (
@@ -391,12 +407,15 @@ mod tests {
                 "Lib/test/test_os.py",
                 "pkg/parser_test.py",
                 "pkg/parser.py",
+                "src/click/utils.py",
+                "tests/test_utils.py",
             ],
             "tests/test_checkout.py -> src/shop/checkout.py
              tests/utils_tests/test_text.py -> django/utils/text.py
              Lib/test/test_asyncio/test_tasks.py -> Lib/asyncio/tasks.py
              Lib/test/test_os.py -> Lib/os.py
-             pkg/parser_test.py -> pkg/parser.py",
+             pkg/parser_test.py -> pkg/parser.py
+             tests/test_utils.py -> src/click/utils.py",
         );
     }
 

@@ -3,10 +3,13 @@
 //! Why: `dependsOn` for Go files. A Go import names a package, so a file depends on every changed
 //! non-test `.go` file in the package's directory.
 //! Read forms: `import "a/b"`, `import alias "a/b"`, `import . "a/b"`, `import _ "a/b"` and the
-//! block form `import ( … )`.
-//! Module paths: with no extra request we cannot read `go.mod` unless the pull request changes
-//! it, so when a changed `go.mod` shows its `module` line, that maps import paths to its
-//! directory; otherwise the module path is inferred: for every import path, each tail that names a
+//! block form `import ( … )`, with `import` at the start of its line as gofmt writes it (an
+//! indented one is a doc-comment example in a hunk that starts inside the comment).
+//! Module paths come from the `go.mod` files read at the head (every ancestor directory of a
+//! changed `.go` file, so nested modules too); an import path
+//! belongs to the module with the longest matching path, and names the directory below that
+//! module's directory: when that package has no changed files there is no edge.
+//! Without any `go.mod` the module path is inferred: for every import path, each tail that names a
 //! changed package directory suggests the rest as module path (`k8s.io/kubernetes/pkg/api` with
 //! `pkg/api` changed suggests `k8s.io/kubernetes`), and the suggestions backed by the most
 //! distinct import paths win. Directories that end with a whole import path (`vendor/…`,
@@ -104,7 +107,21 @@ pub fn specifiers<'a>(hunks: &[Hunk<'a>]) -> Vec<&'a str> {
     for hunk in hunks.iter().filter(|hunk| lex::mentions(hunk, TRIGGERS)) {
         tokens.clear();
         lex::tokens(hunk, &SYNTAX, &mut tokens);
-        let code = lex::code(&tokens);
+        // gofmt puts a declaration's `import` at the start of the line; an indented one is an
+        // example in a doc comment whose opening `/*` is above the hunk.
+        let mut code = Vec::with_capacity(tokens.len());
+        let mut at_margin = false;
+        for token in &tokens {
+            match token {
+                Tok::Bol(indent) => {
+                    at_margin = *indent == 0;
+                    continue;
+                }
+                Tok::Ident("import") if !at_margin => code.push(Tok::Ident("")),
+                other => code.push(*other),
+            }
+            at_margin = false;
+        }
         let mut i = 0;
         while let Some(token) = code.get(i) {
             i += 1;
@@ -134,16 +151,12 @@ pub fn specifiers<'a>(hunks: &[Hunk<'a>]) -> Vec<&'a str> {
     specs
 }
 
-/// The `module` path a `go.mod` shows in its visible lines.
-pub fn module_line<'a>(hunks: &[Hunk<'a>]) -> Option<&'a str> {
-    hunks.iter().find_map(|hunk| {
-        hunk.visible_lines().find_map(|(_, line)| {
-            let rest = line.text.trim_start().strip_prefix("module")?;
-            let path = rest.split("//").next()?.trim().trim_matches('"');
-            let spaced = rest.starts_with([' ', '\t']);
-            (spaced && !path.is_empty() && !path.contains(char::is_whitespace)).then_some(path)
-        })
-    })
+/// The module path of a `go.mod` line (`module example.com/a // comment`).
+pub fn module_in(line: &str) -> Option<&str> {
+    let rest = line.trim_start().strip_prefix("module")?;
+    let path = rest.split("//").next()?.trim().trim_matches('"');
+    let spaced = rest.starts_with([' ', '\t']);
+    (spaced && !path.is_empty() && !path.contains(char::is_whitespace)).then_some(path)
 }
 
 /// Module paths and the package directories of the pull request.
@@ -153,12 +166,18 @@ pub struct Modules<'a> {
     roots: Vec<(String, String)>,
     /// Package directory → its changed non-test `.go` files.
     packages: HashMap<&'a str, Vec<usize>>,
+    /// Whether the module paths were guessed (several guesses may be tried in turn).
+    inferred: bool,
 }
 
 impl<'a> Modules<'a> {
     /// `imports` are every Go import path of the pull request; `go_mods` the `(directory, module)`
-    /// pairs of changed `go.mod` files that show their module line.
-    pub fn new(imports: &[&str], go_mods: &[(&str, &str)], index: &PathIndex<'a>) -> Modules<'a> {
+    /// pairs of the `go.mod` files read at the head.
+    pub fn new(
+        imports: &[&str],
+        go_mods: &[(String, String)],
+        index: &PathIndex<'a>,
+    ) -> Modules<'a> {
         let mut packages: HashMap<&'a str, Vec<usize>> = HashMap::new();
         for (position, path) in index.targets() {
             if path.ends_with(".go") && !path.ends_with("_test.go") {
@@ -170,12 +189,20 @@ impl<'a> Modules<'a> {
         }
         let mut roots: Vec<(String, String)> = go_mods
             .iter()
-            .map(|(dir, module)| (module.to_string(), dir.to_string()))
+            .map(|(dir, module)| (module.clone(), dir.clone()))
             .collect();
-        if roots.is_empty() {
+        let inferred = roots.is_empty();
+        if inferred {
             roots = infer_roots(imports, &packages);
         }
-        Modules { roots, packages }
+        // Longest module paths first: a nested module owns its subtree.
+        crate::sorting::sort_by(&mut roots, |a, b| b.0.len().cmp(&a.0.len()).then(a.cmp(b)));
+        roots.dedup();
+        Modules {
+            roots,
+            packages,
+            inferred,
+        }
     }
 
     /// Adds the changed files of the package `spec` names.
@@ -192,8 +219,11 @@ impl<'a> Modules<'a> {
             };
             let Some(rest) = rest else { continue };
             let package = paths::join(dir, rest).unwrap_or_default();
-            if let Some(files) = self.packages.get(package.as_str()) {
-                out.extend(files);
+            let found = self.packages.get(package.as_str());
+            out.extend(found.into_iter().flatten());
+            // A known module owns the path: it names the package, changed or not. Guessed
+            // module paths are tried in turn.
+            if found.is_some() || !self.inferred {
                 return;
             }
         }
@@ -245,7 +275,7 @@ fn infer_roots(imports: &[&str], packages: &HashMap<&str, Vec<usize>>) -> Vec<(S
 
 #[cfg(test)]
 mod tests {
-    use crate::review::hints::testing::check_deps as check;
+    use crate::review::hints::testing::{check_deps as check, check_deps_in as check_in};
 
     #[test]
     fn kubernetes_packages_by_inferred_module_path() {
@@ -290,31 +320,50 @@ mod tests {
     }
 
     #[test]
-    fn go_mod_module_line_wins() {
-        check(
+    fn go_mod_module_paths_win() {
+        check_in(
             &[
-                (
-                    "go.mod",
-                    "+module example.com/shop // the shop\n+\n+go 1.22",
-                ),
                 (
                     "api/handler.go",
                     "+import (\n+\t\"example.com/shop/store\"\n+\t\"github.com/other/store\"\n+)",
                 ),
                 ("store/store.go", ""),
             ],
+            &[("go.mod", "module example.com/shop // the shop\n\ngo 1.22")],
             "api/handler.go -> store/store.go",
         );
-        check(
+        check_in(
             &[
-                ("tools/go.mod", "+module example.com/tools"),
                 (
                     "tools/cmd/gen/main.go",
                     "+import \"example.com/tools/internal/text\"",
                 ),
                 ("tools/internal/text/text.go", ""),
             ],
+            &[("tools/go.mod", "module example.com/tools")],
             "tools/cmd/gen/main.go -> tools/internal/text/text.go",
+        );
+    }
+
+    #[test]
+    fn nested_modules_own_their_paths() {
+        check_in(
+            &[
+                (
+                    "cmd/main.go",
+                    "+import (\n+\t\"example.com/app/api/v1\"\n+\t\"example.com/app/pkg/gone\"\n+\t\"k8s.io/api/core/v1\"\n+)",
+                ),
+                ("api/v1/types.go", ""),
+                ("api/v1/types_test.go", ""),
+                ("staging/src/k8s.io/api/core/v1/types.go", ""),
+                ("pkg/gone.go", ""),
+            ],
+            &[
+                ("go.mod", "module example.com/app\n"),
+                ("api/go.mod", "module example.com/app/api\n"),
+                ("staging/src/k8s.io/api/go.mod", "module k8s.io/api\n"),
+            ],
+            "cmd/main.go -> api/v1/types.go, staging/src/k8s.io/api/core/v1/types.go",
         );
     }
 
@@ -333,6 +382,11 @@ mod tests {
                 ("fmt/fmt.go", ""),
                 ("http/http.go", ""),
                 ("pkg/x.go", "+import (\n+\t\"net/http\"\n+\t\"encoding/json\"\n+)"),
+                // Inside a package doc comment whose `/*` is above the hunk.
+                (
+                    "pkg/doc.go",
+                    " they need to embed the API interface directly.\n \n \timport \"github.com/acme/app/pkg/b\"",
+                ),
                 ("json/json.go", ""),
             ],
             "",

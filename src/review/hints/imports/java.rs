@@ -8,10 +8,14 @@
 //! closest one if several), then without the last name (static members, nested classes);
 //! `a.b.*` means every changed `.java`/`.kt` file in a directory ending with `a/b`.
 //!
-//! What not: same-package references (no import line), Kotlin top-level functions in files named
-//! otherwise, Scala and Groovy import syntax.
+//! Kotlin top-level declarations live in files named otherwise (`AppTheme` in `Theme.kt`): a name
+//! no class file matches resolves to the changed `.kt` file of its package that visibly declares
+//! it (`fun`, `val`, `class`, `object`, …).
+//!
+//! What not: same-package references (no import line), Scala and Groovy import syntax.
 
 use super::lex::{self, Syntax, Tok};
+use super::Declarations;
 use crate::review::hints::index::PathIndex;
 use crate::review::hints::paths;
 use crate::review::patch::Hunk;
@@ -72,8 +76,52 @@ pub fn specifiers(hunks: &[Hunk<'_>]) -> Vec<String> {
     specs
 }
 
-/// Adds the changed files a qualified name resolves to.
-pub fn resolve(importer: &str, spec: &str, index: &PathIndex<'_>, out: &mut Vec<usize>) {
+/// Names Kotlin files visibly declare at any level (`fun name(`, `val name`, `class Name`, …).
+pub fn kotlin_declarations<'a>(hunks: &[Hunk<'a>]) -> Vec<&'a str> {
+    const KEYWORDS: &[&str] = &[
+        "fun",
+        "val",
+        "var",
+        "class",
+        "object",
+        "interface",
+        "typealias",
+    ];
+    let mut names = Vec::new();
+    let mut tokens = Vec::new();
+    for hunk in hunks {
+        tokens.clear();
+        lex::tokens(hunk, &SYNTAX, &mut tokens);
+        let code = lex::code(&tokens);
+        for (i, token) in code.iter().enumerate() {
+            let Tok::Ident(keyword) = token else { continue };
+            if !KEYWORDS.contains(keyword) {
+                continue;
+            }
+            if *keyword == "fun" {
+                // `fun <T> String.name(`: the name is the identifier before the `(`.
+                let name = (i + 1..i + 12).find_map(|j| match (code.get(j), code.get(j + 1)) {
+                    (Some(Tok::Ident(name)), Some(Tok::Punct(b'('))) => Some(*name),
+                    _ => None,
+                });
+                names.extend(name);
+            } else if let Some(Tok::Ident(name)) = code.get(i + 1) {
+                names.push(*name);
+            }
+        }
+    }
+    names
+}
+
+/// Adds the changed files a qualified name resolves to; `declared` holds the `(file position,
+/// name)` pairs of [`kotlin_declarations`].
+pub fn resolve(
+    importer: &str,
+    spec: &str,
+    declared: &Declarations<'_>,
+    index: &PathIndex<'_>,
+    out: &mut Vec<usize>,
+) {
     let path = spec.replace('.', "/");
     if let Some(package) = path.strip_suffix("/*") {
         let before = out.len();
@@ -96,6 +144,15 @@ pub fn resolve(importer: &str, spec: &str, index: &PathIndex<'_>, out: &mut Vec<
             .contains('/')
             .then(|| class_file(importer, outer, index))
             .flatten()
+    });
+    let found = found.or_else(|| {
+        let (package, name) = path.rsplit_once('/')?;
+        let declaring = index.dirs_with_suffix(package).flat_map(|dir| {
+            index.in_dir(dir).iter().copied().filter(|&position| {
+                paths::extension(index.path(position)) == "kt" && declared.contains(position, name)
+            })
+        });
+        index.closest(importer, declaring)
     });
     out.extend(found);
 }

@@ -3,18 +3,24 @@
 //! Why: `dependsOn` for the most common language of pull requests.
 //! Read forms: `import … from '…'` (also when `from '…'` is on a later visible line of a
 //! multi-line import), `import '…'`, `export … from '…'`, `require('…')`, `import('…')`,
-//! `import x = require('…')`. Resolution, against changed files only: relative specifiers from the
-//! importer's directory, then aliases `@/x`, `~/x` (→ `src/x`, then `x`) and `$lib/x`
-//! (→ `src/lib/x`), and `baseUrl`-style bare paths with a `/` (`components/Button` → `src/…`);
-//! each is probed as written, with `.ts .tsx .d.ts .js .jsx .mjs .cjs .mts .cts .vue .svelte .json`,
-//! as `…/index.*`, and `./x.js` also as `./x.ts` (TypeScript's ESM convention).
+//! `import x = require('…')`. Resolution, against changed files only, in the order of the build:
+//! relative specifiers from the importer's directory; the `paths` and `baseUrl` of the nearest
+//! tsconfig/jsconfig (with `extends`); workspace packages by name (`@acme/ui` → its entry
+//! field's file, else `src/index.*` or `index.*`, where a built entry such as `dist/index.js` is
+//! built from; `@acme/ui/button` → `src/button` or `button` in the package); then,
+//! when no configuration matched, the usual bundler aliases `@/x`, `~/x` (→ `src/x`, then `x`)
+//! and `$lib/x` (→ `src/lib/x`), and `baseUrl`-style bare paths with a `/`. Each is probed as
+//! written, with `.ts .tsx .d.ts .js .jsx .mjs .cjs .mts .cts .vue .svelte .json`, as
+//! `…/index.*`, and `./x.js` also as `./x.ts` (TypeScript's ESM convention). A specifier that a
+//! path pattern or a package name claims names that module only: unchanged, it is no edge.
 //!
-//! What not: no `tsconfig.json` paths or `package.json` workspaces (`@acme/ui` → `packages/ui`),
-//! no `jest.mock('…')` or other calls that name modules without importing them.
+//! What not: no `jest.mock('…')` or other calls that name modules without importing them, no
+//! bundler configuration files.
 
 use super::lex::{self, Syntax, Tok};
 use crate::review::hints::index::PathIndex;
 use crate::review::hints::paths;
+use crate::review::hints::project::{JsPackage, Project, TsConfig};
 use crate::review::patch::Hunk;
 
 const SYNTAX: Syntax = Syntax {
@@ -76,14 +82,34 @@ pub fn specifiers<'a>(hunks: &[Hunk<'a>]) -> Vec<&'a str> {
 }
 
 /// Adds the changed file `spec`, imported by `importer`, resolves to.
-pub fn resolve(importer: &str, spec: &str, index: &PathIndex<'_>, out: &mut Vec<usize>) {
+pub fn resolve(
+    importer: &str,
+    spec: &str,
+    project: &Project,
+    index: &PathIndex<'_>,
+    out: &mut Vec<usize>,
+) {
     let spec = spec.split(['?', '#']).next().unwrap_or(spec);
     let relative = spec == "." || spec == ".." || spec.starts_with("./") || spec.starts_with("../");
-    let bases: Vec<String> = if relative {
-        paths::join(paths::parent(importer), spec)
-            .into_iter()
-            .collect()
-    } else if let Some(rest) = spec.strip_prefix("@/").or_else(|| spec.strip_prefix("~/")) {
+    if relative {
+        let base = paths::join(paths::parent(importer), spec);
+        out.extend(base.and_then(|base| probe(&base, index)));
+        return;
+    }
+    if let Some(config) = nearest_config(importer, project) {
+        match through_config(config.options(&project.ts_configs), spec, index) {
+            Claimed::Found(found) => return out.push(found),
+            Claimed::Unchanged => return,
+            Claimed::No => {}
+        }
+    }
+    if let Some(package) = package_of(spec, project) {
+        out.extend(through_package(package, spec, index));
+        return;
+    }
+    let bases: Vec<String> = if let Some(rest) =
+        spec.strip_prefix("@/").or_else(|| spec.strip_prefix("~/"))
+    {
         vec![format!("src/{rest}"), rest.to_string()]
     } else if let Some(rest) = spec.strip_prefix("$lib/") {
         vec![format!("src/lib/{rest}")]
@@ -95,6 +121,115 @@ pub fn resolve(importer: &str, spec: &str, index: &PathIndex<'_>, out: &mut Vec<
     if let Some(found) = bases.iter().find_map(|base| probe(base, index)) {
         out.push(found);
     }
+}
+
+/// What a configuration says about a specifier.
+enum Claimed {
+    /// It resolves to this changed file.
+    Found(usize),
+    /// It names a module of the project that did not change.
+    Unchanged,
+    /// It says nothing about it.
+    No,
+}
+
+/// The tsconfig of the closest directory above `importer`. In one directory the first by name
+/// wins (`max_by_key` keeps the last maximum, so the list is walked backwards):
+/// `tsconfig.app.json`, which holds the options where `tsconfig.json` only lists references,
+/// before `tsconfig.base.json` before `tsconfig.json`.
+fn nearest_config<'p>(importer: &str, project: &'p Project) -> Option<&'p TsConfig> {
+    project
+        .ts_configs
+        .iter()
+        .rev()
+        .filter(|config| {
+            config.dir.is_empty()
+                || importer
+                    .strip_prefix(config.dir.as_str())
+                    .is_some_and(|rest| rest.starts_with('/'))
+        })
+        .max_by_key(|config| config.dir.len())
+}
+
+/// `paths` first (the pattern with the longest prefix before its `*`), then `baseUrl`.
+fn through_config(
+    (base_url, patterns): (Option<&str>, &[(String, Vec<String>)]),
+    spec: &str,
+    index: &PathIndex<'_>,
+) -> Claimed {
+    let best = patterns
+        .iter()
+        .filter_map(|(pattern, targets)| {
+            let captured = match pattern.split_once('*') {
+                Some((prefix, suffix)) => spec
+                    .strip_prefix(prefix)
+                    .and_then(|rest| rest.strip_suffix(suffix))
+                    .map(|middle| (prefix.len(), middle)),
+                None => (pattern == spec).then_some((usize::MAX, "")),
+            }?;
+            Some((captured, targets))
+        })
+        .max_by_key(|((prefix_len, _), _)| *prefix_len);
+    if let Some(((prefix_len, middle), targets)) = best {
+        let found = targets
+            .iter()
+            .find_map(|target| probe(&target.replacen('*', middle, 1), index));
+        // A catch-all `*` pattern claims every package name too; it only adds places to look.
+        match found {
+            Some(found) => return Claimed::Found(found),
+            None if prefix_len > 0 => return Claimed::Unchanged,
+            None => {}
+        }
+    }
+    match base_url {
+        Some(base_url) => {
+            let base = if base_url.is_empty() {
+                spec.to_string()
+            } else {
+                format!("{base_url}/{spec}")
+            };
+            probe(&base, index).map_or(Claimed::No, Claimed::Found)
+        }
+        None => Claimed::No,
+    }
+}
+
+/// The workspace package a bare specifier names (the longest matching name).
+fn package_of<'p>(spec: &str, project: &'p Project) -> Option<&'p JsPackage> {
+    project
+        .packages
+        .iter()
+        .filter(|package| {
+            spec == package.name
+                || spec
+                    .strip_prefix(package.name.as_str())
+                    .is_some_and(|rest| rest.starts_with('/'))
+        })
+        .max_by_key(|package| package.name.len())
+}
+
+fn through_package(package: &JsPackage, spec: &str, index: &PathIndex<'_>) -> Option<usize> {
+    let inner = spec
+        .get(package.name.len()..)
+        .unwrap_or("")
+        .trim_start_matches('/');
+    let entry = || {
+        package
+            .entries
+            .iter()
+            .find_map(|entry| probe(&paths::join(&package.dir, entry)?, index))
+    };
+    let found = if inner.is_empty() { entry() } else { None };
+    found.or_else(|| {
+        let candidates = if inner.is_empty() {
+            ["src/index".to_string(), "index".to_string()]
+        } else {
+            [format!("src/{inner}"), inner.to_string()]
+        };
+        candidates
+            .iter()
+            .find_map(|candidate| probe(&paths::join(&package.dir, candidate)?, index))
+    })
 }
 
 fn probe(base: &str, index: &PathIndex<'_>) -> Option<usize> {
@@ -110,7 +245,7 @@ fn probe(base: &str, index: &PathIndex<'_>) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
-    use crate::review::hints::testing::check_deps as check;
+    use crate::review::hints::testing::{check_deps as check, check_deps_in as check_in};
 
     #[test]
     fn import_forms() {
@@ -203,6 +338,42 @@ mod tests {
             ],
             "src/pages/index.vue -> src/components/Button.vue, src/stores/main.ts, src/components/Card.tsx\n\
              src/routes/+page.svelte -> src/lib/Nav.svelte",
+        );
+    }
+
+    #[test]
+    fn tsconfig_paths_and_workspace_packages() {
+        check_in(
+            &[
+                (
+                    "apps/web/src/page.ts",
+                    "+import { a } from '@lib/a';\n+import { b } from '@lib/unchanged';\n\
+                     +import { ui } from '@acme/ui';\n+import { d } from '@acme/ui/date';\n\
+                     +import { x } from 'util/x';\n+import React from 'react';",
+                ),
+                ("libs/a/src/index.ts", ""),
+                ("packages/ui/src/index.ts", ""),
+                ("packages/ui/src/date.ts", ""),
+                ("apps/web/src/util/x.ts", ""),
+                // A bundler alias would have sent `@lib/unchanged` here; the tsconfig claims it.
+                ("src/unchanged.ts", ""),
+            ],
+            &[
+                (
+                    "tsconfig.base.json",
+                    "{ // base\n \"compilerOptions\": { \"baseUrl\": \".\", \"paths\": { \"@lib/*\": [\"libs/*/src\"], } } }",
+                ),
+                (
+                    "apps/web/tsconfig.json",
+                    "{ \"extends\": \"../../tsconfig.base.json\", \"compilerOptions\": { \"baseUrl\": \"src\" } }",
+                ),
+                (
+                    "packages/ui/package.json",
+                    "{ \"name\": \"@acme/ui\", \"main\": \"dist/index.js\", \"exports\": { \".\": \"./dist/index.js\", \"./*\": \"./dist/*.js\" } }",
+                ),
+            ],
+            "apps/web/src/page.ts -> libs/a/src/index.ts, packages/ui/src/index.ts, \
+             packages/ui/src/date.ts, apps/web/src/util/x.ts",
         );
     }
 

@@ -7,8 +7,11 @@
 //! language by extension and runs them. Go needs every import of the pull request first, to infer
 //! module paths, so it runs in two passes.
 //!
+//! Build files read at the head (`go.mod`, `Cargo.toml`, `tsconfig.json`, `package.json`) come in
+//! as a [`Project`]; without them each language falls back to what the changed paths suggest.
+//!
 //! What not: no ordering, deduplication or self-removal (the caller does that once for all
-//! languages), no reading of unchanged files, no build-system configuration.
+//! languages), no reading of unchanged files.
 
 pub mod c;
 pub mod csharp;
@@ -24,6 +27,7 @@ pub mod rust;
 
 use super::index::PathIndex;
 use super::paths;
+use super::project::Project;
 use super::HintInput;
 
 /// The import syntax a file is read with.
@@ -60,19 +64,45 @@ pub fn language(path: &str) -> Option<Language> {
     })
 }
 
+/// Names changed files visibly declare, by file position. A plain list: it is only searched for
+/// imports nothing else resolved, and a hash set or sorted list would cost wasm size.
+#[derive(Debug, Default)]
+pub struct Declarations<'a>(Vec<(usize, &'a str)>);
+
+impl<'a> Declarations<'a> {
+    fn add(&mut self, position: usize, name: &'a str) {
+        self.0.push((position, name));
+    }
+
+    /// Whether the file at `position` declares `name`.
+    pub fn contains(&self, position: usize, name: &str) -> bool {
+        self.0
+            .iter()
+            .any(|&(at, known)| at == position && known == name)
+    }
+}
+
 /// For each file, positions of the files its visible import lines resolve to (unsorted, may repeat
 /// and include the file itself).
-pub fn resolved_imports(files: &[HintInput<'_>], index: &PathIndex<'_>) -> Vec<Vec<usize>> {
+pub fn resolved_imports(
+    files: &[HintInput<'_>],
+    index: &PathIndex<'_>,
+    project: &Project,
+) -> Vec<Vec<usize>> {
     let mut go_imports: Vec<Vec<&str>> = vec![Vec::new(); files.len()];
-    let mut go_mods: Vec<(&str, &str)> = Vec::new();
     let mut has_rust = false;
+    let mut kotlin_declarations = Declarations::default();
     for (file, imports) in files.iter().zip(go_imports.iter_mut()) {
         let Some(hunks) = file.hunks else { continue };
-        if paths::file_name(file.path) == "go.mod" {
-            go_mods.extend(go::module_line(hunks).map(|module| (paths::parent(file.path), module)));
-        }
         match language(file.path) {
             Some(Language::Go) => *imports = go::specifiers(hunks),
+            Some(Language::JavaKotlin) if paths::extension(file.path) == "kt" => {
+                if let Some(position) = index.find(file.path) {
+                    for name in java::kotlin_declarations(hunks) {
+                        kotlin_declarations.add(position, name);
+                    }
+                }
+            }
             Some(Language::Rust) => has_rust = true,
             _ => {}
         }
@@ -81,10 +111,10 @@ pub fn resolved_imports(files: &[HintInput<'_>], index: &PathIndex<'_>) -> Vec<V
     let go_modules = if all_go.is_empty() {
         go::Modules::default()
     } else {
-        go::Modules::new(&all_go, &go_mods, index)
+        go::Modules::new(&all_go, &project.go_modules, index)
     };
     let crates = if has_rust {
-        rust::Crates::new(index)
+        rust::Crates::new(index, &project.crates)
     } else {
         rust::Crates::default()
     };
@@ -100,7 +130,7 @@ pub fn resolved_imports(files: &[HintInput<'_>], index: &PathIndex<'_>) -> Vec<V
             match lang {
                 Language::JavaScript => {
                     for spec in js::specifiers(hunks) {
-                        js::resolve(path, spec, index, &mut out);
+                        js::resolve(path, spec, project, index, &mut out);
                     }
                 }
                 Language::Python => {
@@ -120,7 +150,7 @@ pub fn resolved_imports(files: &[HintInput<'_>], index: &PathIndex<'_>) -> Vec<V
                 }
                 Language::JavaKotlin => {
                     for spec in java::specifiers(hunks) {
-                        java::resolve(path, &spec, index, &mut out);
+                        java::resolve(path, &spec, &kotlin_declarations, index, &mut out);
                     }
                 }
                 Language::Ruby => {

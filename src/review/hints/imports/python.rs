@@ -2,12 +2,18 @@
 //!
 //! Why: `dependsOn` for Python files.
 //! Read forms, at the start of a logical line (parentheses and `\` continue it): `import a.b [as c],
-//! d`, `from a.b import c, d` (the module `a.b`, and `a.b.c`, `a.b.d` in case they are
-//! submodules), `from . import x`, `from ..pkg import (y, z)`. Docstrings and `#` comments are
-//! skipped by the lexer (a hunk that starts inside a docstring is read as code: best effort).
+//! d`, `from a.b import c, d`, `from . import x`, `from ..pkg import (y, z)`. Docstrings and `#`
+//! comments are skipped by the lexer (a hunk that starts inside a docstring is read as code: best
+//! effort).
+//! An import names one module: `import a.b` names `a.b`; `from a import x` names the submodule
+//! `a.x` when that file changed, otherwise `x` is an attribute of `a`: of a plain module `a.py`
+//! always, of a package's `__init__.py` only when `x` is capitalised (a class or constant), since
+//! a lower-case name there is most often a submodule whose file didn't change.
 //! Resolution, against changed files only: `a/b.py`, `a/b/__init__.py` (and `.pyi`), from the
-//! repository root, `src/`, or any ancestor directory of the importer (a project nested in a
-//! monorepo, CPython's `Lib/`); relative imports from the importer's package.
+//! repository root, `src/`, or any ancestor directory of the importer and its `src/` (a project
+//! nested in a monorepo, CPython's `Lib/`, a script's own directory); relative imports from the
+//! importer's package. A standard-library name resolves only from the root, `src/` or CPython's
+//! `Lib/` (`import typing` in `flask/app.py` is not `flask/typing.py`).
 //!
 //! What not: no `sys.path` or `setup.cfg` package-dir reading, no `importlib` calls.
 
@@ -31,8 +37,17 @@ const TRIGGERS: &[&str] = &["import"];
 
 const MODULE_SUFFIXES: &[&str] = &[".py", "/__init__.py", ".pyi", "/__init__.pyi"];
 
-/// Imported module names in the visible lines; relative ones keep their leading dots.
-pub fn specifiers(hunks: &[Hunk<'_>]) -> Vec<String> {
+/// One import statement's module, as written; relative ones keep their leading dots.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Import {
+    /// `import a.b`.
+    Module(String),
+    /// `from a.b import x, y` (`*` for a star import).
+    From { module: String, names: Vec<String> },
+}
+
+/// Imports in the visible lines.
+pub fn specifiers(hunks: &[Hunk<'_>]) -> Vec<Import> {
     let mut specs = Vec::new();
     let mut tokens = Vec::new();
     for hunk in hunks.iter().filter(|hunk| lex::mentions(hunk, TRIGGERS)) {
@@ -84,12 +99,12 @@ fn logical_lines<'a>(tokens: &[Tok<'a>]) -> Vec<Vec<Tok<'a>>> {
     lines
 }
 
-fn read_statement(statement: &[Tok<'_>], specs: &mut Vec<String>) {
+fn read_statement(statement: &[Tok<'_>], specs: &mut Vec<Import>) {
     match statement.first() {
         Some(Tok::Ident("import")) => {
             let mut i = 1;
             while let Some((name, next)) = dotted(statement, i) {
-                specs.push(name);
+                specs.push(Import::Module(name));
                 i = skip_alias(statement, next);
                 match statement.get(i) {
                     Some(Tok::Punct(b',')) => i += 1,
@@ -118,16 +133,22 @@ fn read_statement(statement: &[Tok<'_>], specs: &mut Vec<String>) {
             if statement.get(i) == Some(&Tok::Punct(b'(')) {
                 i += 1;
             }
+            let mut names = Vec::new();
+            if statement.get(i) == Some(&Tok::Punct(b'*')) {
+                names.push("*".to_string());
+            }
             while let Some(Tok::Ident(name)) = statement.get(i) {
-                let joiner = if module.is_empty() { "" } else { "." };
-                specs.push(format!("{base}{joiner}{name}"));
+                names.push(name.to_string());
                 i = skip_alias(statement, i + 1);
                 match statement.get(i) {
                     Some(Tok::Punct(b',')) => i += 1,
                     _ => break,
                 }
             }
-            specs.push(base);
+            specs.push(Import::From {
+                module: base,
+                names,
+            });
         }
         _ => {}
     }
@@ -156,8 +177,51 @@ fn skip_alias(tokens: &[Tok<'_>], i: usize) -> usize {
     }
 }
 
-/// Adds the changed file the module `spec` (as [`specifiers`] gives it) resolves to.
-pub fn resolve(importer: &str, spec: &str, index: &PathIndex<'_>, out: &mut Vec<usize>) {
+/// Adds the changed files an import in `importer` names.
+pub fn resolve(importer: &str, import: &Import, index: &PathIndex<'_>, out: &mut Vec<usize>) {
+    match import {
+        Import::Module(module) => out.extend(find_module(importer, module, index)),
+        Import::From { module, names } => {
+            let joiner = if module.ends_with('.') { "" } else { "." };
+            let plain_module = lower_case_attribute(importer, module, index);
+            let mut attributes = false;
+            for name in names {
+                if name == "*" {
+                    attributes = true;
+                    continue;
+                }
+                match find_module(importer, &format!("{module}{joiner}{name}"), index) {
+                    Some(found) => out.push(found),
+                    None => {
+                        attributes |=
+                            plain_module || name.starts_with(|c: char| c.is_ascii_uppercase())
+                    }
+                }
+            }
+            if attributes || names.is_empty() {
+                let own = module.trim_start_matches('.');
+                let found = if own.is_empty() {
+                    // `from . import X`: the package's own `__init__.py`.
+                    find_module(importer, &format!("{module}__init__"), index)
+                } else {
+                    find_module(importer, module, index)
+                };
+                out.extend(found);
+            }
+        }
+    }
+}
+
+/// Whether a lower-case name imported from `module` is an attribute of it: only when `module`
+/// is a plain `.py` file (a package's names are mostly its submodules).
+fn lower_case_attribute(importer: &str, module: &str, index: &PathIndex<'_>) -> bool {
+    !module.trim_start_matches('.').is_empty()
+        && find_module(importer, module, index)
+            .is_some_and(|found| !paths::stem(index.path(found)).starts_with("__init__"))
+}
+
+/// The changed file of the module `spec` (relative ones with their leading dots).
+fn find_module(importer: &str, spec: &str, index: &PathIndex<'_>) -> Option<usize> {
     let module = spec.trim_start_matches('.');
     let level = spec.len() - module.len();
     let relative_path = module.replace('.', "/");
@@ -165,39 +229,71 @@ pub fn resolve(importer: &str, spec: &str, index: &PathIndex<'_>, out: &mut Vec<
         let mut package = paths::parent(importer);
         for _ in 1..level {
             if package.is_empty() {
-                return;
+                return None;
             }
             package = paths::parent(package);
         }
-        let found = if relative_path.is_empty() {
-            index.find(&paths::join(package, "__init__.py").unwrap_or_default())
-        } else {
-            paths::join(package, &relative_path)
-                .and_then(|base| index.probe(&base, MODULE_SUFFIXES))
-        };
-        out.extend(found);
-        return;
+        return paths::join(package, &relative_path)
+            .and_then(|base| index.probe(&base, MODULE_SUFFIXES));
     }
     if relative_path.is_empty() {
-        return;
+        return None;
     }
-    let roots = ["", "src"]
-        .into_iter()
-        .chain(paths::ancestors(paths::parent(importer)).skip(1));
-    let found = roots.into_iter().find_map(|root| {
-        let base = if root.is_empty() {
-            relative_path.clone()
-        } else {
-            format!("{root}/{relative_path}")
-        };
+    let own_dir = paths::parent(importer);
+    let first = module.split('.').next().unwrap_or(module);
+    let standard = is_standard(first);
+    let mut base = String::new();
+    let mut probe = |root: &str, src: bool| {
+        base.clear();
+        base.push_str(root);
+        if src {
+            base.push_str(if root.is_empty() { "src/" } else { "/src/" });
+        } else if !root.is_empty() {
+            base.push('/');
+        }
+        base.push_str(&relative_path);
         index.probe(&base, MODULE_SUFFIXES)
-    });
-    out.extend(found);
+    };
+    if let Some(found) = probe("", false).or_else(|| probe("", true)) {
+        return Some(found);
+    }
+    paths::ancestors(own_dir).skip(1).find_map(|ancestor| {
+        // A standard-library name inside a package is the standard library's; only a
+        // standard library's own tree (CPython's `Lib/`) holds it.
+        let own = !standard || paths::file_name(ancestor) == "Lib";
+        probe(ancestor, true).or_else(|| own.then(|| probe(ancestor, false)).flatten())
+    })
+}
+
+/// Top-level modules of Python's standard library that projects also use as module names
+/// (`types.py`, `json/`, `logging.py`, …), space-separated and space-terminated: a project file
+/// of that name beside the importer is not what these imports name. One string rather than a
+/// table of slices (wasm size); names no project shadows are left out.
+const STANDARD_LIBRARY: &str =
+    " abc array ast asyncio base64 calendar code collections concurrent copy csv dataclasses \
+     datetime decimal email enum functools html http importlib inspect io itertools json \
+     logging math numbers operator os pathlib pickle platform profile queue random re \
+     secrets select signal site socket ssl string struct subprocess sys tempfile test \
+     threading time token trace types typing unittest urllib uuid warnings xml ";
+
+fn is_standard(name: &str) -> bool {
+    !name.is_empty() && STANDARD_LIBRARY.split(' ').any(|known| known == name)
 }
 
 #[cfg(test)]
 mod tests {
     use crate::review::hints::testing::check_deps as check;
+
+    #[test]
+    fn standard_library_names() {
+        assert!(super::is_standard("typing"));
+        assert!(super::is_standard("abc"));
+        assert!(super::is_standard("xml"));
+        assert!(!super::is_standard("ty"));
+        assert!(!super::is_standard("flask"));
+        assert!(!super::is_standard(""));
+        assert!(!super::STANDARD_LIBRARY.contains("  "));
+    }
 
     #[test]
     fn absolute_imports_from_django() {
@@ -241,9 +337,10 @@ mod tests {
                 ("Lib/asyncio/exceptions.py", ""),
                 ("Lib/asyncio/__init__.py", ""),
             ],
+            // The package's `__init__.py` changed too, but these imports name its submodules.
             "Lib/asyncio/tasks.py -> Lib/asyncio/events.py, Lib/asyncio/base_futures.py, \
              Lib/contextvars_helper.py, Lib/concurrent/futures/_base.py, Lib/asyncio/coroutines.py, \
-             Lib/asyncio/exceptions.py, Lib/asyncio/__init__.py",
+             Lib/asyncio/exceptions.py",
         );
     }
 

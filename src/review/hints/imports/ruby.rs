@@ -3,9 +3,10 @@
 //! Why: `dependsOn` for Ruby files.
 //! Read forms: `require_relative 'x'`, `require 'x'`, with or without parentheses.
 //! Resolution, against changed files only: `require_relative` from the importer's directory;
-//! `require` through the load paths a project usually has: `lib/`, `test/` and `spec/` beside
-//! any ancestor directory of the importer, nearest first (a gem in a monorepo, such as Rails'
-//! `activerecord/lib`), with `.rb` added when missing.
+//! `require './x'` from the repository root (the usual working directory); `require` through the load paths a project usually has: `lib/`, `test/` and `spec/`
+//! beside any ancestor directory of the importer, nearest first (a gem in a monorepo, such as
+//! Rails' `activerecord/lib`), then the `lib/` of any other gem of the repository (Rails' gems
+//! load each other's `lib/`), with `.rb` added when missing.
 //!
 //! What not: Rails autoloading (constants without `require`), `autoload`, `$LOAD_PATH` changes.
 
@@ -78,6 +79,11 @@ pub fn resolve(importer: &str, require: &Require<'_>, index: &PathIndex<'_>, out
         out.extend(found);
         return;
     }
+    if require.feature.starts_with("./") || require.feature.starts_with("../") {
+        let found = paths::join("", require.feature).and_then(|path| index.probe(&path, SUFFIXES));
+        out.extend(found);
+        return;
+    }
     let ancestors: Vec<&str> = paths::ancestors(dir).collect();
     let found = ancestors.iter().rev().find_map(|ancestor| {
         let own = LOAD_DIRS
@@ -90,6 +96,15 @@ pub fn resolve(importer: &str, require: &Require<'_>, index: &PathIndex<'_>, out
                 probe_under(&root, require.feature, index)
             })
         })
+    });
+    // Another gem's `lib/` in the same repository; the closest if several.
+    let found = found.or_else(|| {
+        let feature = require
+            .feature
+            .strip_suffix(".rb")
+            .unwrap_or(require.feature);
+        let suffix = format!("lib/{feature}.rb");
+        index.closest(importer, index.with_suffix(&suffix))
     });
     out.extend(found);
 }
@@ -127,7 +142,8 @@ mod tests {
                 ("spec/support/auth.rb", ""),
             ],
             "activerecord/lib/active_record/base.rb -> activerecord/lib/active_record/attribute_methods.rb, \
-             activerecord/lib/active_record/relation/delegation.rb\n\
+             activerecord/lib/active_record/relation/delegation.rb, \
+             activesupport/lib/active_support/descendants_tracker.rb\n\
              activerecord/test/cases/base_test.rb -> activerecord/test/cases/helper.rb, \
              activerecord/test/models/topic.rb\n\
              spec/models/user_spec.rb -> spec/rails_helper.rb, spec/support/auth.rb",

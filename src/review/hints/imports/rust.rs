@@ -13,9 +13,15 @@
 //! the file's own module and its `self` is not a file. Indented `mod x;` and `use child::…` lines
 //! are mostly inside `cfg_*! { … }` macros and resolve as if at the top.
 //!
+//! A path names one module, never a changed parent of it: the segments before the first
+//! capitalised one (types, traits, constants and variants are items of that module, so
+//! `crate::Item` is the crate root); a lower-case last segment of a `use` is a module, of a path
+//! in code (`crate::a::f()`) a function of its parent. A `use` of a function whose module
+//! changed is missed rather than every `use` of an unchanged module linked to its parent.
+//! Crate names come from the manifests read at the head, then from `…/src/` directory names.
+//!
 //! What not: no `#[path]` attributes, no macros, no `extern crate` renames, no inline-module
-//! tracking beyond indentation; `crate::x` never resolves to `lib.rs` alone (whether `x` is a
-//! module whose file is unchanged or an item of `lib.rs` can't be told apart).
+//! tracking beyond indentation.
 
 use std::collections::HashMap;
 
@@ -155,6 +161,8 @@ fn use_tree<'a>(
                 return i;
             }
             Some(Tok::Punct(b'*')) => {
+                // Kept as a segment: a glob names exactly the module before it.
+                path.push("*");
                 out.push(path);
                 return i + 1;
             }
@@ -174,15 +182,20 @@ fn use_tree<'a>(
     }
 }
 
-/// Crates of the workspace by name, from the changed files' paths (`tokio-util/src/…`).
+/// Crates of the workspace by name: from the manifests read at the head, then guessed from the
+/// changed files' paths (`tokio-util/src/…` is crate `tokio_util`).
 #[derive(Debug, Default)]
 pub struct Crates {
     roots: HashMap<String, String>,
 }
 
 impl Crates {
-    pub fn new(index: &PathIndex<'_>) -> Crates {
-        let mut roots = HashMap::new();
+    /// `manifests` are `(crate name, root module directory)` pairs from `Cargo.toml` files.
+    pub fn new(index: &PathIndex<'_>, manifests: &[(String, String)]) -> Crates {
+        let mut roots: HashMap<String, String> = HashMap::new();
+        for (name, root) in manifests {
+            roots.insert(name.clone(), root.clone());
+        }
         for (_, path) in index.targets() {
             if paths::extension(path) != "rs" {
                 continue;
@@ -190,10 +203,13 @@ impl Crates {
             let Some((crate_dir, _)) = path.rsplit_once("/src/") else {
                 continue;
             };
+            let root = format!("{crate_dir}/src");
+            // A manifest named this crate otherwise: its directory name is no crate name.
+            if manifests.iter().any(|(_, known)| *known == root) {
+                continue;
+            }
             let name = paths::file_name(crate_dir).replace('-', "_");
-            roots
-                .entry(name)
-                .or_insert_with(|| format!("{crate_dir}/src"));
+            roots.entry(name).or_insert(root);
         }
         Crates { roots }
     }
@@ -279,9 +295,10 @@ pub fn resolve(
         Reference::Use { path, indented } => (path.as_slice(), *indented, true),
         Reference::Path(path) => (path.as_slice(), false, false),
     };
-    let segments = match segments.split_last() {
-        Some((&"self", rest)) => rest,
-        _ => segments,
+    // `a::b::*` and `a::b::{self}` name exactly the module `a::b`.
+    let (segments, exact) = match segments.split_last() {
+        Some((&("self" | "*"), rest)) if !rest.is_empty() => (rest, true),
+        _ => (segments, false),
     };
     let Some((first, rest)) = segments.split_first() else {
         return;
@@ -305,13 +322,33 @@ pub fn resolve(
             None => return,
         },
     };
-    for take in (shortest..=rest.len()).rev() {
+    // An import names one module: the path up to its first item (a capitalised name is a type,
+    // trait, constant or variant), or, when it ends in a lower-case name, that name as a module
+    // and else its parent (a function or macro). A module whose file didn't change is no edge,
+    // never its changed parent.
+    let module_len = rest
+        .iter()
+        .position(|segment| segment.starts_with(|c: char| c.is_ascii_uppercase()))
+        .unwrap_or(rest.len());
+    let ends_in_item = module_len < rest.len();
+    // In a `use`, a lower-case last name is a module (`use crate::runtime::context;`); in code
+    // (`crate::a::f()`) it is called, so an item of its parent.
+    let mut lengths = vec![module_len];
+    if !ends_in_item && !exact && !from_use && module_len > shortest {
+        lengths.push(module_len - 1);
+    }
+    for take in lengths {
         let mut parts: Vec<&str> = base.to_vec();
         parts.extend(rest.get(..take).unwrap_or(&[]));
         let found = if parts.is_empty() {
-            ["lib.rs", "main.rs"]
-                .iter()
-                .find_map(|name| index.find(&join(root, name)))
+            // A binary's `crate` is its own `main.rs`, not the library beside it.
+            let own_binary = root == module.root && paths::file_name(importer) == "main.rs";
+            let roots: &[&str] = if own_binary {
+                &["main.rs"]
+            } else {
+                &["lib.rs", "main.rs"]
+            };
+            roots.iter().find_map(|name| index.find(&join(root, name)))
         } else {
             index.probe(&join(root, &parts.join("/")), MODULE_SUFFIXES)
         };
@@ -348,6 +385,7 @@ mod tests {
                 ("tokio/src/runtime/scheduler/multi_thread/idle.rs", ""),
                 ("tokio/src/runtime/scheduler/multi_thread/queue.rs", ""),
                 ("tokio/src/runtime/scheduler/multi_thread/mod.rs", ""),
+                // `loom::sync` is `loom/sync.rs`, unchanged: no edge to its parent.
                 ("tokio/src/loom/mod.rs", ""),
                 ("tokio/src/util/rand.rs", ""),
                 ("tokio/src/runtime/scheduler/multi_thread/park.rs", ""),
@@ -356,7 +394,7 @@ mod tests {
              tokio/src/runtime/scheduler/multi_thread/idle.rs, \
              tokio/src/runtime/scheduler/multi_thread/queue.rs, \
              tokio/src/runtime/scheduler/multi_thread/mod.rs, \
-             tokio/src/loom/mod.rs, tokio/src/util/rand.rs, \
+             tokio/src/util/rand.rs, \
              tokio/src/runtime/scheduler/multi_thread/park.rs",
         );
     }
@@ -434,13 +472,39 @@ mod tests {
     }
 
     #[test]
+    fn items_name_their_module_and_nothing_above_it() {
+        check(
+            &[
+                (
+                    "src/app.rs",
+                    "+use crate::Config;\n+use crate::a::b::Item;\n+use crate::a::c::helper;\n\
+                     +use crate::a::d::*;\n+use crate::a::e::{self, Thing};\n+use crate::a::f::module;",
+                ),
+                ("src/lib.rs", ""),
+                ("src/a/mod.rs", ""),
+                // `a::c::helper` names a module `helper` (unchanged); `d` and `b` didn't change.
+                ("src/a/c.rs", "+pub fn helper() {}"),
+                ("src/a/e.rs", ""),
+                ("src/a/f.rs", "+pub fn g() {}"),
+                (
+                    "crates/other/src/lib.rs",
+                    "+use crate::Error;\n+use crate::error::Kind;",
+                ),
+                ("crates/other/src/error.rs", ""),
+            ],
+            "src/app.rs -> src/lib.rs, src/a/e.rs\n\
+             crates/other/src/lib.rs -> crates/other/src/error.rs",
+        );
+    }
+
+    #[test]
     fn negatives() {
         check(
             &[
                 (
                     "src/a.rs",
                     "+// use crate::b;\n+/// use crate::c;\n+/* use crate::d; */\n-use crate::e;\n\
-                     +let s = \"use crate::f;\";\n+use crate::unchanged::X;\n+use crate::Item;\n\
+                     +let s = \"use crate::f;\";\n+use crate::unchanged::X;\n+use crate::config;\n\
                      +use std::collections::HashMap;\n+x.use_thing(crate_name);",
                 ),
                 ("src/b.rs", ""),

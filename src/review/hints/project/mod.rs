@@ -1,0 +1,186 @@
+//! Project configuration read at the pull request's head: what each language's build knows that
+//! the diff doesn't (Go module paths, Rust crate names, TypeScript path aliases, workspace
+//! packages).
+//!
+//! Why: imports that resolve through configuration rather than a relative path were most of the
+//! `dependsOn` misses measured on real pull requests (issue #16).
+//! [`wanted`] names the files worth reading for a pull request: the build files of every ancestor
+//! directory of its changed files, per language, only for languages it has. [`Project::parse`]
+//! reads whatever of them exist (any other name is taken as a tsconfig); a file that doesn't parse
+//! is skipped and named in [`Project::problems`], never a failure.
+//!
+//! What not: no reading from GitHub (the service does that), no glob expansion of workspace
+//! member lists (a member with changed files has its own build file among the ancestors).
+
+pub mod cargo;
+pub mod js;
+
+use super::imports::{language, Language};
+use super::paths;
+
+pub use js::{JsPackage, TsConfig};
+
+/// Most build files read for one pull request; shallow directories first, so the root's files
+/// are always among them.
+pub const MAX_WANTED: usize = 200;
+
+/// Build files read per language, in each ancestor directory of a changed file.
+fn files_for(language: Language) -> &'static [&'static str] {
+    match language {
+        Language::Go => &["go.mod"],
+        Language::Rust => &["Cargo.toml"],
+        // Vite and Angular templates keep `paths` in `tsconfig.app.json` beside a `tsconfig.json`
+        // that only lists references.
+        Language::JavaScript => &[
+            "package.json",
+            "tsconfig.json",
+            "tsconfig.app.json",
+            "jsconfig.json",
+        ],
+        _ => &[],
+    }
+}
+
+/// The build files worth reading for a pull request with these changed paths, shallowest first.
+pub fn wanted(changed: &[&str]) -> Vec<String> {
+    let mut wanted: Vec<(usize, String)> = Vec::new();
+    let mut has_js = false;
+    for path in changed {
+        let Some(lang) = language(path) else { continue };
+        has_js |= lang == Language::JavaScript;
+        for dir in paths::ancestors(paths::parent(path)) {
+            // Rust sources sit under `src/`; its manifest never does.
+            if lang == Language::Rust && paths::file_name(dir) == "src" {
+                continue;
+            }
+            for name in files_for(lang) {
+                let file = if dir.is_empty() {
+                    name.to_string()
+                } else {
+                    format!("{dir}/{name}")
+                };
+                let key = (file.matches('/').count(), file);
+                // Kept sorted and unique as it grows (no sort step: wasm size).
+                if let Err(at) = wanted.binary_search(&key) {
+                    wanted.insert(at, key);
+                }
+            }
+        }
+    }
+    if has_js {
+        // The usual target of `extends` in monorepos.
+        let key = (0, "tsconfig.base.json".to_string());
+        if let Err(at) = wanted.binary_search(&key) {
+            wanted.insert(at, key);
+        }
+    }
+    wanted.truncate(MAX_WANTED);
+    let mut files = Vec::with_capacity(wanted.len());
+    for (_, file) in wanted {
+        files.push(file);
+    }
+    files
+}
+
+/// What the build files say, in the terms import resolution needs.
+#[derive(Debug, Default, Clone)]
+pub struct Project {
+    /// `(directory, module path)` of each `go.mod` (`imports::go` orders them).
+    pub go_modules: Vec<(String, String)>,
+    /// `(crate name as code spells it, directory of its root module)` of each Cargo package.
+    pub crates: Vec<(String, String)>,
+    /// Every `tsconfig.json`/`jsconfig.json` read, in path order (`TsConfig::options` follows
+    /// `extends`).
+    pub ts_configs: Vec<TsConfig>,
+    /// Every named `package.json`.
+    pub packages: Vec<JsPackage>,
+    /// Build files that could not be read (for the log).
+    pub problems: Vec<String>,
+}
+
+impl Project {
+    /// Reads `(path, text)` build files; unknown names are ignored.
+    pub fn parse(files: &[(String, String)]) -> Project {
+        let mut project = Project::default();
+        for (path, text) in files {
+            let dir = paths::parent(path).to_string();
+            let understood = match paths::file_name(path) {
+                "go.mod" => go_module(text)
+                    .map(|module| project.go_modules.push((dir, module.to_string())))
+                    .is_some(),
+                "Cargo.toml" => {
+                    project.crates.extend(cargo::crate_root(&dir, text));
+                    true
+                }
+                "package.json" => match js::package(&dir, text) {
+                    Some(package) => {
+                        project.packages.extend(package);
+                        true
+                    }
+                    None => false,
+                },
+                _ => match js::ts_config(path, text) {
+                    Some(config) => {
+                        project.ts_configs.push(config);
+                        true
+                    }
+                    None => false,
+                },
+            };
+            if !understood {
+                project.problems.push(path.clone());
+            }
+        }
+        project
+    }
+}
+
+/// The module path of a `go.mod`.
+pub fn go_module(text: &str) -> Option<&str> {
+    text.lines().find_map(super::imports::go::module_in)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{go_module, wanted, Project};
+
+    #[test]
+    fn wanted_files_follow_the_languages_present() {
+        assert_eq!(
+            wanted(&["cmd/app/main.go", "README.md"]),
+            ["go.mod", "cmd/go.mod", "cmd/app/go.mod"]
+        );
+        assert_eq!(
+            wanted(&["crates/core/src/lib.rs"]),
+            ["Cargo.toml", "crates/Cargo.toml", "crates/core/Cargo.toml"]
+        );
+        assert!(wanted(&["docs/a.md", "src/A.java"]).is_empty());
+        let js = wanted(&["packages/ui/src/a.ts"]);
+        assert!(js.contains(&"packages/ui/package.json".to_string()));
+        assert!(js.contains(&"tsconfig.base.json".to_string()));
+        assert_eq!(js.first().map(String::as_str), Some("jsconfig.json"));
+    }
+
+    #[test]
+    fn reads_go_mod_and_reports_problems() {
+        assert_eq!(
+            go_module("// x\nmodule \"example.com/a\" // c\n\ngo 1.22\n"),
+            Some("example.com/a")
+        );
+        assert_eq!(go_module("modules x\n"), None);
+        let project = Project::parse(&[
+            ("go.mod".into(), "module example.com/a\n".into()),
+            ("tools/go.mod".into(), "module example.com/a/tools\n".into()),
+            ("bad/go.mod".into(), "go 1.22\n".into()),
+            ("web/package.json".into(), "{ not json".into()),
+        ]);
+        assert_eq!(
+            project.go_modules,
+            [
+                (String::new(), "example.com/a".to_string()),
+                ("tools".to_string(), "example.com/a/tools".to_string()),
+            ]
+        );
+        assert_eq!(project.problems.len(), 2, "{:?}", project.problems);
+    }
+}
