@@ -16,6 +16,7 @@ use std::sync::OnceLock;
 
 use serde_json::{json, Map, Value};
 
+use super::apps;
 use super::catalog::{self, ToolName};
 use super::jsonrpc::{self, code, Incoming, RpcError};
 use crate::http::{Headers, HttpReply};
@@ -84,8 +85,16 @@ fn server_info() -> Value {
     json!({ "name": SERVER.name, "title": "LogiKFlow", "version": SERVER.version })
 }
 
+/// The same in every era: the MCP Apps extension is declared to every client, since hosts that
+/// don't render views ignore it (see `apps`).
 fn capabilities() -> Value {
-    json!({ "tools": {}, "resources": {}, "prompts": {}, "completions": {} })
+    json!({
+        "tools": {},
+        "resources": {},
+        "prompts": {},
+        "completions": {},
+        "extensions": { apps::EXTENSION: apps::capability() },
+    })
 }
 
 /// Handles one POST body that passed the transport checks.
@@ -382,6 +391,8 @@ fn common_method(id: &Value, method: &str, params: &Map<String, Value>) -> Resul
                     "mimeType": "text/markdown",
                     "text": catalog::ORDERING_GUIDE,
                 }]}))
+            } else if uri == apps::VIEW_URI {
+                Ok(apps::read_view())
             } else {
                 Err(RpcError::new(
                     id.clone(),
@@ -467,9 +478,7 @@ fn tool_call(
         let error = RpcError::new(
             id,
             code::INVALID_PARAMS,
-            format!(
-                "Unknown tool {name:?}: the tools are get_ordering_guide, get_pull_request, save_reading_order and save_diagram"
-            ),
+            format!("Unknown tool {name:?}: the tools are {}", ToolName::list()),
         );
         return Outcome::Reply(rpc_error(200, &error));
     };
