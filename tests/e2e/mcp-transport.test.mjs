@@ -201,7 +201,7 @@ describe('2026-07-28', () => {
     assert.deepEqual(tools.map((t) => t.name), ['get_ordering_guide', 'get_pull_request', 'save_reading_order', 'save_diagram', 'show_reading_order', 'view_reading_order', 'view_diagram', 'view_change']);
     for (const tool of tools) {
       assert.ok(tool.title && tool.description && tool.inputSchema && tool.outputSchema, tool.name);
-      assert.equal(tool.annotations.readOnlyHint, tool.name.startsWith('get_'), tool.name);
+      assert.equal(tool.annotations.readOnlyHint, !tool.name.startsWith('save_'), tool.name);
       assert.equal(tool.annotations.destructiveHint, false);
     }
   });
