@@ -1,6 +1,6 @@
 //! Hands the MCP Apps view's HTML from the Worker's JavaScript bundle to `mcp::apps` (wasm only).
 //!
-//! Why: compiled into the wasm, the view would cost about 10 KB of the 400 KiB gzip budget
+//! Why: compiled into the wasm, the view would cost about 12 KB of the 400 KiB gzip budget
 //! (DESIGN.md section 7), which is nearly all that was left. `src/mcp/apps/view-asset.mjs`
 //! imports the HTML file as text (esbuild's text loader, `tests/scripts/build.sh`), and this
 //! module calls it once per wasm instance, before the first MCP request is dispatched.

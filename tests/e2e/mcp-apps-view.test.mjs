@@ -5,8 +5,11 @@
 // with the MCP SDK client, refusing, as a host must, any tool whose _meta.ui.visibility lacks
 // "app". It checks a saved order and diagram of a stand-in pull request render, that hostile
 // text stays text, that nothing leaves the frame over the network, light and dark themes, and
-// takes screenshots into tests/artifacts/screenshots/. Issue #18.
+// takes screenshots into tests/artifacts/screenshots/. A last test runs the view inside the
+// ext-apps project's own host library (AppBridge, npm @modelcontextprotocol/ext-apps 2.0.4),
+// which validates every message against the extension's schemas. Issue #18.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -315,6 +318,54 @@ test('without host variables the view falls back to its own palette; a tool erro
     assert.match(await frame.$eval('.error', (n) => n.textContent), /^No reading order is saved for logikflow\/big#3 yet/);
     assert.equal(await frame.evaluate(() => getComputedStyle(document.body).backgroundColor), 'rgb(21, 23, 27)');
     await page.screenshot({ path: join(shots, 'mcp-app-error-dark-narrow.png'), fullPage: true });
+  } finally {
+    await context.close();
+  }
+});
+
+test('the ext-apps reference AppBridge hosts the view: order, a change, the diagram, a link, full screen', async () => {
+  // The reference host library, bundled for the browser (it validates messages with zod).
+  const bundle = execFileSync(join(root, 'node_modules/@esbuild/linux-x64/bin/esbuild'),
+    [join(root, 'tests/e2e/apps-host/reference-host.mjs'), '--bundle', '--format=iife', '--log-level=warning'],
+    { cwd: root, maxBuffer: 64 * 1024 * 1024 }).toString();
+  const page = `<!DOCTYPE html><html><head><meta charset="utf-8"></head><body>
+<iframe id="view" sandbox="allow-scripts" style="width:760px;height:300px;border:1px solid #ccc"></iframe>
+<script>${bundle.replace(/<\/script/gi, '<\\/script')}</script></body></html>`;
+  const context = await browser.newContext({ viewport: { width: 820, height: 900 } });
+  const tab = await context.newPage();
+  const requests = [];
+  const errors = [];
+  tab.on('request', (request) => requests.push(request.url()));
+  tab.on('pageerror', (error) => errors.push(String(error)));
+  await context.route('**/*', (route) => route.request().url() === HOST
+    ? route.fulfill({ status: 200, contentType: 'text/html', headers: { 'content-security-policy': DEFAULT_CSP }, body: page })
+    : route.abort());
+  await tab.exposeFunction('callServer', async (name, args) => {
+    const result = await client.callTool({ name, arguments: args });
+    if (!result.isError) validateToolOutput(name, result.structuredContent);
+    return result;
+  });
+  try {
+    await tab.goto(HOST);
+    await tab.evaluate((options) => window.__start(options), { html, theme: 'light', toolInput: saveOrder, toolResult: saveOrderResult });
+    const frame = await (await tab.waitForSelector('iframe')).contentFrame();
+    await frame.waitForSelector('.section');
+    assert.equal(await frame.$$eval('.section .file', (n) => n.length), saveOrder.sections.reduce((n, s) => n + s.files.length, 0));
+    assert.equal(await frame.evaluate(() => window.__pwned), undefined);
+    await frame.click(`.change[data-change="${split.changes[0].id}"] > button`);
+    await frame.waitForSelector('.diff .l');
+    await frame.click('[data-tab="diagram"]');
+    await frame.waitForSelector('svg .node');
+    await frame.click('text=Open review page');
+    await frame.click('text=Full screen');
+    await tab.waitForFunction(() => window.__links.length === 1 && window.__log.includes('display fullscreen'));
+    await frame.waitForSelector('text=Exit full screen');
+    await tab.screenshot({ path: join(shots, 'mcp-app-reference-bridge.png'), fullPage: true });
+    assert.deepEqual(await tab.evaluate(() => window.__links), [saveOrderResult.structuredContent.reviewUrl]);
+    assert.deepEqual(await tab.evaluate(() => window.__log), ['initialized', 'tools/call view_reading_order', 'tools/call view_change', 'tools/call view_diagram', 'display fullscreen']);
+    assert.ok((await tab.evaluate(() => window.__sizes)).length > 0);
+    assert.deepEqual(errors, []);
+    assert.deepEqual(requests, [HOST], 'nothing but the host page was requested');
   } finally {
     await context.close();
   }
