@@ -323,6 +323,23 @@ test('without host variables the view falls back to its own palette; a tool erro
   }
 });
 
+test('a diagram saved before any order: the Diagram tab draws it, the order tab says why it is empty', async () => {
+  const target = { owner: 'logikflow', repo: 'big', number: 1 };
+  const args = { ...target, base_version: 0, diagram: { nodes: [{ id: 'a', title: 'Queue client', kind: 'external' }, { id: 'b', title: 'Services', kind: 'config' }], edges: [{ from: 'a', to: 'b' }] } };
+  const saved = await client.callTool({ name: 'save_diagram', arguments: args });
+  assert.equal(saved.isError, false, saved.content[0].text);
+  const { context, frame } = await openHost({ theme: 'light', toolInput: args, toolResult: saved });
+  try {
+    await frame.waitForSelector('svg .node');
+    assert.equal(await frame.$$eval('svg .node', (n) => n.length), 2);
+    await frame.click('[data-tab="order"]');
+    await frame.waitForSelector('.empty.error');
+    assert.match(await frame.$eval('.empty.error', (n) => n.textContent), /^No reading order is saved for logikflow\/big#1 yet/);
+  } finally {
+    await context.close();
+  }
+});
+
 test('the ext-apps reference AppBridge hosts the view: order, a change, the diagram, a link, full screen', async () => {
   // The reference host library, bundled for the browser (it validates messages with zod).
   const bundle = execFileSync(join(root, 'node_modules/@esbuild/linux-x64/bin/esbuild'),
