@@ -66,6 +66,10 @@ pub enum ToolResult {
     Structured(Value),
     /// Success whose text is not the JSON (the guide's Markdown), with its structured form.
     TextAndStructured { text: String, structured: Value },
+    /// Success as JSON text already written (the MCP Apps view tools): it becomes both the text
+    /// and `structuredContent` without being parsed and written again. The text must be one JSON
+    /// object; `serde_json::to_string` of a struct is.
+    Json(String),
     /// A tool error the agent can act on: `isError: true`, text only.
     Error(String),
 }
@@ -511,6 +515,7 @@ fn tool_call(
 /// Frames a tool's answer as the JSON-RPC result of its `tools/call`.
 pub fn tool_reply(request: &ToolRequest, result: ToolResult) -> HttpReply {
     let mut body = match result {
+        ToolResult::Json(text) => return json_tool_reply(request, &text),
         ToolResult::Structured(structured) => json!({
             "content": [{ "type": "text", "text": structured.to_string() }],
             "structuredContent": structured,
@@ -530,6 +535,23 @@ pub fn tool_reply(request: &ToolRequest, result: ToolResult) -> HttpReply {
         body["resultType"] = json!("complete");
     }
     HttpReply::json(200, &jsonrpc::result(&request.id, body))
+}
+
+/// The reply for [`ToolResult::Json`], written around the text (as [`constant_reply`] is).
+fn json_tool_reply(request: &ToolRequest, text: &str) -> HttpReply {
+    let quoted = serde_json::to_string(text).unwrap_or_else(|_| "\"\"".into());
+    let result_type = match request.era {
+        Era::Modern => r#","resultType":"complete""#,
+        Era::Legacy => "",
+    };
+    HttpReply::new(
+        200,
+        "application/json",
+        format!(
+            r#"{{"id":{id},"jsonrpc":"2.0","result":{{"content":[{{"type":"text","text":{quoted}}}],"structuredContent":{text},"isError":false{result_type}}}}}"#,
+            id = request.id
+        ),
+    )
 }
 
 /// A JSON-RPC error reply with the given HTTP status.

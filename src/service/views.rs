@@ -67,7 +67,7 @@ pub async fn run(
         older_order: older_order.as_ref(),
     };
     Some(match answer(&call, &data) {
-        Ok(result) => ToolResult::Structured(result),
+        Ok(result) => ToolResult::Json(result),
         Err(message) => ToolResult::Error(message),
     })
 }

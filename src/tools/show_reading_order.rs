@@ -145,7 +145,7 @@ struct Answer<'a> {
 }
 
 /// The result: small on purpose, since some hosts show `structuredContent` to the model too.
-pub fn shape_result(inputs: ShowInputs<'_>) -> Value {
+pub fn shape_result(inputs: ShowInputs<'_>) -> String {
     let ShowInputs {
         target,
         base_url,

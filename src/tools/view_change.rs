@@ -70,7 +70,7 @@ struct Answer<'a> {
 }
 
 /// The page of the change, or a message the view shows in its place.
-pub fn shape_result(args: &Args, files: &[SnapshotFile]) -> Result<Value, String> {
+pub fn shape_result(args: &Args, files: &[SnapshotFile]) -> Result<String, String> {
     let label = args.target.label();
     let Some(file) = files.iter().find(|file| file.path == args.path) else {
         return Err(format!(

@@ -87,7 +87,7 @@ struct ChangeFacts<'a> {
 }
 
 /// Shapes the result. The stored order's own `checklist` ids are left out: they serve ticks.
-pub fn shape_result(inputs: ViewInputs<'_>) -> Value {
+pub fn shape_result(inputs: ViewInputs<'_>) -> String {
     let ViewInputs {
         target,
         base_url,

@@ -16,15 +16,12 @@ use super::{view_change, view_diagram, view_reading_order};
 use crate::github::api::PullRequest;
 use crate::mcp::catalog::ToolName;
 
-/// An answer as JSON, by way of its text: the wasm already carries serde_json's text writer for
-/// the field types these answers use (snapshots and saves are written as text), while
-/// `serde_json::to_value` instantiates a second writer for them (measured: about 200 bytes of
-/// gzipped wasm more). The views are read on a click, not on a hot path.
-pub fn to_json<T: serde::Serialize>(answer: &T) -> Value {
-    serde_json::to_string(answer)
-        .ok()
-        .and_then(|text| serde_json::from_str(&text).ok())
-        .unwrap_or(Value::Null)
+/// An answer as JSON text, which the reply carries as is (`ToolResult::Json`): the wasm already
+/// has serde_json's text writer for the field types these answers use (snapshots and saves are
+/// written as text), while `serde_json::to_value` instantiates a second writer for them, and a
+/// large order would be parsed and written again for nothing.
+pub fn to_json<T: serde::Serialize>(answer: &T) -> String {
+    serde_json::to_string(answer).unwrap_or_else(|_| "{}".into())
 }
 
 /// A parsed call of one of the family's tools.
@@ -83,8 +80,9 @@ pub struct ViewData<'a> {
     pub older_order: Option<&'a SavedRecord>,
 }
 
-/// The call's answer (`structuredContent`), or the message the agent or the view is shown.
-pub fn answer(call: &ViewCall, data: &ViewData<'_>) -> Result<Value, String> {
+/// The call's answer (`structuredContent`, as JSON text), or the message the agent or the view
+/// is shown.
+pub fn answer(call: &ViewCall, data: &ViewData<'_>) -> Result<String, String> {
     let current = data.current;
     let latest_version = current.order.as_ref().map_or(0, |record| record.version);
     let diagram_version = current.diagram.as_ref().map_or(0, |record| record.version);
@@ -131,6 +129,11 @@ mod tests {
 
     use super::*;
     use crate::tools::show_reading_order::tests::{order_body, pull, record, snapshot};
+
+    /// The answer parsed, as a host reads it.
+    fn answer(call: &ViewCall, data: &ViewData<'_>) -> Result<Value, String> {
+        super::answer(call, data).map(|text| serde_json::from_str(&text).unwrap_or(Value::Null))
+    }
 
     fn args(value: Value) -> Map<String, Value> {
         value.as_object().cloned().unwrap_or_default()

@@ -615,3 +615,30 @@ fn tools_carry_their_view_and_visibility() {
         assert_eq!(meta["ui"]["visibility"], visibility, "{name}");
     }
 }
+
+/// `ToolResult::Json` carries written JSON as both the text and `structuredContent`, with the
+/// era's framing, exactly as a `Structured` result of the same value would be.
+#[test]
+fn json_text_results_frame_like_structured_ones() {
+    // Keys in order, as a `Value` writes them, so the two texts compare equal.
+    let text = r#"{"n":1,"note":"<script>\"quoted\"</script>"}"#;
+    for era in [Era::Modern, Era::Legacy] {
+        let request = ToolRequest {
+            id: json!("r-1"),
+            era,
+            tool: ToolName::ViewReadingOrder,
+            arguments: Map::new(),
+            client_name: None,
+        };
+        let reply = tool_reply(&request, ToolResult::Json(text.to_string()));
+        assert_eq!(reply.status, 200);
+        let got: Value = serde_json::from_str(&reply.body).unwrap_or(Value::Null);
+        let value: Value = serde_json::from_str(text).unwrap_or(Value::Null);
+        let expected = tool_reply(&request, ToolResult::Structured(value.clone()));
+        let expected: Value = serde_json::from_str(&expected.body).unwrap_or(Value::Null);
+        assert_eq!(got, expected, "{era:?}");
+        assert_eq!(got["result"]["structuredContent"], value);
+        assert_eq!(got["result"]["content"][0]["text"], text);
+        assert_eq!(got["id"], "r-1");
+    }
+}

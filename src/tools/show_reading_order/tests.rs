@@ -7,6 +7,11 @@ use super::*;
 use crate::github::api::{Account, GitRef, PullFile};
 use crate::tools::get_pull_request::{build_snapshot, Snapshot};
 
+/// The answer parsed, as a host reads it.
+fn shape_result(inputs: ShowInputs<'_>) -> Value {
+    serde_json::from_str(&super::shape_result(inputs)).unwrap_or(Value::Null)
+}
+
 pub(crate) fn target(version: Option<u64>) -> ViewTarget {
     ViewTarget {
         owner: "acme".into(),

@@ -5,6 +5,11 @@ use serde_json::json;
 use super::*;
 use crate::tools::show_reading_order::tests::snapshot;
 
+/// The answer parsed, as the view reads it.
+fn shape_result(args: &Args, files: &[SnapshotFile]) -> Result<Value, String> {
+    super::shape_result(args, files).map(|text| serde_json::from_str(&text).unwrap_or(Value::Null))
+}
+
 fn args(path: &str, change: Option<&str>, page: u64) -> Args {
     Args {
         target: crate::tools::show_reading_order::tests::target(None),

@@ -5,6 +5,17 @@ use serde_json::{json, Map};
 use super::*;
 use crate::tools::show_reading_order::tests::{pull, record, target};
 
+/// The answer parsed, as the view reads it.
+fn shape_result(
+    target: &ViewTarget,
+    base_url: &str,
+    pull: &PullRequest,
+    record: Option<&SavedRecord>,
+) -> Value {
+    serde_json::from_str(&super::shape_result(target, base_url, pull, record))
+        .unwrap_or(Value::Null)
+}
+
 fn diagram() -> Value {
     json!({
         "title": "How <b>an invite</b> is accepted",

@@ -7,6 +7,11 @@ use crate::json::FromJson;
 use crate::tools::save_reading_order::stored_order;
 use crate::tools::show_reading_order::tests::{order_body, pull, record, snapshot, target};
 
+/// The answer parsed, as the view reads it.
+fn shape_result(inputs: ViewInputs<'_>) -> Value {
+    serde_json::from_str(&super::shape_result(inputs)).unwrap_or(Value::Null)
+}
+
 fn shape(body: Value, head: &str) -> Value {
     shape_result(ViewInputs {
         target: &target(None),
