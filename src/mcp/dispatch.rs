@@ -16,6 +16,7 @@ use std::sync::OnceLock;
 
 use serde_json::{json, Map, Value};
 
+use super::apps;
 use super::catalog::{self, ToolName};
 use super::jsonrpc::{self, code, Incoming, RpcError};
 use crate::http::{Headers, HttpReply};
@@ -65,6 +66,10 @@ pub enum ToolResult {
     Structured(Value),
     /// Success whose text is not the JSON (the guide's Markdown), with its structured form.
     TextAndStructured { text: String, structured: Value },
+    /// Success as JSON text already written (the MCP Apps view tools): it becomes both the text
+    /// and `structuredContent` without being parsed and written again. The text must be one JSON
+    /// object; `serde_json::to_string` of a struct is.
+    Json(String),
     /// A tool error the agent can act on: `isError: true`, text only.
     Error(String),
 }
@@ -84,8 +89,16 @@ fn server_info() -> Value {
     json!({ "name": SERVER.name, "title": "LogiKFlow", "version": SERVER.version })
 }
 
+/// The same in every era: the MCP Apps extension is declared to every client, since hosts that
+/// don't render views ignore it (see `apps`).
 fn capabilities() -> Value {
-    json!({ "tools": {}, "resources": {}, "prompts": {}, "completions": {} })
+    json!({
+        "tools": {},
+        "resources": {},
+        "prompts": {},
+        "completions": {},
+        "extensions": { apps::EXTENSION: apps::capability() },
+    })
 }
 
 /// Handles one POST body that passed the transport checks.
@@ -383,6 +396,8 @@ fn common_method(id: &Value, method: &str, params: &Map<String, Value>) -> Resul
                     "mimeType": "text/markdown",
                     "text": catalog::ORDERING_GUIDE,
                 }]}))
+            } else if uri == apps::VIEW_URI {
+                Ok(apps::read_view())
             } else {
                 Err(RpcError::new(
                     id.clone(),
@@ -470,9 +485,7 @@ fn tool_call(
         let error = RpcError::new(
             id,
             code::INVALID_PARAMS,
-            format!(
-                "Unknown tool {name:?}: the tools are get_ordering_guide, get_pull_request, save_reading_order and save_diagram"
-            ),
+            format!("Unknown tool {name:?}: the tools are {}", ToolName::list()),
         );
         return Outcome::Reply(rpc_error(200, &error));
     };
@@ -505,6 +518,7 @@ fn tool_call(
 /// Frames a tool's answer as the JSON-RPC result of its `tools/call`.
 pub fn tool_reply(request: &ToolRequest, result: ToolResult) -> HttpReply {
     let mut body = match result {
+        ToolResult::Json(text) => return json_tool_reply(request, &text),
         ToolResult::Structured(structured) => json!({
             "content": [{ "type": "text", "text": structured.to_string() }],
             "structuredContent": structured,
@@ -524,6 +538,23 @@ pub fn tool_reply(request: &ToolRequest, result: ToolResult) -> HttpReply {
         body["resultType"] = json!("complete");
     }
     HttpReply::json(200, &jsonrpc::result(&request.id, body))
+}
+
+/// The reply for [`ToolResult::Json`], written around the text (as [`constant_reply`] is).
+fn json_tool_reply(request: &ToolRequest, text: &str) -> HttpReply {
+    let quoted = serde_json::to_string(text).unwrap_or_else(|_| "\"\"".into());
+    let result_type = match request.era {
+        Era::Modern => r#","resultType":"complete""#,
+        Era::Legacy => "",
+    };
+    HttpReply::new(
+        200,
+        "application/json",
+        format!(
+            r#"{{"id":{id},"jsonrpc":"2.0","result":{{"content":[{{"type":"text","text":{quoted}}}],"structuredContent":{text},"isError":false{result_type}}}}}"#,
+            id = request.id
+        ),
+    )
 }
 
 /// A JSON-RPC error reply with the given HTTP status.

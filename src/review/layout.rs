@@ -33,6 +33,7 @@
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 
+use serde::Serialize;
 use serde_json::Value;
 
 #[cfg(test)]
@@ -146,8 +147,10 @@ pub struct LayoutEdge {
 }
 
 /// A laid-out diagram. Coordinates are SVG user units with the origin at the top left; everything
-/// lies within `0..width` and `0..height`.
-#[derive(Debug, Clone, PartialEq)]
+/// lies within `0..width` and `0..height`. Serialized (camelCase) for the MCP Apps view, which
+/// draws it with DOM calls (`tools::view_diagram`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Layout {
     pub title: String,
     pub width: f64,
@@ -158,7 +161,8 @@ pub struct Layout {
 }
 
 /// A node's box (`x`, `y` its top left) and its text, already wrapped and shortened.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct PlacedNode {
     pub id: String,
     /// The full title, for a tooltip.
@@ -169,11 +173,15 @@ pub struct PlacedNode {
     pub h: f64,
     pub title_lines: Vec<String>,
     pub kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub group: Option<String>,
     /// The file's base name, shortened, shown under the title.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub file_label: Option<String>,
     pub lines: Vec<PlacedLine>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub file: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub hunk: Option<String>,
 }
 
@@ -185,18 +193,20 @@ impl PlacedNode {
 }
 
 /// A `lines` row: the label, then the text wrapped into `rows` (the first follows the label).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PlacedLine {
     pub label: String,
     pub rows: Vec<String>,
 }
 
 /// An arrow drawn through `points` (at least two), ending at `to`'s border.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct PlacedEdge {
     pub from: String,
     pub to: String,
     pub points: Vec<(f64, f64)>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
     /// The centre of the label box (see [`label_size`]).
     pub label_at: (f64, f64),
@@ -204,7 +214,7 @@ pub struct PlacedEdge {
 }
 
 /// A group's box; its title goes in the band at the top.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PlacedGroup {
     pub id: String,
     pub title: String,

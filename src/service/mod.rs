@@ -10,6 +10,8 @@ mod review_diff;
 mod saved_store;
 mod saves;
 mod settings;
+mod view_asset;
+mod views;
 mod web_session;
 
 use crate::body::Capped;
@@ -110,6 +112,7 @@ pub async fn mcp(
     config: &Config,
 ) -> Result<HttpReply> {
     let base_url = origin_of(url);
+    view_asset::install();
     let parts = RequestParts {
         method,
         headers,
@@ -286,6 +289,15 @@ async fn run_tool(
         ToolName::SaveDiagram => {
             let github = github_for(env, config, caller);
             saves::save_diagram(request, caller, env, &github, base_url).await
+        }
+        ToolName::ShowReadingOrder
+        | ToolName::ViewReadingOrder
+        | ToolName::ViewDiagram
+        | ToolName::ViewChange => {
+            let github = github_for(env, config, caller);
+            views::run(request, env, &github, base_url)
+                .await
+                .unwrap_or_else(|| ToolResult::Error("Unknown view tool".into()))
         }
     }
 }

@@ -125,6 +125,54 @@ pub fn version(args: &Map<String, Value>, key: &str, problems: &mut Problems) ->
     }
 }
 
+/// An optional positive whole number (a saved version, a page): `None` when absent or null.
+pub fn optional_positive(
+    args: &Map<String, Value>,
+    key: &str,
+    problems: &mut Problems,
+) -> Option<u64> {
+    match args.get(key) {
+        None | Some(Value::Null) => None,
+        Some(value) => match whole_number(value).filter(|n| *n > 0 && *n <= u64::from(u32::MAX)) {
+            Some(number) => Some(number),
+            None => {
+                problems.push(format!(
+                    "{key} must be a positive integer when given, got {}",
+                    describe(value)
+                ));
+                None
+            }
+        },
+    }
+}
+
+/// A string of 1 to `max_chars` characters; `required` says whether it may be left out.
+pub fn text(
+    args: &Map<String, Value>,
+    key: &str,
+    max_chars: usize,
+    required: bool,
+    problems: &mut Problems,
+) -> Option<String> {
+    match args.get(key) {
+        None | Some(Value::Null) if !required => None,
+        None | Some(Value::Null) => {
+            problems.push(format!("{key} is required"));
+            None
+        }
+        Some(Value::String(text)) if !text.is_empty() && text.chars().count() <= max_chars => {
+            Some(text.clone())
+        }
+        Some(value) => {
+            problems.push(format!(
+                "{key} must be a string of 1 to {max_chars} characters, got {}",
+                describe(value)
+            ));
+            None
+        }
+    }
+}
+
 /// Names of keys the tool does not take.
 pub fn unknown_keys(args: &Map<String, Value>, known: &[&str], problems: &mut Problems) {
     for key in args.keys() {
@@ -214,6 +262,32 @@ mod tests {
         let mut problems = Problems::default();
         pull_number(&a, &mut problems);
         assert!(!problems.is_empty(), "above the schema's maximum");
+    }
+
+    #[test]
+    fn optional_numbers_and_texts() {
+        let mut problems = Problems::default();
+        let a = args(json!({ "version": 3, "page": null, "path": "src/a.rs" }));
+        assert_eq!(optional_positive(&a, "version", &mut problems), Some(3));
+        assert_eq!(optional_positive(&a, "page", &mut problems), None);
+        assert_eq!(optional_positive(&a, "missing", &mut problems), None);
+        assert_eq!(
+            text(&a, "path", 10, true, &mut problems).as_deref(),
+            Some("src/a.rs")
+        );
+        assert_eq!(text(&a, "change", 10, false, &mut problems), None);
+        assert!(problems.is_empty());
+        let a = args(json!({ "version": 0, "path": "", "change": 5 }));
+        optional_positive(&a, "version", &mut problems);
+        text(&a, "path", 10, true, &mut problems);
+        text(&a, "change", 10, false, &mut problems);
+        text(&a, "absent", 10, true, &mut problems);
+        let all = problems.into_vec();
+        assert_eq!(all.len(), 4, "{all:?}");
+        assert!(all[0].contains("version must be a positive integer when given, got 0"));
+        assert!(all[1].contains("path must be a string of 1 to 10 characters"));
+        assert!(all[2].contains("change must be a string"));
+        assert!(all[3].contains("absent is required"));
     }
 
     #[test]

@@ -10,3 +10,8 @@ pub mod get_pull_request;
 pub mod ordering_guide;
 pub mod save_reading_order;
 pub mod saved;
+pub mod show_reading_order;
+pub mod view_change;
+pub mod view_diagram;
+pub mod view_reading_order;
+pub mod views;

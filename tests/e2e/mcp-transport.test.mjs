@@ -198,10 +198,10 @@ describe('2026-07-28', () => {
     assert.equal(resultType, 'complete');
     assert.ok(ttlMs > 0);
     assert.equal(cacheScope, 'public');
-    assert.deepEqual(tools.map((t) => t.name), ['get_ordering_guide', 'get_pull_request', 'save_reading_order', 'save_diagram']);
+    assert.deepEqual(tools.map((t) => t.name), ['get_ordering_guide', 'get_pull_request', 'save_reading_order', 'save_diagram', 'show_reading_order', 'view_reading_order', 'view_diagram', 'view_change']);
     for (const tool of tools) {
       assert.ok(tool.title && tool.description && tool.inputSchema && tool.outputSchema, tool.name);
-      assert.equal(tool.annotations.readOnlyHint, tool.name.startsWith('get_'), tool.name);
+      assert.equal(tool.annotations.readOnlyHint, !tool.name.startsWith('save_'), tool.name);
       assert.equal(tool.annotations.destructiveHint, false);
     }
   });
@@ -218,7 +218,7 @@ describe('2025-11-25 and 2025-06-18', () => {
       // A fresh request, as if to another instance that never saw the initialize.
       const list = await postMcp(stack, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, { 'mcp-protocol-version': version });
       assert.equal(list.status, 200);
-      assert.equal(list.body.result.tools.length, 4);
+      assert.equal(list.body.result.tools.length, 8);
     });
   }
 

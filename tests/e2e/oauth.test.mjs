@@ -254,7 +254,7 @@ describe('OAuth', () => {
 
     const listed = await listTools(stack, body.access_token);
     assert.equal(listed.status, 200, JSON.stringify(listed.body));
-    assert.equal(listed.body.result.tools.length, 4);
+    assert.equal(listed.body.result.tools.length, 8);
     const guide = await callTool(stack, body.access_token, 'get_ordering_guide');
     assert.equal(guide.status, 200);
     assert.equal(guide.body.result.isError, false);
@@ -549,7 +549,7 @@ describe('OAuth', () => {
       const client = new Client({ name: 'sdk-oauth', version: '1.0.0' });
       await client.connect(new StreamableHTTPClientTransport(new URL(stack.mcpUrl), { authProvider: provider }));
       const { tools } = await client.listTools();
-      assert.equal(tools.length, 4);
+      assert.equal(tools.length, 8);
       await client.close();
     } finally {
       await standinControl(stack, 'POST', 'oauth-user', { login: 'octo' });
@@ -651,7 +651,7 @@ describe('OAuth limits and lifetimes', () => {
       const before = provider.savedTokens.access_token;
       await sleep(3_500);
       const { tools } = await client.listTools();
-      assert.equal(tools.length, 4);
+      assert.equal(tools.length, 8);
       assert.notEqual(provider.savedTokens.access_token, before, 'the SDK refreshed its tokens');
       await client.close();
     } finally {

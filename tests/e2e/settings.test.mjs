@@ -142,7 +142,7 @@ describe('settings', () => {
 
     const tools = await listTools(stack, token);
     assert.equal(tools.status, 200, JSON.stringify(tools.body));
-    assert.equal(tools.body.result.tools.length, 4);
+    assert.equal(tools.body.result.tools.length, 8);
     const pull = await callAs(stack, token, 'get_pull_request', pr);
     assert.equal(pull.status, 200);
     assert.equal(pull.body.result.isError, false, JSON.stringify(pull.body.result.content));

@@ -88,7 +88,11 @@ fn modern_lists_carry_cache_hints_and_result_type() {
             "get_ordering_guide",
             "get_pull_request",
             "save_reading_order",
-            "save_diagram"
+            "save_diagram",
+            "show_reading_order",
+            "view_reading_order",
+            "view_diagram",
+            "view_change"
         ]
     );
 }
@@ -298,7 +302,10 @@ fn legacy_requests_stand_alone() {
         let (status, value, _) = send(&[("mcp-protocol-version", version)], body);
         assert_eq!(status, 200);
         assert_eq!(value["id"], "x");
-        assert_eq!(value["result"]["tools"].as_array().map(Vec::len), Some(4));
+        assert_eq!(
+            value["result"]["tools"].as_array().map(Vec::len),
+            Some(ToolName::ALL.len())
+        );
     }
 }
 
@@ -427,7 +434,10 @@ fn constant_results_echo_each_request_id() {
         let id: Value = serde_json::from_str(id).unwrap_or_default();
         assert_eq!(reply["id"], id);
         assert_eq!(reply["jsonrpc"], "2.0");
-        assert_eq!(reply["result"]["tools"].as_array().map(Vec::len), Some(4));
+        assert_eq!(
+            reply["result"]["tools"].as_array().map(Vec::len),
+            Some(ToolName::ALL.len())
+        );
     }
 }
 
@@ -464,7 +474,10 @@ fn legacy_tools_list_is_served_from_the_cache_without_result_type() {
     assert_eq!(status, 200);
     assert_eq!(body["id"], "x");
     assert!(body["result"].get("resultType").is_none());
-    assert_eq!(body["result"]["tools"].as_array().map(Vec::len), Some(4));
+    assert_eq!(
+        body["result"]["tools"].as_array().map(Vec::len),
+        Some(ToolName::ALL.len())
+    );
 }
 
 #[test]
@@ -511,4 +524,134 @@ fn reported_client_names_lose_format_and_control_characters() {
     let only_hidden = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_ordering_guide","arguments":{},"_meta":{"io.modelcontextprotocol/clientInfo":{"name":"\u200B\u202E"}}}}"#;
     let (_, _, legacy) = send(&[("mcp-protocol-version", "2025-06-18")], only_hidden);
     assert_eq!(legacy.and_then(|r| r.client_name), None);
+}
+
+/// The MCP Apps extension is declared in every era, to every client (issue #18).
+#[test]
+fn apps_extension_is_declared_in_all_three_eras() {
+    let (_, discover, _) = modern("server/discover", "");
+    let mut declared = vec![discover["result"]["capabilities"].clone()];
+    for version in LEGACY {
+        let body = format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"initialize","params":{{"protocolVersion":"{version}","capabilities":{{}},"clientInfo":{{"name":"plain","version":"1"}}}}}}"#
+        );
+        let (status, value, _) = send(&[], &body);
+        assert_eq!(status, 200);
+        assert_eq!(value["result"]["protocolVersion"], version);
+        declared.push(value["result"]["capabilities"].clone());
+    }
+    for capabilities in declared {
+        assert_eq!(
+            capabilities["extensions"]["io.modelcontextprotocol/ui"]["mimeTypes"],
+            json!(["text/html;profile=mcp-app"]),
+            "{capabilities}"
+        );
+        assert!(capabilities["resources"].is_object());
+    }
+}
+
+/// A client that declares no UI support gets the same tool list as one that does.
+#[test]
+fn tools_list_does_not_depend_on_client_capabilities() {
+    let plain = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+    let ui = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/ui":{"mimeTypes":["text/html;profile=mcp-app"]}}}}}}"#;
+    let headers = [
+        ("mcp-protocol-version", "2026-07-28"),
+        ("mcp-method", "tools/list"),
+    ];
+    let (_, plain, _) = send(&headers, plain);
+    let (_, ui, _) = send(&headers, ui);
+    assert_eq!(plain, ui);
+}
+
+#[test]
+fn the_view_is_listed_and_read_with_its_mime_type_and_meta() {
+    for (status, listed) in [
+        modern("resources/list", ""),
+        send(
+            &[("mcp-protocol-version", "2025-06-18")],
+            r#"{"jsonrpc":"2.0","id":1,"method":"resources/list"}"#,
+        ),
+    ]
+    .map(|(status, value, _)| (status, value))
+    {
+        assert_eq!(status, 200);
+        let view = listed["result"]["resources"]
+            .as_array()
+            .and_then(|all| all.iter().find(|r| r["uri"] == "ui://reading-order/view"))
+            .cloned()
+            .unwrap_or_default();
+        assert_eq!(view["mimeType"], "text/html;profile=mcp-app");
+    }
+    let (status, read, _) = modern("resources/read", r#""uri":"ui://reading-order/view""#);
+    assert_eq!(status, 200);
+    let content = &read["result"]["contents"][0];
+    assert_eq!(content["uri"], "ui://reading-order/view");
+    assert_eq!(content["mimeType"], "text/html;profile=mcp-app");
+    assert!(content["text"]
+        .as_str()
+        .is_some_and(|html| html.starts_with("<!DOCTYPE html>")));
+    assert_eq!(content["_meta"]["ui"]["prefersBorder"], true);
+    assert_eq!(content["_meta"]["ui"]["csp"]["connectDomains"], json!([]));
+}
+
+#[test]
+fn tools_carry_their_view_and_visibility() {
+    let (_, body, _) = modern("tools/list", "");
+    let tools = body["result"]["tools"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let meta = |name: &str| {
+        tools
+            .iter()
+            .find(|tool| tool["name"] == name)
+            .map(|tool| tool["_meta"].clone())
+            .unwrap_or_default()
+    };
+    for name in ["get_ordering_guide", "get_pull_request"] {
+        assert!(meta(name).is_null(), "{name} has no view");
+    }
+    for (name, visibility) in [
+        ("save_reading_order", json!(["model"])),
+        ("save_diagram", json!(["model"])),
+        ("show_reading_order", json!(["model", "app"])),
+        ("view_reading_order", json!(["app"])),
+        ("view_diagram", json!(["app"])),
+        ("view_change", json!(["app"])),
+    ] {
+        let meta = meta(name);
+        assert_eq!(
+            meta["ui"]["resourceUri"], "ui://reading-order/view",
+            "{name}"
+        );
+        assert_eq!(meta["ui"]["visibility"], visibility, "{name}");
+    }
+}
+
+/// `ToolResult::Json` carries written JSON as both the text and `structuredContent`, with the
+/// era's framing, exactly as a `Structured` result of the same value would be.
+#[test]
+fn json_text_results_frame_like_structured_ones() {
+    // Keys in order, as a `Value` writes them, so the two texts compare equal.
+    let text = r#"{"n":1,"note":"<script>\"quoted\"</script>"}"#;
+    for era in [Era::Modern, Era::Legacy] {
+        let request = ToolRequest {
+            id: json!("r-1"),
+            era,
+            tool: ToolName::ViewReadingOrder,
+            arguments: Map::new(),
+            client_name: None,
+        };
+        let reply = tool_reply(&request, ToolResult::Json(text.to_string()));
+        assert_eq!(reply.status, 200);
+        let got: Value = serde_json::from_str(&reply.body).unwrap_or(Value::Null);
+        let value: Value = serde_json::from_str(text).unwrap_or(Value::Null);
+        let expected = tool_reply(&request, ToolResult::Structured(value.clone()));
+        let expected: Value = serde_json::from_str(&expected.body).unwrap_or(Value::Null);
+        assert_eq!(got, expected, "{era:?}");
+        assert_eq!(got["result"]["structuredContent"], value);
+        assert_eq!(got["result"]["content"][0]["text"], text);
+        assert_eq!(got["id"], "r-1");
+    }
 }

@@ -1,0 +1,19 @@
+//! Hands the MCP Apps view's HTML from the Worker's JavaScript bundle to `mcp::apps` (wasm only).
+//!
+//! Why: compiled into the wasm, the view would cost about 12 KB of the 400 KiB gzip budget
+//! (DESIGN.md section 7), which is nearly all that was left. `src/mcp/apps/view-asset.mjs`
+//! imports the HTML file as text (esbuild's text loader, `tests/scripts/build.sh`), and this
+//! module calls it once per wasm instance, before the first MCP request is dispatched.
+
+use wasm_bindgen::prelude::wasm_bindgen;
+
+#[wasm_bindgen(module = "/src/mcp/apps/view-asset.mjs")]
+extern "C" {
+    #[wasm_bindgen(js_name = viewHtml)]
+    fn view_html() -> String;
+}
+
+/// Makes sure `mcp::apps` has the view's HTML.
+pub fn install() {
+    crate::mcp::apps::install_view(view_html);
+}
