@@ -73,16 +73,23 @@ async fn read_for_page(
     pull: &PullPath,
     base_url: &str,
 ) -> Result<pull_request::PullRead, HttpReply> {
+    read_as_viewer(env, github, pull)
+        .await
+        .map_err(|message| message_page(404, "Can't open this pull request", &message, base_url))
+}
+
+/// The viewer's own GitHub read of the pull request (what every page and request of a pull
+/// request starts with), or the message saying why GitHub would not show it.
+pub(super) async fn read_as_viewer(
+    env: &Env,
+    github: &GitHub<'_>,
+    pull: &PullPath,
+) -> Result<pull_request::PullRead, String> {
     pull_request::read_pull_with_files(env, github, &pull.owner, &pull.repo, pull.number)
         .await
         .map_err(|error| {
             let label = format!("{}/{}#{}", pull.owner, pull.repo, pull.number);
-            message_page(
-                404,
-                "Can't open this pull request",
-                &errors::github_failure(&error, &label),
-                base_url,
-            )
+            errors::github_failure(&error, &label)
         })
 }
 
@@ -352,20 +359,9 @@ pub async fn tick(
         _ => return Ok(refuse(400, "done must be 1 (mark done) or 0 (undo).")),
     };
     let github = super::github_for(env, config, caller);
-    let read = match pull_request::read_pull_with_files(
-        env,
-        &github,
-        &pull.owner,
-        &pull.repo,
-        pull.number,
-    )
-    .await
-    {
+    let read = match read_as_viewer(env, &github, pull).await {
         Ok(read) => read,
-        Err(error) => {
-            let label = format!("{}/{}#{}", pull.owner, pull.repo, pull.number);
-            return Ok(refuse(404, &errors::github_failure(&error, &label)));
-        }
+        Err(message) => return Ok(refuse(404, &message)),
     };
     let current = saved_store::current(env, &pull.owner, &pull.repo, pull.number).await?;
     let order = current

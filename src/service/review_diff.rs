@@ -85,20 +85,9 @@ pub async fn handle(
         ));
     };
     let github = super::github_for(env, config, caller);
-    let read = match pull_request::read_pull_with_files(
-        env,
-        &github,
-        &pull.owner,
-        &pull.repo,
-        pull.number,
-    )
-    .await
-    {
+    let read = match super::review::read_as_viewer(env, &github, pull).await {
         Ok(read) => read,
-        Err(error) => {
-            let label = format!("{}/{}#{}", pull.owner, pull.repo, pull.number);
-            return Ok(refuse(404, &errors::github_failure(&error, &label)));
-        }
+        Err(message) => return Ok(refuse(404, &message)),
     };
     if context {
         let range = (number("from"), number("to"));
