@@ -187,7 +187,32 @@ pub fn tool_definitions() -> Vec<Value> {
 
 /// The ordering guide as Markdown: returned by `get_ordering_guide`, served as a resource and at
 /// `/docs/ordering-guide`.
-pub const ORDERING_GUIDE: &str = include_str!("../guide/ordering-guide.md");
+pub fn ordering_guide() -> &'static str {
+    guide_text()
+}
+
+/// The guide's Markdown, handed over by the adapter like the MCP Apps view (`mcp::apps`): the
+/// Worker's JavaScript bundle carries it, so the wasm doesn't (its size budget).
+#[cfg(target_arch = "wasm32")]
+static GUIDE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// Takes the guide's Markdown from `load` unless this instance has it already (before any request
+/// that serves it is answered).
+#[cfg(target_arch = "wasm32")]
+pub fn install_guide(load: impl FnOnce() -> String) {
+    GUIDE.get_or_init(load);
+}
+
+#[cfg(target_arch = "wasm32")]
+fn guide_text() -> &'static str {
+    GUIDE.get().map_or("", String::as_str)
+}
+
+/// Native builds and tests compile the file in.
+#[cfg(not(target_arch = "wasm32"))]
+fn guide_text() -> &'static str {
+    include_str!("../guide/ordering-guide.md")
+}
 
 /// The URI of the ordering guide resource.
 pub const GUIDE_RESOURCE_URI: &str = "logikflow://docs/ordering-guide";
@@ -203,7 +228,7 @@ fn guide_resource_definition() -> Value {
         "title": "LogiKFlow ordering guide",
         "description": "How to group, order and annotate a pull request for reviewers; reading hints; suggestions; diagrams.",
         "mimeType": "text/markdown",
-        "size": ORDERING_GUIDE.len(),
+        "size": ordering_guide().len(),
     })
 }
 

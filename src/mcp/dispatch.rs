@@ -394,7 +394,7 @@ fn common_method(id: &Value, method: &str, params: &Map<String, Value>) -> Resul
                 Ok(json!({ "contents": [{
                     "uri": uri,
                     "mimeType": "text/markdown",
-                    "text": catalog::ORDERING_GUIDE,
+                    "text": catalog::ordering_guide(),
                 }]}))
             } else if uri == apps::VIEW_URI {
                 Ok(apps::read_view())

@@ -49,11 +49,10 @@ pub async fn handle(mut req: Request, env: &Env, config: &Config) -> Result<Http
             .with_header("cache-control", "public, max-age=3600")
             .with_header("access-control-allow-origin", "*"),
         Route::Home => html(200, web::pages::home(&base_url)),
-        Route::GuideMarkdown => HttpReply::new(
-            200,
-            "text/markdown; charset=utf-8",
-            crate::mcp::catalog::ORDERING_GUIDE,
-        ),
+        Route::GuideMarkdown => HttpReply::new(200, "text/markdown; charset=utf-8", {
+            view_asset::install();
+            crate::mcp::catalog::ordering_guide()
+        }),
         // One arm for every page and request of a pull request, so the viewer's sign-in is
         // checked in one place (and its future is compiled into the wasm once, not per route).
         pull_route @ (Route::Review(_)

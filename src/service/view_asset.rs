@@ -11,9 +11,12 @@ use wasm_bindgen::prelude::wasm_bindgen;
 extern "C" {
     #[wasm_bindgen(js_name = viewHtml)]
     fn view_html() -> String;
+    #[wasm_bindgen(js_name = guideMarkdown)]
+    fn guide_markdown() -> String;
 }
 
 /// Makes sure `mcp::apps` has the view's HTML.
 pub fn install() {
     crate::mcp::apps::install_view(view_html);
+    crate::mcp::catalog::install_guide(guide_markdown);
 }

@@ -2,15 +2,15 @@
 
 use serde_json::json;
 
-use crate::mcp::catalog::ORDERING_GUIDE;
+use crate::mcp::catalog::ordering_guide;
 use crate::mcp::dispatch::ToolResult;
 
 /// The tool's answer; it takes no input and reads nothing.
 pub fn get_ordering_guide(base_url: &str) -> ToolResult {
     ToolResult::TextAndStructured {
-        text: ORDERING_GUIDE.to_string(),
+        text: ordering_guide().to_string(),
         structured: json!({
-            "guide": ORDERING_GUIDE,
+            "guide": ordering_guide(),
             "url": format!("{base_url}/docs/ordering-guide"),
         }),
     }

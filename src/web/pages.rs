@@ -284,7 +284,7 @@ mod tests {
         // build.rs renders it for the static assets, with no base URL.
         assert_eq!(
             include_str!(concat!(env!("OUT_DIR"), "/ordering-guide.html")),
-            ordering_guide(crate::mcp::catalog::ORDERING_GUIDE, "")
+            ordering_guide(crate::mcp::catalog::ordering_guide(), "")
         );
         let headers = include_str!(concat!(env!("OUT_DIR"), "/_headers"));
         assert!(headers.contains(&format!(
