@@ -22,6 +22,7 @@ make_assets() {
     cp build/guide/ordering-guide.html build/.assets/docs/ordering-guide.html
     cp build/guide/_headers build/.assets/_headers
   fi
+  touch build/.assets/.made
   rm -rf build/assets
   mv build/.assets build/assets
 }
@@ -29,7 +30,11 @@ make_assets() {
 if [ "${LOGIKFLOW_BUILD:-}" = skip ] && [ -f build/index.js ]; then
   newest_source=$(find src schema Cargo.toml Cargo.lock build.rs -newer build/index.js -print -quit)
   if [ -z "$newest_source" ] && [ -f build/guide/ordering-guide.html ]; then
-    make_assets
+    # Fresh wasm: remake the assets only when their sources changed, so a Worker started while
+    # another is serving build/assets (tests run files side by side) never sees them vanish.
+    if [ ! -f build/assets/.made ] || [ -n "$(find src/static src/web/highlight-bundle.mjs build/guide -newer build/assets/.made -print -quit)" ]; then
+      make_assets
+    fi
     exit 0
   fi
 fi
