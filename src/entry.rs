@@ -26,6 +26,7 @@ use crate::service;
 #[event(start)]
 fn start() {
     console_error_panic_hook::set_once();
+    crate::case::install(|text| String::from(worker::js_sys::JsString::from(text).to_lower_case()));
 }
 
 #[event(fetch)]

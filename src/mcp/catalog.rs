@@ -1,8 +1,10 @@
 //! What this server offers an agent: its tools, its resource, its prompt and its instructions.
 //!
-//! Tool schemas are the files in `schema/`, compiled in, so `tools/list` serves exactly what the
-//! tests validate real traffic against. Descriptions are written for an agent: what the tool is
+//! Tool schemas are the files in `schema/`, so `tools/list` serves exactly what the tests validate
+//! real traffic against; the Worker's JavaScript bundle carries them (the wasm's size budget). Descriptions are written for an agent: what the tool is
 //! for, when to call it, and that pull request text is untrusted data, never instructions.
+
+use std::sync::OnceLock;
 
 use serde_json::{json, Value};
 
@@ -103,41 +105,15 @@ impl ToolName {
         }
     }
 
-    fn schemas(self) -> (&'static str, &'static str) {
-        match self {
-            ToolName::GetOrderingGuide => (
-                include_str!("../../schema/get_ordering_guide.input.json"),
-                include_str!("../../schema/get_ordering_guide.output.json"),
-            ),
-            ToolName::GetPullRequest => (
-                include_str!("../../schema/get_pull_request.input.json"),
-                include_str!("../../schema/get_pull_request.output.json"),
-            ),
-            ToolName::SaveReadingOrder => (
-                include_str!("../../schema/save_reading_order.input.json"),
-                include_str!("../../schema/save_reading_order.output.json"),
-            ),
-            ToolName::SaveDiagram => (
-                include_str!("../../schema/save_diagram.input.json"),
-                include_str!("../../schema/save_diagram.output.json"),
-            ),
-            ToolName::ShowReadingOrder => (
-                include_str!("../../schema/show_reading_order.input.json"),
-                include_str!("../../schema/show_reading_order.output.json"),
-            ),
-            ToolName::ViewReadingOrder => (
-                include_str!("../../schema/view_reading_order.input.json"),
-                include_str!("../../schema/view_reading_order.output.json"),
-            ),
-            ToolName::ViewDiagram => (
-                include_str!("../../schema/view_diagram.input.json"),
-                include_str!("../../schema/view_diagram.output.json"),
-            ),
-            ToolName::ViewChange => (
-                include_str!("../../schema/view_change.input.json"),
-                include_str!("../../schema/view_change.output.json"),
-            ),
-        }
+    /// The tool's input and output schemas, as `schema/<tool>.{input,output}.json` hold them.
+    fn schemas(self) -> (Value, Value) {
+        let pair = tool_schemas().get(self.as_str());
+        let pick = |key: &str| {
+            pair.and_then(|pair| pair.get(key))
+                .cloned()
+                .unwrap_or_else(|| json!({ "type": "object" }))
+        };
+        (pick("input"), pick("output"))
     }
 
     /// The tool as `tools/list` describes it.
@@ -148,8 +124,8 @@ impl ToolName {
             "name": self.as_str(),
             "title": self.title(),
             "description": self.description(),
-            "inputSchema": schema(input),
-            "outputSchema": schema(output),
+            "inputSchema": input,
+            "outputSchema": output,
             "annotations": {
                 "title": self.title(),
                 "readOnlyHint": read_only,
@@ -165,24 +141,86 @@ impl ToolName {
     }
 }
 
-/// Parses a compiled-in schema. The files are checked by a unit test, so a bad one fails the build's
-/// tests rather than a request.
-fn schema(text: &str) -> Value {
-    let mut value: Value =
-        serde_json::from_str(text).unwrap_or_else(|_| json!({ "type": "object" }));
-    // `$schema` is noise for clients, and some reject unknown dialect URIs.
-    if let Some(object) = value.as_object_mut() {
-        object.remove("$schema");
-    }
-    value
+/// Every tool's schemas by tool name, `{"<tool>": {"input": …, "output": …}}`, parsed once.
+fn tool_schemas() -> &'static Value {
+    static SCHEMAS: OnceLock<Value> = OnceLock::new();
+    SCHEMAS.get_or_init(|| {
+        let mut all = serde_json::from_str::<Value>(&schema_text()).unwrap_or_default();
+        // `$schema` is noise for clients, and some reject unknown dialect URIs.
+        if let Some(tools) = all.as_object_mut() {
+            for pair in tools.values_mut().filter_map(Value::as_object_mut) {
+                for schema in pair.values_mut().filter_map(Value::as_object_mut) {
+                    schema.remove("$schema");
+                }
+            }
+        }
+        all
+    })
 }
 
-/// Every tool, as `tools/list` lists them.
+/// The schemas' text, handed over by the adapter like the ordering guide: the Worker's
+/// JavaScript bundle carries the files (`src/mcp/apps/view-asset.mjs`), so the wasm doesn't.
+#[cfg(target_arch = "wasm32")]
+static SCHEMA_TEXT: OnceLock<String> = OnceLock::new();
+
+/// Takes the schemas' text from `load` unless this instance has it already (before the first
+/// MCP request is dispatched).
+#[cfg(target_arch = "wasm32")]
+pub fn install_schemas(load: impl FnOnce() -> String) {
+    SCHEMA_TEXT.get_or_init(load);
+}
+
+#[cfg(target_arch = "wasm32")]
+fn schema_text() -> String {
+    SCHEMA_TEXT.get().cloned().unwrap_or_default()
+}
+
+/// Native builds and tests compile the files in, in the shape the bundle hands over.
+#[cfg(not(target_arch = "wasm32"))]
+fn schema_text() -> String {
+    macro_rules! pair {
+        ($name:literal) => {
+            (
+                $name,
+                include_str!(concat!("../../schema/", $name, ".input.json")),
+                include_str!(concat!("../../schema/", $name, ".output.json")),
+            )
+        };
+    }
+    let files = [
+        pair!("get_ordering_guide"),
+        pair!("get_pull_request"),
+        pair!("save_reading_order"),
+        pair!("save_diagram"),
+        pair!("show_reading_order"),
+        pair!("view_reading_order"),
+        pair!("view_diagram"),
+        pair!("view_change"),
+    ];
+    let parse = |text: &str| serde_json::from_str::<Value>(text).unwrap_or(Value::Null);
+    let all: serde_json::Map<String, Value> = files
+        .iter()
+        .map(|(name, input, output)| {
+            (
+                name.to_string(),
+                json!({ "input": parse(input), "output": parse(output) }),
+            )
+        })
+        .collect();
+    Value::Object(all).to_string()
+}
+
+/// Every tool, as `tools/list` lists them: built once per instance.
 pub fn tool_definitions() -> Vec<Value> {
-    ToolName::ALL
-        .into_iter()
-        .map(ToolName::definition)
-        .collect()
+    static DEFINITIONS: OnceLock<Vec<Value>> = OnceLock::new();
+    DEFINITIONS
+        .get_or_init(|| {
+            ToolName::ALL
+                .into_iter()
+                .map(ToolName::definition)
+                .collect()
+        })
+        .clone()
 }
 
 /// The ordering guide as Markdown: returned by `get_ordering_guide`, served as a resource and at
@@ -194,7 +232,7 @@ pub fn ordering_guide() -> &'static str {
 /// The guide's Markdown, handed over by the adapter like the MCP Apps view (`mcp::apps`): the
 /// Worker's JavaScript bundle carries it, so the wasm doesn't (its size budget).
 #[cfg(target_arch = "wasm32")]
-static GUIDE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+static GUIDE: OnceLock<String> = OnceLock::new();
 
 /// Takes the guide's Markdown from `load` unless this instance has it already (before any request
 /// that serves it is answered).
@@ -325,10 +363,29 @@ mod tests {
     fn every_schema_file_parses() {
         for tool in ToolName::ALL {
             let (input, output) = tool.schemas();
-            for text in [input, output] {
-                let value: Value = serde_json::from_str(text).expect("schema file is JSON");
+            for value in [input, output] {
                 assert_eq!(value["type"], "object", "{}", tool.as_str());
+                assert!(value.get("$schema").is_none(), "{}", tool.as_str());
+                assert!(value.get("properties").is_some(), "{}", tool.as_str());
             }
+        }
+    }
+
+    /// The Worker's bundle hands the wasm every tool's schemas (`view-asset.mjs`); a tool
+    /// missing there would list `{"type":"object"}` in production only.
+    #[test]
+    fn the_bundle_carries_every_tools_schemas() {
+        let bundle = include_str!("apps/view-asset.mjs");
+        for tool in ToolName::ALL {
+            for kind in ["input", "output"] {
+                let file = format!("@logikflow/schema/{}.{kind}.json", tool.as_str());
+                assert!(bundle.contains(&file), "{file} is not imported");
+            }
+            assert!(
+                bundle.contains(&format!("    {}: pair(", tool.as_str())),
+                "{}",
+                tool.as_str()
+            );
         }
     }
 

@@ -23,7 +23,7 @@ use crate::json::FromJson;
 use crate::log;
 use crate::mcp::catalog::ToolName;
 use crate::mcp::dispatch::{self, Outcome, ToolRequest, ToolResult};
-use crate::mcp::transport::{self, RequestParts, MAX_BODY_BYTES};
+use crate::mcp::transport::{self, RequestParts};
 use crate::oauth::challenge::{self, Refusal};
 use crate::router::{route, Route};
 use crate::tools::caller::Caller;
@@ -40,11 +40,9 @@ pub async fn handle(mut req: Request, env: &Env, config: &Config) -> Result<Http
     }
     let method = req.method().to_string();
     Ok(match route(&method, url.path()) {
-        Route::Mcp => {
-            let headers = Headers::new(req.headers().entries());
-            let body = crate::body::read(req.inner(), MAX_BODY_BYTES);
-            mcp(&method, &url, &headers, body, env, config).await?
-        }
+        // The entry serves `/mcp` through [`mcp`] straight from the raw request; it never routes
+        // it here, and a second call site would compile the whole MCP path into this future again.
+        Route::Mcp => html(404, web::pages::not_found(&base_url)),
         Route::ResourceMetadata => HttpReply::json(200, &challenge::resource_metadata(&base_url))
             .with_header("cache-control", "public, max-age=3600")
             .with_header("access-control-allow-origin", "*"),

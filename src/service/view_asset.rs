@@ -1,4 +1,5 @@
-//! Hands the MCP Apps view's HTML from the Worker's JavaScript bundle to `mcp::apps` (wasm only).
+//! Hands text the wasm doesn't carry from the Worker's JavaScript bundle to the core (wasm only):
+//! the MCP Apps view's HTML (`mcp::apps`), the ordering guide and the tools' schemas (`mcp::catalog`).
 //!
 //! Why: compiled into the wasm, the view would cost about 12 KB of the 400 KiB gzip budget
 //! (DESIGN.md section 7), which is nearly all that was left. `src/mcp/apps/view-asset.mjs`
@@ -13,10 +14,13 @@ extern "C" {
     fn view_html() -> String;
     #[wasm_bindgen(js_name = guideMarkdown)]
     fn guide_markdown() -> String;
+    #[wasm_bindgen(js_name = toolSchemas)]
+    fn tool_schemas() -> String;
 }
 
 /// Makes sure `mcp::apps` has the view's HTML.
 pub fn install() {
     crate::mcp::apps::install_view(view_html);
     crate::mcp::catalog::install_guide(guide_markdown);
+    crate::mcp::catalog::install_schemas(tool_schemas);
 }

@@ -97,10 +97,11 @@ else
   rm build/.glue/index_bg.wasm
 fi
 # The bindings import ./index_bg.wasm, which stays a separate module beside build/index.js.
-# The MCP Apps view's HTML rides in the bundle as a string (src/service/view_asset.rs says why).
+# The MCP Apps view's HTML, the guide and the tool schemas ride in the bundle as strings
+# (src/service/view_asset.rs says why).
 "$ESBUILD_BIN" src/worker.mjs --bundle --format=esm --minify --log-level=warning \
-  --external:./index_bg.wasm '--external:cloudflare:*' --loader:.html=text --loader:.md=text \
-  --alias:@logikflow/view-html=./src/mcp/apps/reading-order.html \
+  --external:./index_bg.wasm '--external:cloudflare:*' --loader:.html=text --loader:.md=text --loader:.json=text \
+  --alias:@logikflow/view-html=./src/mcp/apps/reading-order.html --alias:@logikflow/schema=./schema \
   --alias:@logikflow/guide-md=./src/guide/ordering-guide.md --outfile=build/.staging/index.js
 mv build/.staging/index_bg.wasm build/index_bg.wasm
 mv build/.staging/index.js build/index.js

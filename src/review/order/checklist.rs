@@ -72,7 +72,7 @@ pub fn checklist_ids(order: &Order) -> Vec<ChecklistItem> {
         let scope = if title.is_empty() {
             format!("section:#{}", section_index + 1)
         } else {
-            format!("section:{}", title.to_lowercase())
+            format!("section:{}", crate::case::lowercase(&title))
         };
         for check in &section.checks {
             add(&scope, check, section_index, None);
