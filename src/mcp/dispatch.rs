@@ -275,7 +275,7 @@ fn discover() -> Value {
     json!({
         "supportedVersions": supported_versions(),
         "capabilities": capabilities(),
-        "instructions": catalog::INSTRUCTIONS,
+        "instructions": catalog::instructions(),
         "_meta": { META_SERVER_INFO: server_info() },
     })
 }
@@ -375,7 +375,7 @@ fn initialize(params: &Map<String, Value>) -> Value {
         "protocolVersion": version,
         "capabilities": capabilities(),
         "serverInfo": server_info(),
-        "instructions": catalog::INSTRUCTIONS,
+        "instructions": catalog::instructions(),
     })
 }
 

@@ -102,6 +102,7 @@ fi
 "$ESBUILD_BIN" src/worker.mjs --bundle --format=esm --minify --log-level=warning \
   --external:./index_bg.wasm '--external:cloudflare:*' --loader:.html=text --loader:.md=text --loader:.json=text \
   --alias:@logikflow/view-html=./src/mcp/apps/reading-order.html --alias:@logikflow/schema=./schema \
+  --alias:@logikflow/catalog-text=./src/mcp/catalog-text.json \
   --alias:@logikflow/guide-md=./src/guide/ordering-guide.md --outfile=build/.staging/index.js
 mv build/.staging/index_bg.wasm build/index_bg.wasm
 mv build/.staging/index.js build/index.js

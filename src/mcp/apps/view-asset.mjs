@@ -1,9 +1,11 @@
 // Text the Rust code needs but the wasm doesn't carry (its size budget): the MCP Apps view's
-// HTML, the ordering guide's Markdown and the tools' schemas (src/service/view_asset.rs).
+// HTML, the ordering guide's Markdown, the tools' schemas and the catalog's words for agents
+// (src/service/view_asset.rs).
 // wasm-bindgen copies this file into the bindings; esbuild (tests/scripts/build.sh) resolves the
 // aliases below to files of the repository and inlines them as strings.
 import html from '@logikflow/view-html';
 import guide from '@logikflow/guide-md';
+import catalogText from '@logikflow/catalog-text';
 import getOrderingGuideInput from '@logikflow/schema/get_ordering_guide.input.json';
 import getOrderingGuideOutput from '@logikflow/schema/get_ordering_guide.output.json';
 import getPullRequestInput from '@logikflow/schema/get_pull_request.input.json';
@@ -28,6 +30,11 @@ export function viewHtml() {
 // The ordering guide's Markdown (src/mcp/catalog.rs).
 export function guideMarkdown() {
   return guide;
+}
+
+// Tool titles and descriptions, the server's instructions and the prompt (src/mcp/catalog-text.json).
+export function catalogTextJson() {
+  return catalogText;
 }
 
 // Every tool's schemas as one JSON text, `{"<tool>": {"input": …, "output": …}}`
