@@ -117,8 +117,11 @@ pub fn subject(path: &str) -> Option<Subject<'_>> {
     let ext = paths::extension(path);
     let (found, (extensions, same_dir)) = if JS.contains(&ext) {
         let base = stem.strip_suffix(".internal").unwrap_or(stem);
+        // Shared helpers in `__tests__` (`utils.ts`, `setup.ts`) test nothing; runners that
+        // take every file there as a test are configured to skip them.
+        let helper = matches!(base, "utils" | "helpers" | "setup" | "fixtures" | "mocks");
         let name = strip_any_suffix(base, &[".test", ".spec", "-test", "_test"])
-            .or_else(|| has_dir(path, "__tests__").then_some(base))?;
+            .or_else(|| (has_dir(path, "__tests__") && !helper).then_some(base))?;
         (name, (JS_SOURCES, false))
     } else if JVM.contains(&ext) {
         if path.contains("src/main/") {
@@ -370,6 +373,8 @@ mod tests {
                 "src/components/Button/Button.test.tsx",
                 "src/components/__tests__/Modal.tsx",
                 "src/components/Modal.tsx",
+                "src/components/__tests__/utils.ts",
+                "src/components/utils.ts",
             ],
             "services/invite-service.test.ts -> services/invite-service.ts
              src/app/foo.service.spec.ts -> src/app/foo.service.ts

@@ -43,6 +43,9 @@ const EXTENSIONS: &[&str] = &[
 ];
 const INDEX_EXTENSIONS: &[&str] = &[".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs"];
 
+/// Output directories a package's `exports` and entry fields point into; sources sit in `src/`.
+const BUILD_DIRS: &[&str] = &["dist", "build", "lib", "out", "esm", "cjs", "es", "types"];
+
 /// `./x.js` may name `./x.ts` in TypeScript.
 const TS_FOR_JS: &[(&str, &[&str])] = &[
     (".js", &[".ts", ".tsx"]),
@@ -213,13 +216,27 @@ fn through_package(package: &JsPackage, spec: &str, index: &PathIndex<'_>) -> Op
         .get(package.name.len()..)
         .unwrap_or("")
         .trim_start_matches('/');
-    let entry = || {
-        package
-            .entries
-            .iter()
-            .find_map(|entry| probe(&paths::join(&package.dir, entry)?, index))
+    let subpath = if inner.is_empty() {
+        ".".to_string()
+    } else {
+        format!("./{inner}")
     };
-    let found = if inner.is_empty() { entry() } else { None };
+    // A subpath the `exports` map names resolves through it alone (a `null` target hides it);
+    // others fall back to the entry fields and plain paths, as `node10` resolution does.
+    let exported = package.exports_of(&subpath);
+    let entries: &[String] = match &exported {
+        Some(_) => &[],
+        None if inner.is_empty() => &package.entries,
+        None => &[],
+    };
+    let found = exported
+        .iter()
+        .flatten()
+        .chain(entries)
+        .find_map(|target| probe_built(&package.dir, target, index));
+    if exported.is_some() {
+        return found;
+    }
     found.or_else(|| {
         let candidates = if inner.is_empty() {
             ["src/index".to_string(), "index".to_string()]
@@ -230,6 +247,32 @@ fn through_package(package: &JsPackage, spec: &str, index: &PathIndex<'_>) -> Op
             .iter()
             .find_map(|candidate| probe(&paths::join(&package.dir, candidate)?, index))
     })
+}
+
+/// A package file named by `exports` or an entry field: as written, else the source it is built
+/// from (`./dist/esm/x.js`, `./build/modern/x.d.ts` → `src/x.*`, then `x.*`).
+fn probe_built(dir: &str, target: &str, index: &PathIndex<'_>) -> Option<usize> {
+    if let Some(found) = probe(&paths::join(dir, target)?, index) {
+        return Some(found);
+    }
+    let mut rest = target.trim_start_matches("./");
+    for ext in [".d.ts", ".d.mts", ".d.cts", ".js", ".mjs", ".cjs", ".jsx"] {
+        rest = rest.strip_suffix(ext).unwrap_or(rest);
+    }
+    // Under an output directory, variant folders (`build/modern/`, `dist/esm/node/`) have no
+    // counterpart in the sources: drop leading folders one at a time, fewest first.
+    let first = rest.split('/').next().unwrap_or("");
+    let mut candidates = vec![format!("src/{rest}"), rest.to_string()];
+    if BUILD_DIRS.contains(&first) {
+        while let Some((_, after)) = rest.split_once('/') {
+            rest = after;
+            candidates.push(format!("src/{rest}"));
+            candidates.push(rest.to_string());
+        }
+    }
+    candidates
+        .iter()
+        .find_map(|candidate| probe(&paths::join(dir, candidate)?, index))
 }
 
 fn probe(base: &str, index: &PathIndex<'_>) -> Option<usize> {
@@ -374,6 +417,44 @@ mod tests {
             ],
             "apps/web/src/page.ts -> libs/a/src/index.ts, packages/ui/src/index.ts, \
              packages/ui/src/date.ts, apps/web/src/util/x.ts",
+        );
+    }
+
+    #[test]
+    fn conditional_and_pattern_exports_lead_to_sources() {
+        check_in(
+            &[
+                (
+                    "apps/web/src/app.ts",
+                    "+import { Button } from '@acme/ui';\n+import { Icon } from '@acme/ui/icons/arrow';\n\
+                     +import { fmt } from '@acme/utils/date';\n+import { x } from '@acme/utils/internal/x';\n\
+                     +import { y } from '@acme/core/server';\n+import { z } from '@acme/ui/legacy/z.js';",
+                ),
+                ("packages/ui/src/index.ts", ""),
+                ("packages/ui/src/icons/arrow.tsx", ""),
+                ("packages/ui/src/legacy/z.ts", ""),
+                ("packages/utils/src/date/index.ts", ""),
+                // Not exported, so not what `@acme/utils/internal/x` names.
+                ("packages/utils/src/internal/x.ts", ""),
+                ("packages/core/src/server.mts", ""),
+            ],
+            &[
+                (
+                    "packages/ui/package.json",
+                    r#"{ "name": "@acme/ui", "exports": { ".": { "types": "./dist/index.d.ts", "import": "./dist/esm/index.js", "require": "./dist/cjs/index.cjs" },
+                        "./icons/*": { "types": "./dist/types/icons/*.d.ts", "default": "./dist/esm/icons/*.js" }, "./legacy/": "./lib/legacy/" } }"#,
+                ),
+                (
+                    "packages/utils/package.json",
+                    r#"{ "name": "@acme/utils", "exports": { "./date": "./build/date/index.js", "./internal/*": null } }"#,
+                ),
+                (
+                    "packages/core/package.json",
+                    r#"{ "name": "@acme/core", "exports": { "./server": { "node": { "import": "./dist/server.mjs" } } } }"#,
+                ),
+            ],
+            "apps/web/src/app.ts -> packages/ui/src/index.ts, packages/ui/src/icons/arrow.tsx, \
+             packages/ui/src/legacy/z.ts, packages/utils/src/date/index.ts, packages/core/src/server.mts",
         );
     }
 

@@ -92,7 +92,13 @@ pub fn resolved_imports(
     let mut go_imports: Vec<Vec<&str>> = vec![Vec::new(); files.len()];
     let mut has_rust = false;
     let mut kotlin_declarations = Declarations::default();
-    for (file, imports) in files.iter().zip(go_imports.iter_mut()) {
+    let mut rust_references: Vec<Vec<rust::Reference<'_>>> = vec![Vec::new(); files.len()];
+    let mut rust_evidence = rust::Evidence::default();
+    for ((file, imports), references) in files
+        .iter()
+        .zip(go_imports.iter_mut())
+        .zip(rust_references.iter_mut())
+    {
         let Some(hunks) = file.hunks else { continue };
         match language(file.path) {
             Some(Language::Go) => *imports = go::specifiers(hunks),
@@ -103,7 +109,22 @@ pub fn resolved_imports(
                     }
                 }
             }
-            Some(Language::Rust) => has_rust = true,
+            Some(Language::Rust) => {
+                has_rust = true;
+                *references = rust::references(hunks);
+                if let Some(position) = index.find(file.path) {
+                    for reference in references.iter() {
+                        match reference {
+                            rust::Reference::Mod { name, .. } => {
+                                rust_evidence.modules.add(position, name)
+                            }
+                            rust::Reference::Item(name) => rust_evidence.items.add(position, name),
+                            rust::Reference::Call(name) => rust_evidence.calls.add(position, name),
+                            _ => {}
+                        }
+                    }
+                }
+            }
             _ => {}
         }
     }
@@ -121,7 +142,8 @@ pub fn resolved_imports(
     files
         .iter()
         .zip(&go_imports)
-        .map(|(file, go_specs)| {
+        .zip(&rust_references)
+        .map(|((file, go_specs), rust_references)| {
             let mut out = Vec::new();
             let (Some(hunks), Some(lang)) = (file.hunks, language(file.path)) else {
                 return out;
@@ -139,8 +161,8 @@ pub fn resolved_imports(
                     }
                 }
                 Language::Rust => {
-                    for reference in rust::references(hunks) {
-                        rust::resolve(path, &reference, &crates, index, &mut out);
+                    for reference in rust_references {
+                        rust::resolve(path, reference, &crates, &rust_evidence, index, &mut out);
                     }
                 }
                 Language::Go => {
@@ -160,7 +182,13 @@ pub fn resolved_imports(
                 }
                 Language::C => {
                     for include in c::includes(hunks) {
-                        c::resolve(path, include, index, &mut out);
+                        c::resolve(
+                            path,
+                            (&include.0, include.1),
+                            &project.include_dirs,
+                            index,
+                            &mut out,
+                        );
                     }
                 }
                 Language::CSharp => {

@@ -15,9 +15,11 @@
 //!
 //! A path names one module, never a changed parent of it: the segments before the first
 //! capitalised one (types, traits, constants and variants are items of that module, so
-//! `crate::Item` is the crate root); a lower-case last segment of a `use` is a module, of a path
-//! in code (`crate::a::f()`) a function of its parent. A `use` of a function whose module
-//! changed is missed rather than every `use` of an unchanged module linked to its parent.
+//! `crate::Item` is the crate root); a lower-case last segment is a module when its file changed,
+//! else an item of the deepest changed module file above it: of a leaf module (`a/b.rs`) unless
+//! a `mod` line or changed files inside show a module of that name, of a module with children
+//! (`mod.rs`, a crate root) only when its visible lines define it (`fn f`, `macro_rules! f`) or
+//! the importer calls it (`f(…)`), since there an unchanged child module is the likelier reading.
 //! Crate names come from the manifests read at the head, then from `…/src/` directory names.
 //!
 //! What not: no `#[path]` attributes, no macros, no `extern crate` renames, no inline-module
@@ -26,6 +28,7 @@
 use std::collections::HashMap;
 
 use super::lex::{self, Syntax, Tok};
+use super::Declarations;
 use crate::review::hints::index::PathIndex;
 use crate::review::hints::paths;
 use crate::review::patch::Hunk;
@@ -41,7 +44,7 @@ const SYNTAX: Syntax = Syntax {
     star_lines_are_comments: true,
 };
 
-const TRIGGERS: &[&str] = &["use", "mod", "crate"];
+const TRIGGERS: &[&str] = &["use", "mod", "crate", "fn", "macro_rules"];
 
 const MODULE_SUFFIXES: &[&str] = &[".rs", "/mod.rs"];
 
@@ -57,6 +60,10 @@ pub enum Reference<'a> {
     Path(Vec<&'a str>),
     /// `mod name;`.
     Mod { name: &'a str, indented: bool },
+    /// `fn name` or `macro_rules! name`: an item a `use` may name.
+    Item(&'a str),
+    /// `name(…)` or `name::<…>(…)`: a function this file calls.
+    Call(&'a str),
 }
 
 /// Module references in the visible lines of the hunks.
@@ -113,6 +120,25 @@ fn read<'a>(code: &[(Tok<'a>, usize)], out: &mut Vec<Reference<'a>>) {
                 } else {
                     i += 1;
                 }
+            }
+            Tok::Ident("fn" | "macro_rules") if !after_separator => {
+                let name = match (tok(i + 1), tok(i + 2)) {
+                    (Some(Tok::Ident(name)), _)
+                    | (Some(Tok::Punct(b'!')), Some(Tok::Ident(name))) => Some(name),
+                    _ => None,
+                };
+                out.extend(name.map(Reference::Item));
+                i += 1;
+            }
+            Tok::Ident(name)
+                if !after_separator
+                    && name.starts_with(|c: char| c.is_ascii_lowercase())
+                    && (tok(i + 1) == Some(Tok::Punct(b'('))
+                        || (tok(i + 1) == Some(Tok::Punct(b':'))
+                            && tok(i + 3) == Some(Tok::Punct(b'<')))) =>
+            {
+                out.push(Reference::Call(name));
+                i += 1;
             }
             Tok::Ident(first @ ("crate" | "$crate")) if !after_separator => {
                 let mut path = vec![first];
@@ -273,11 +299,24 @@ fn module_of(file: &str) -> Option<Module<'_>> {
     })
 }
 
+/// What changed files show about names a `use` may end in (whether `use a::x` names a module or
+/// an item of `a`), by file position.
+#[derive(Debug, Default)]
+pub struct Evidence<'a> {
+    /// `mod x;` lines.
+    pub modules: Declarations<'a>,
+    /// `fn x` and `macro_rules! x`.
+    pub items: Declarations<'a>,
+    /// `x(…)` calls.
+    pub calls: Declarations<'a>,
+}
+
 /// Adds the changed file a reference in `importer` resolves to.
 pub fn resolve(
     importer: &str,
     reference: &Reference<'_>,
     crates: &Crates,
+    evidence: &Evidence<'_>,
     index: &PathIndex<'_>,
     out: &mut Vec<usize>,
 ) {
@@ -294,6 +333,7 @@ pub fn resolve(
         }
         Reference::Use { path, indented } => (path.as_slice(), *indented, true),
         Reference::Path(path) => (path.as_slice(), false, false),
+        Reference::Item(_) | Reference::Call(_) => return,
     };
     // `a::b::*` and `a::b::{self}` name exactly the module `a::b`.
     let (segments, exact) = match segments.split_last() {
@@ -331,13 +371,15 @@ pub fn resolve(
         .position(|segment| segment.starts_with(|c: char| c.is_ascii_uppercase()))
         .unwrap_or(rest.len());
     let ends_in_item = module_len < rest.len();
-    // In a `use`, a lower-case last name is a module (`use crate::runtime::context;`); in code
-    // (`crate::a::f()`) it is called, so an item of its parent.
+    // A lower-case last name is a module when its file changed (`use crate::runtime::context;`),
+    // else an item (a function, macro or static) of the deepest changed module above it, unless
+    // something shows it is a module: a `mod` line of its parent or changed files inside it.
     let mut lengths = vec![module_len];
-    if !ends_in_item && !exact && !from_use && module_len > shortest {
+    if !ends_in_item && !exact && module_len > shortest {
         lengths.push(module_len - 1);
     }
     for take in lengths {
+        let is_parent = take < module_len;
         let mut parts: Vec<&str> = base.to_vec();
         parts.extend(rest.get(..take).unwrap_or(&[]));
         let found = if parts.is_empty() {
@@ -352,6 +394,25 @@ pub fn resolve(
         } else {
             index.probe(&join(root, &parts.join("/")), MODULE_SUFFIXES)
         };
+        // A `use` of a lower-case name under a changed module file: an item of a leaf module
+        // (`a/b.rs`) unless its `mod` line or changed files inside show a module; of a module
+        // with children (`mod.rs`, a crate root) only when its visible lines define it or the
+        // importer calls it.
+        let child = rest.get(take).copied().unwrap_or("");
+        let item_of = |found: usize| {
+            let parent = index.path(found);
+            if matches!(paths::file_name(parent), "mod.rs" | "lib.rs" | "main.rs") {
+                return evidence.items.contains(found, child)
+                    || index
+                        .find(importer)
+                        .is_some_and(|own| evidence.calls.contains(own, child));
+            }
+            let mut dir = parts.clone();
+            dir.push(child);
+            !evidence.modules.contains(found, child)
+                && index.in_dir(&join(root, &dir.join("/"))).is_empty()
+        };
+        let found = found.filter(|&found| !(is_parent && from_use) || item_of(found));
         if let Some(found) = found {
             out.push(found);
             return;
@@ -478,21 +539,34 @@ mod tests {
                 (
                     "src/app.rs",
                     "+use crate::Config;\n+use crate::a::b::Item;\n+use crate::a::c::helper;\n\
-                     +use crate::a::d::*;\n+use crate::a::e::{self, Thing};\n+use crate::a::f::module;",
+                     +use crate::a::d::*;\n+use crate::a::e::{self, Thing};\n+use crate::a::f::module;\n\
+                     +use crate::a::g::inner;\n+use crate::a::b::function;\n\
+                     +use crate::h::{run, context};",
                 ),
                 ("src/lib.rs", ""),
                 ("src/a/mod.rs", ""),
-                // `a::c::helper` names a module `helper` (unchanged); `d` and `b` didn't change.
+                // `a::c::helper` is a function of the changed `a/c.rs`; `d` and `b` didn't change.
                 ("src/a/c.rs", "+pub fn helper() {}"),
                 ("src/a/e.rs", ""),
-                ("src/a/f.rs", "+pub fn g() {}"),
+                // `module` and `inner` are modules (a `mod` line, changed files inside), unchanged.
+                ("src/a/f.rs", "+mod module;\n+pub fn g() {}"),
+                ("src/a/g.rs", ""),
+                ("src/a/g/inner/deep.rs", ""),
+                // A module with children: `run` is defined in its visible lines, `context` is
+                // not (most likely an unchanged child module).
+                ("src/h/mod.rs", "+pub fn run() {}\n+macro_rules! m { () => {} }"),
+                (
+                    "src/k.rs",
+                    "+use crate::h::{call_me, generic, context};\n+fn f() { call_me(1); generic::<u8>(); context::x(); }",
+                ),
                 (
                     "crates/other/src/lib.rs",
                     "+use crate::Error;\n+use crate::error::Kind;",
                 ),
                 ("crates/other/src/error.rs", ""),
             ],
-            "src/app.rs -> src/lib.rs, src/a/e.rs\n\
+            "src/app.rs -> src/lib.rs, src/a/c.rs, src/a/e.rs, src/h/mod.rs\n\
+             src/k.rs -> src/h/mod.rs\n\
              crates/other/src/lib.rs -> crates/other/src/error.rs",
         );
     }

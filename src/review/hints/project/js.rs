@@ -4,16 +4,17 @@
 //! Why: TypeScript projects import through path aliases (`@app/*` → `src/*`) and monorepos import
 //! workspace packages by name (`@acme/ui` → `packages/ui/src/index.ts`); both are written down in
 //! these files and nowhere in the diff.
-//! A package's entry is `exports["."]` (when a plain string), `source`, `types`, `module` or
-//! `main`, else its `src/index` (what a built `dist/index.js` is built from), and subpaths
-//! (`@acme/ui/button`) are looked up under `src/` and the package root, where conditional and
-//! wildcard `exports` maps point in practice.
+//! A subpath (`.`, `./button`) named by `exports` resolves through it: every condition's target
+//! (nested, `*` patterns, `./dir/` folders; `null` hides it), each probed as written and as the
+//! source it is built from (`./build/modern/x.js` → `src/x.*`). Without `exports`, the entry is
+//! `source`, `types`, `module` or `main`, else `src/index`, and subpaths are looked up under
+//! `src/` and the package root.
 //! tsconfig files are JSON with comments and trailing commas, so they are cleaned before parsing.
 //! `extends` is followed through the files that were read (relative paths only), when a specifier
 //! is resolved; a base that wasn't read leaves the file with its own options.
 //!
-//! What not: no `references`, no `rootDirs`, no conditional or wildcard `exports` maps, no
-//! reading of `node_modules`.
+//! What not: no `references`, no `rootDirs`, no `imports` (`#x`) maps, no reading of
+//! `node_modules`.
 
 use serde_json::Value;
 
@@ -64,9 +65,61 @@ impl TsConfig {
 pub struct JsPackage {
     pub dir: String,
     pub name: String,
-    /// `exports["."]` (or `exports`) when a string, then `source`, `types`, `typings`,
-    /// `module`, `main`.
+    /// `source`, `types`, `typings`, `module`, `main`.
     pub entries: Vec<String>,
+    /// The `exports` field as written.
+    pub exports: Option<Value>,
+}
+
+impl JsPackage {
+    /// The targets `exports` maps a subpath (`.` or `./x`) to, every condition's in the order
+    /// written (`source`, `types`, `import`, `require`, `default`, nested); a `*` pattern's
+    /// capture (the longest matching prefix wins) or an old `./dir/` folder mapping is filled in.
+    /// `None` when there is no `exports` or it doesn't name the subpath.
+    pub fn exports_of(&self, subpath: &str) -> Option<Vec<String>> {
+        let exports = self.exports.as_ref()?;
+        let map = match exports {
+            Value::Object(map) if map.keys().any(|key| key.starts_with('.')) => map,
+            // A string, array or condition object is the package's `.` export.
+            _ => return (subpath == ".").then(|| leaves(exports, "")),
+        };
+        if let Some(target) = map.get(subpath) {
+            return Some(leaves(target, ""));
+        }
+        let (_, capture, target) = map
+            .iter()
+            .filter_map(|(key, target)| {
+                let (prefix, suffix) = key
+                    .split_once('*')
+                    .or_else(|| key.ends_with('/').then_some((key.as_str(), "")))?;
+                let middle = subpath.strip_prefix(prefix)?.strip_suffix(suffix)?;
+                Some((prefix.len(), middle, target))
+            })
+            .max_by_key(|(prefix_len, _, _)| *prefix_len)?;
+        let mut found = leaves(target, capture);
+        for target in &mut found {
+            // Folder mappings (`"./x/": "./src/x/"`) append the rest.
+            if target.ends_with('/') {
+                target.push_str(capture);
+            }
+        }
+        Some(found)
+    }
+}
+
+/// The string targets under an `exports` value, in order, `*` replaced by `capture`.
+fn leaves(value: &Value, capture: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![value];
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::String(target) => out.push(target.replace('*', capture)),
+            Value::Array(items) => stack.extend(items.iter().rev()),
+            Value::Object(map) => stack.extend(map.values().rev()),
+            _ => {}
+        }
+    }
+    out
 }
 
 /// Parses JSON with `//` and `/* */` comments and trailing commas (tsconfig's dialect).
@@ -160,7 +213,11 @@ pub fn ts_config(path: &str, text: &str) -> Option<TsConfig> {
             for target in strings(Some(targets)) {
                 joined.extend(paths::join(paths_base, &target));
             }
-            list.push((pattern.clone(), joined));
+            // Targets outside the repository (`../../packages/x/src` in a root config that
+            // packages extend) lead nowhere we can see: the pattern claims nothing.
+            if !joined.is_empty() {
+                list.push((pattern.clone(), joined));
+            }
         }
         patterns = Some(list);
     }
@@ -193,15 +250,12 @@ fn extends_path(dir: &str, target: &str) -> Option<String> {
 /// Reads a `package.json`: `None` when it doesn't parse, `Some(None)` when it has no name (not
 /// importable by name).
 pub fn package(dir: &str, text: &str) -> Option<Option<JsPackage>> {
-    let value: Value = serde_json::from_str(text).ok()?;
+    let mut value: Value = serde_json::from_str(text).ok()?;
     let Some(name) = value.get("name").and_then(Value::as_str) else {
         return Some(None);
     };
-    let exports = value.get("exports");
-    let dot = exports.and_then(|exports| exports.get(".")).or(exports);
     let mut entries = Vec::new();
     for field in [
-        dot,
         value.get("source"),
         value.get("types"),
         value.get("typings"),
@@ -212,10 +266,12 @@ pub fn package(dir: &str, text: &str) -> Option<Option<JsPackage>> {
             entries.push(entry.clone());
         }
     }
+    let name = name.to_string();
     Some(Some(JsPackage {
         dir: dir.to_string(),
-        name: name.to_string(),
+        name,
         entries,
+        exports: value.get_mut("exports").map(Value::take),
     }))
 }
 
@@ -268,9 +324,56 @@ mod tests {
         let ui = ui.flatten();
         assert_eq!(ui.as_ref().map(|p| p.name.as_str()), Some("@acme/ui"));
         assert_eq!(
-            ui.map(|p| p.entries),
-            Some(vec!["./src/index.ts".into(), "dist/index.js".into()])
+            ui.as_ref().map(|p| p.entries.clone()),
+            Some(vec!["dist/index.js".into()])
         );
+        let exports = |package: &Option<super::JsPackage>, subpath: &str| {
+            package.as_ref().and_then(|p| p.exports_of(subpath))
+        };
+        assert_eq!(exports(&ui, "."), Some(vec!["./src/index.ts".into()]));
+        assert_eq!(
+            exports(&ui, "./button"),
+            Some(vec!["./src/button.tsx".into()])
+        );
+        assert_eq!(exports(&ui, "./other"), None);
+        let conditional = package(
+            "p",
+            r#"{"name":"p","exports":{".":{"types":"./dist/index.d.ts","import":{"node":"./dist/node.mjs","default":"./dist/index.mjs"},"require":null},
+                "./icons/*":{"import":"./dist/icons/*.js"},"./*":"./src/*.ts","./icons/x":null,"./legacy/":"./lib/legacy/"}}"#,
+        )
+        .flatten();
+        assert_eq!(
+            exports(&conditional, "."),
+            // Conditions in name order (serde_json's map); every target is probed.
+            Some(vec![
+                "./dist/index.mjs".into(),
+                "./dist/node.mjs".into(),
+                "./dist/index.d.ts".into()
+            ])
+        );
+        assert_eq!(
+            exports(&conditional, "./icons/arrow"),
+            Some(vec!["./dist/icons/arrow.js".into()])
+        );
+        assert_eq!(exports(&conditional, "./icons/x"), Some(vec![]));
+        assert_eq!(
+            exports(&conditional, "./util/date"),
+            Some(vec!["./src/util/date.ts".into()])
+        );
+        assert_eq!(
+            exports(&conditional, "./legacy/a.js"),
+            Some(vec!["./lib/legacy/a.js".into()])
+        );
+        let sugar = package(
+            "q",
+            r#"{"name":"q","exports":{"import":"./esm/index.js","require":"./cjs/index.js"}}"#,
+        )
+        .flatten();
+        assert_eq!(
+            exports(&sugar, "."),
+            Some(vec!["./esm/index.js".into(), "./cjs/index.js".into()])
+        );
+        assert_eq!(exports(&sugar, "./x"), None);
         assert_eq!(package("", "{\"private\": true}"), Some(None));
         assert!(package("", "{").is_none());
     }

@@ -1,6 +1,6 @@
 //! Project configuration read at the pull request's head: what each language's build knows that
 //! the diff doesn't (Go module paths, Rust crate names, TypeScript path aliases, workspace
-//! packages).
+//! packages, C include directories).
 //!
 //! Why: imports that resolve through configuration rather than a relative path were most of the
 //! `dependsOn` misses measured on real pull requests (issue #16).
@@ -12,6 +12,7 @@
 //! What not: no reading from GitHub (the service does that), no glob expansion of workspace
 //! member lists (a member with changed files has its own build file among the ancestors).
 
+pub mod c;
 pub mod cargo;
 pub mod js;
 
@@ -29,6 +30,7 @@ fn files_for(language: Language) -> &'static [&'static str] {
     match language {
         Language::Go => &["go.mod"],
         Language::Rust => &["Cargo.toml"],
+        Language::C => &["CMakeLists.txt", "Makefile", "meson.build"],
         // Vite and Angular templates keep `paths` in `tsconfig.app.json` beside a `tsconfig.json`
         // that only lists references.
         Language::JavaScript => &[
@@ -94,6 +96,8 @@ pub struct Project {
     pub ts_configs: Vec<TsConfig>,
     /// Every named `package.json`.
     pub packages: Vec<JsPackage>,
+    /// C and C++ include directories named by CMake, Make, Meson or a compilation database.
+    pub include_dirs: Vec<String>,
     /// Build files that could not be read (for the log).
     pub problems: Vec<String>,
 }
@@ -108,6 +112,15 @@ impl Project {
                 "go.mod" => go_module(text)
                     .map(|module| project.go_modules.push((dir, module.to_string())))
                     .is_some(),
+                "CMakeLists.txt" | "Makefile" | "meson.build" => {
+                    match c::include_dirs(path, text) {
+                        Some(dirs) => {
+                            project.include_dirs.extend(dirs);
+                            true
+                        }
+                        None => false,
+                    }
+                }
                 "Cargo.toml" => {
                     project.crates.extend(cargo::crate_root(&dir, text));
                     true
@@ -155,6 +168,17 @@ mod tests {
             ["Cargo.toml", "crates/Cargo.toml", "crates/core/Cargo.toml"]
         );
         assert!(wanted(&["docs/a.md", "src/A.java"]).is_empty());
+        assert_eq!(
+            wanted(&["lib/a.c"]),
+            [
+                "CMakeLists.txt",
+                "Makefile",
+                "meson.build",
+                "lib/CMakeLists.txt",
+                "lib/Makefile",
+                "lib/meson.build"
+            ]
+        );
         let js = wanted(&["packages/ui/src/a.ts"]);
         assert!(js.contains(&"packages/ui/package.json".to_string()));
         assert!(js.contains(&"tsconfig.base.json".to_string()));
