@@ -182,17 +182,20 @@
     var article = active && active.closest ? active.closest("article.file") : null;
     return files.indexOf(article || focusedFile);
   }
+  // Goes to the next (or previous) visible file that `wanted` accepts; when a window of entries
+  // that isn't loaded yet comes first, loads it instead (the next press goes on into it).
   function step(delta, wanted) {
     var index = current();
-    for (var i = index + delta; i >= 0 && i < files.length; i += delta) {
-      if (visible(files[i]) && (!wanted || wanted(files[i]))) { focusFile(i); return; }
-    }
-    // Past the entries on the page: load the next window of them, if there is one.
     var from = index >= 0 ? files[index] : null;
+    var side = delta > 0 ? 4 : 2; // Node.DOCUMENT_POSITION_FOLLOWING : PRECEDING
     var more = Array.prototype.filter.call(document.querySelectorAll(".run.more a.load-files"), function (link) {
-      return !from || (from.compareDocumentPosition(link) & (delta > 0 ? 4 : 2));
+      return !from || (from.compareDocumentPosition(link) & side);
     });
     var next = delta > 0 ? more[0] : more[more.length - 1];
+    for (var i = index + delta; i >= 0 && i < files.length; i += delta) {
+      if (next && (next.compareDocumentPosition(files[i]) & side)) { break; }
+      if (visible(files[i]) && (!wanted || wanted(files[i]))) { focusFile(i); return; }
+    }
     if (next) {
       say("Loading more files…");
       next.click();

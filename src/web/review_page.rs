@@ -17,6 +17,11 @@
 //! background `fetch` posts with the same fields and keeps the "X of Y done" counter current.
 //! The page then needs `script-src 'self'; connect-src 'self'` in its CSP (`html::CSP` has neither).
 //!
+//! A large pull request's page renders one window of [`WINDOW_ENTRIES`] entries (`?from=`); the
+//! other windows are one "Load more files" link per section, which `/static/review-view.js`
+//! replaces with the same run of entries from that window's page (`&fragment=1`), so a 3,000-file
+//! page is its outline and a window, not 3,000 entries with their tick forms.
+//!
 //! Anchors: each file entry has `id="file-<slug>"`; later appearances of a split file add
 //! `-part-N` (N counts appearances from 1 in reading order, so the first one has no suffix). The
 //! slug keeps ASCII letters, digits, `.`, `_`, `-` and `/` and writes every other byte as `~XX`, so
@@ -1307,7 +1312,7 @@ fn entries(out: &mut String, list: &[EntryPlan<'_>], key: &str, ctx: &mut Ctx<'_
         }
         let (_, _, last, reviewed, _) = run.get_or_insert_with(|| {
             if window == ctx.window {
-                let _ = write!(out, "<div class=\"run\" data-run=\"{key}-{window}\">\n");
+                let _ = writeln!(out, "<div class=\"run\" data-run=\"{key}-{window}\">");
             }
             (window, ctx.shown, ctx.shown, 0, entry.anchor.as_str())
         });

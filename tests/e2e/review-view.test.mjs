@@ -14,6 +14,8 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { chromium } from 'playwright-core';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { root, standinControl, startStack } from './harness.mjs';
 
 const require = createRequire(import.meta.url);
@@ -379,4 +381,72 @@ test('no serious or critical axe-core violations on any page, in both themes', a
     await context.close();
   }
   assert.deepEqual(found, [], JSON.stringify(found, null, 2));
+});
+
+test('with a saved order, the outline reaches every window of a large pull request', async (t) => {
+  const client = new Client({ name: 'review-view-e2e', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(stack.mcpUrl)));
+  const orderIn = async (number, parts) => {
+    const pr = { owner: 'logikflow', repo: 'big', number };
+    const read = await client.callTool({ name: 'get_pull_request', arguments: pr });
+    const { files, baseVersion } = read.structuredContent;
+    const per = Math.ceil(files.length / parts);
+    const sections = [];
+    for (let i = 0; i < files.length; i += per) {
+      sections.push({ title: `Part ${sections.length + 1}`, layer: 'logic', files: files.slice(i, i + per).map((f) => ({ path: f.path })) });
+    }
+    const saved = await client.callTool({ name: 'save_reading_order', arguments: { ...pr, base_version: baseVersion, sections } });
+    assert.equal(saved.isError, false, saved.content?.[0]?.text);
+    return files.map((f) => f.path);
+  };
+  await orderIn(2, 12);
+  const paths = await orderIn(1, 4);
+  await client.close();
+  // With its outline of 3,000 files (before windows and the short outline lines: 5.0 MB).
+  const sizes = {};
+  for (const n of [1, 2]) sizes[`big#${n}`] = Buffer.byteLength(await html(`/r/logikflow/big/pull/${n}`));
+  t.diagnostic(`review page HTML bytes with a saved order: ${JSON.stringify(sizes)}`);
+  assert.ok(sizes['big#1'] < 512 * 1024, `big#1: ${sizes['big#1']}`);
+  assert.ok(sizes['big#2'] < 1024 * 1024, `big#2: ${sizes['big#2']}`);
+
+  const tab = await page();
+  await tab.goto(`${stack.baseUrl}/r/logikflow/big/pull/1`);
+  const anchor = (path) => `file-${path}`;
+  // An outline link to the 250th file loads its window in place and goes there.
+  const link = tab.locator(`.outline a[title="${paths[249]}"]`);
+  assert.equal(await link.getAttribute('href'), `?from=201#${anchor(paths[249])}`);
+  await Promise.all([
+    tab.waitForResponse((r) => r.url().includes('?from=201&fragment=1') && r.status() === 200),
+    link.click(),
+  ]);
+  const target = tab.locator(`article[id="${anchor(paths[249])}"]`);
+  await target.waitFor();
+  await tab.waitForFunction((id) => document.activeElement?.id === id, anchor(paths[249]));
+  assert.ok(tab.url().endsWith(`#${anchor(paths[249])}`));
+  assert.equal(await tab.locator('article.file').count(), 200);
+  // `j` past the first window's last file loads the next window and goes to its first file.
+  await tab.locator(`article[id="${anchor(paths[99])}"]`).focus();
+  await Promise.all([
+    tab.waitForResponse((r) => r.url().includes('?from=101&fragment=1') && r.status() === 200),
+    tab.keyboard.press('j'),
+  ]);
+  await tab.waitForFunction((id) => document.activeElement?.id === id, anchor(paths[100]));
+  assert.equal(await tab.locator('article.file').count(), 300);
+  // The outline line of a file ticked in a loaded window follows its state.
+  const row = tab.locator(`.outline li:has(> a[title="${paths[100]}"])`);
+  assert.equal(await row.getAttribute('data-state'), 'todo');
+  await Promise.all([
+    tab.waitForResponse((r) => r.url().endsWith('/ticks') && r.status() === 200),
+    tab.keyboard.press('x'),
+  ]);
+  assert.equal(await row.getAttribute('data-state'), 'reviewed');
+  assert.match(await row.textContent(), /^Reviewed: /);
+  await tab.screenshot({ path: join(shots, 'review-windows-desktop.png'), fullPage: false });
+  await tab.close();
+
+  // A link straight to a file of a window that isn't on the page (shared, or the diagram's).
+  const direct = await page();
+  await direct.goto(`${stack.baseUrl}/r/logikflow/big/pull/1#${anchor(paths[310])}`);
+  await direct.locator(`article[id="${anchor(paths[310])}"]`).waitFor();
+  await direct.close();
 });

@@ -1180,7 +1180,12 @@ fn a_deferred_diff_names_its_reviewed_and_new_changes() {
     let flags = article(&html, "file-lib/flags.ts");
     assert!(!flags.contains("data-done"), "{flags}");
     // The script copies the entry's tick for each change, with the page's item for it.
-    for needle in ["\"change:\" + path + \"#\" + id", "data-done", "data-new", "review:loaded"] {
+    for needle in [
+        "\"change:\" + path + \"#\" + id",
+        "data-done",
+        "data-new",
+        "review:loaded",
+    ] {
         assert!(REVIEW_VIEW_JS.contains(needle), "{needle}");
     }
 }
@@ -1193,11 +1198,7 @@ fn the_outline_links_entries_of_other_windows_to_their_page() {
     d.files = (0..150)
         .map(|n| file(&format!("src/m{n:03}.rs"), "modified", Some(NEW_PATCH)))
         .collect();
-    let paths: Vec<Value> = d
-        .files
-        .iter()
-        .map(|f| json!({ "path": f.path }))
-        .collect();
+    let paths: Vec<Value> = d.files.iter().map(|f| json!({ "path": f.path })).collect();
     d.order = Some(order_from(json!({
         "sections": [{ "title": "A", "files": paths[..60] }, { "title": "B", "files": paths[60..] }]
     })));

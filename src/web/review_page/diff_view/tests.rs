@@ -231,7 +231,14 @@ fn load_links_name_the_file_and_its_changes() {
         comments: comments.iter().collect(),
         unplaced: true,
     };
-    view.load_button(&mut out, "a b&c.rs", super::Deferred::Later, &shown, &links, "");
+    view.load_button(
+        &mut out,
+        "a b&c.rs",
+        super::Deferred::Later,
+        &shown,
+        &links,
+        "",
+    );
     check(
         &out,
         &[
@@ -358,8 +365,15 @@ fn a_350_file_pull_request_page_is_under_one_mebibyte() {
     assert!(html.len() < 1024 * 1024, "{} bytes", html.len());
     assert_eq!(html.matches("<article ").count(), 100);
     assert!(html.contains("<div class=\"run\" data-run=\"rest-2\">\n<article class=\"file\" id=\"file-src/module_200/handler.rs\""));
-    assert_eq!(html.matches("class=\"run more\"").count(), 3, "windows 0, 1 and 3");
-    assert!(!html.contains("<nav class=\"outline\""), "no header or outline");
+    assert_eq!(
+        html.matches("class=\"run more\"").count(),
+        3,
+        "windows 0, 1 and 3"
+    );
+    assert!(
+        !html.contains("<nav class=\"outline\""),
+        "no header or outline"
+    );
     assert_eq!(html.matches("class=\"diff-wrap\"").count(), 12);
     // Tick ids of a later window never clash with the first window's.
     assert!(html.contains("id=\"t2-1\""));
