@@ -165,13 +165,13 @@ pub async fn review(
         Some(since) => commits_between(&github, pull, &since.head_sha, head).await,
         None => None,
     };
-    let view = review_page::View::parse(
-        req.url()?
-            .query_pairs()
-            .find(|(k, _)| k == "view")
+    let url = req.url()?;
+    let query = |name: &str| {
+        url.query_pairs()
+            .find(|(k, _)| k == name)
             .map(|(_, v)| v.into_owned())
-            .as_deref(),
-    );
+    };
+    let view = review_page::View::parse(query("view").as_deref());
     let comments = super::review_diff::comments(&github, pull, read.pull.review_comments).await;
     let versions: Vec<review_page::VersionInfo> = history.iter().map(Into::into).collect();
     let csrf = csrf_context(req)?;
@@ -212,6 +212,8 @@ pub async fn review(
         diagram: current.diagram.as_ref().map(|r| &r.body),
         csrf: &csrf.token,
         comments: &comments,
+        window: review_page::window_of(query("from").as_deref()),
+        fragment: query("fragment").as_deref() == Some("1"),
     };
     Ok(page_reply(200, review_page::render(&page), &csrf))
 }

@@ -4,7 +4,10 @@
 // syntax-highlighted one by one as they scroll into view (window.hljs, /static/highlight.js), and
 // "Expand" buttons show up to 20 more lines of the file around a change (at most 20 requests a
 // page view). Every line keeps its +/- marker and its line numbers: only the text node after
-// the marker is replaced by highlighted markup.
+// the marker is replaced by highlighted markup. On a large page it also loads the other windows
+// of entries in place ("Load more files", and outline links to their entries), and gives diffs
+// loaded on demand their changes' own ticks; /static/review.js hears of what came in through a
+// `review:loaded` event.
 (function () {
   var MAX_EXPANSIONS = 20;
   var CONTEXT_LINES = 20;
@@ -200,26 +203,95 @@
     });
   }
 
-  function load(link) {
-    var holder = link.parentNode;
-    if (link.getAttribute("aria-busy") === "true") { return; }
-    link.setAttribute("aria-busy", "true");
-    link.textContent = "Loading…";
-    fetch(link.href + "&fragment=1", { credentials: "same-origin", headers: { "Accept": "text/html" } })
+  // Our own server's HTML (every untrusted text in it escaped there), parsed as an inert
+  // document: nothing in it runs, and its nodes are moved in.
+  function fetchDocument(url) {
+    return fetch(url, { credentials: "same-origin", headers: { "Accept": "text/html" } })
       .then(function (response) {
         // A redirect means the session ended (to the sign-in page): never put that in place.
         if (!response.ok || response.redirected) { throw new Error("status " + response.status); }
         return response.text();
       })
-      .then(function (html) {
-        // Our own server's HTML for this entry, every untrusted text in it escaped there. It is
-        // parsed as an inert document (nothing in it runs) and its nodes are moved in.
-        var doc = new DOMParser().parseFromString(html, "text/html");
+      .then(function (html) { return new DOMParser().parseFromString(html, "text/html"); });
+  }
+  // Tells the tick script (/static/review.js) that entries or ticks came in under `root`.
+  function loaded(root) {
+    document.dispatchEvent(new CustomEvent("review:loaded", { detail: root }));
+  }
+
+  var madeTicks = 0;
+  // A diff loaded on demand gets its changes' own ticks as the page gives inlined diffs: each a
+  // copy of the entry's tick (the same form: action, CSRF token, fields) for the item
+  // `change:{path}#{id}`, reviewed when the page listed the id in `data-done`, with "New" when
+  // it listed it in `data-new`. The page leaves `data-done` out when the entry's tick is its
+  // only change's.
+  function changeTicks(holder, box) {
+    var done = holder.getAttribute("data-done");
+    var article = holder.closest("article.file");
+    var entry = article && article.querySelector('.file-body > .tick[data-scope="entry"]');
+    var wrap = box.querySelector(".diff-wrap");
+    if (done === null || !entry || !wrap) { return; }
+    var path = wrap.getAttribute("data-path");
+    var doneIds = done.split(",");
+    var newIds = (holder.getAttribute("data-new") || "").split(",");
+    Array.prototype.forEach.call(wrap.querySelectorAll("tbody[data-change]"), function (tbody, index) {
+      var id = tbody.getAttribute("data-change");
+      var head = tbody.querySelector("tr.hunk-head td");
+      var header = head && head.querySelector(".hunk-header");
+      if (!id || !header) { return; }
+      var isDone = doneIds.indexOf(id) >= 0;
+      var tick = entry.cloneNode(true);
+      tick.setAttribute("data-scope", "change");
+      tick.classList.toggle("is-done", isDone);
+      var item = tick.querySelector('input[name="item"]');
+      var next = tick.querySelector('input[name="done"]');
+      var checkbox = tick.querySelector(".tick-box");
+      var label = tick.querySelector("label");
+      var button = tick.querySelector(".tick-save");
+      var tickId = "c" + (++madeTicks);
+      if (item) { item.value = "change:" + path + "#" + id; }
+      if (next) { next.value = isDone ? "0" : "1"; }
+      if (checkbox) { checkbox.id = tickId; checkbox.checked = isDone; }
+      if (label) {
+        label.id = tickId + "-l";
+        label.htmlFor = tickId;
+        label.textContent = "Reviewed";
+        var hidden = document.createElement("span");
+        hidden.className = "vh";
+        hidden.textContent = " change " + (index + 1) + " of " + path;
+        label.appendChild(hidden);
+      }
+      if (button) {
+        button.setAttribute("aria-describedby", tickId + "-l");
+        button.textContent = isDone ? "Undo" : "Mark done";
+      }
+      var control = document.createElement("div");
+      control.className = "hunk-tick";
+      if (newIds.indexOf(id) >= 0) {
+        var badge = document.createElement("span");
+        badge.className = "badge new";
+        badge.textContent = "New";
+        control.appendChild(badge);
+      }
+      control.appendChild(tick);
+      head.insertBefore(control, header);
+    });
+  }
+
+  function load(link) {
+    var holder = link.parentNode;
+    if (link.getAttribute("aria-busy") === "true") { return; }
+    link.setAttribute("aria-busy", "true");
+    link.textContent = "Loading…";
+    fetchDocument(link.href + "&fragment=1")
+      .then(function (doc) {
         var box = document.createElement("div");
         box.className = "loaded-diff";
         while (doc.body.firstChild) { box.appendChild(document.adoptNode(doc.body.firstChild)); }
-        holder.parentNode.replaceChild(box, holder);
         setUp(box);
+        changeTicks(holder, box);
+        holder.parentNode.replaceChild(box, holder);
+        loaded(box);
         var first = box.querySelector(".diff-wrap");
         if (first) { first.focus(); }
         say("Diff loaded.");
@@ -231,11 +303,91 @@
       });
   }
 
+  // A large page renders one window of its entries; every other window is a "Load more files"
+  // link per section (div.run.more, `data-window`) to the page of that window. Loading one
+  // fetches that page's entries alone (`&fragment=1`) and puts each of its runs where this page
+  // has the link with the same `data-run`.
+  var windows = {};
+  // The `from` of a link to a window of this page (`?from=N`, N its first entry), else null.
+  function fromOf(link) {
+    if (!link.search || link.pathname !== location.pathname) { return null; }
+    var from = /[?&]from=(\d+)/.exec(link.search);
+    return from ? from[1] : null;
+  }
+  function loadWindow(from) {
+    if (!windows[from]) {
+      var holders = Array.prototype.filter.call(document.querySelectorAll(".run.more"), function (holder) {
+        var a = holder.querySelector("a.load-files");
+        return a && fromOf(a) === from;
+      });
+      if (!holders.length) { return Promise.resolve(); }
+      holders.forEach(function (holder) {
+        var a = holder.querySelector("a.load-files");
+        a.setAttribute("aria-busy", "true");
+        a.textContent = "Loading…";
+      });
+      var url = holders[0].querySelector("a.load-files").href.split("#")[0] + "&fragment=1";
+      windows[from] = fetchDocument(url).then(function (doc) {
+        holders.forEach(function (holder) {
+          var run = doc.querySelector('.run[data-run="' + holder.getAttribute("data-run") + '"]');
+          if (!run || run.classList.contains("more")) { return; }
+          run = document.adoptNode(run);
+          holder.parentNode.replaceChild(run, holder);
+          setUp(run);
+          loaded(run);
+        });
+        say("More files loaded.");
+      }).catch(function () {
+        delete windows[from];
+        holders.forEach(function (holder) {
+          var a = holder.querySelector("a.load-files");
+          a.removeAttribute("aria-busy");
+          a.textContent = "Load more files";
+        });
+        say("Those files couldn't be loaded. Try again, or open the link (you may need to sign in again).");
+      });
+    }
+    return windows[from];
+  }
+  // Goes to an entry (`#file-…`) once its window is on the page.
+  function goTo(hash) {
+    var target = hash && document.getElementById(decodeURIComponent(hash.slice(1)));
+    if (!target) { return; }
+    if (location.hash !== hash) { history.pushState(null, "", hash); }
+    target.scrollIntoView({ block: "start" });
+    target.focus({ preventScroll: true });
+  }
+
   document.addEventListener("click", function (event) {
-    var link = event.target && event.target.closest ? event.target.closest("a.load-diff") : null;
-    if (!link || event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey) { return; }
+    if (event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey) { return; }
+    var link = event.target && event.target.closest ? event.target.closest("a") : null;
+    if (!link) { return; }
+    if (link.classList.contains("load-diff")) {
+      event.preventDefault();
+      load(link);
+      return;
+    }
+    var from = document.querySelector(".run") ? fromOf(link) : null;
+    if (from === null) { return; }
     event.preventDefault();
-    load(link);
+    var hash = link.hash;
+    loadWindow(from).then(function () { goTo(hash); });
   });
   setUp(document);
+  // A link to an entry of a window that isn't on the page (shared, or from the diagram): the
+  // outline knows its window.
+  function follow() {
+    var hash = location.hash;
+    if (!hash || hash.length < 2 || document.getElementById(decodeURIComponent(hash.slice(1)))) { return; }
+    var links = document.querySelectorAll(".outline a[href]");
+    for (var i = 0; i < links.length; i++) {
+      var from = fromOf(links[i]);
+      if (links[i].hash === hash && from !== null) {
+        loadWindow(from).then(function () { goTo(hash); });
+        return;
+      }
+    }
+  }
+  window.addEventListener("hashchange", follow);
+  follow();
 })();

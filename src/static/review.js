@@ -4,14 +4,20 @@
 // "X of Y done" counter, each file's state and the outline follow. Keys: j/k next and previous
 // file, n next file not reviewed, x toggles the focused change or file, ? lists the keys. Without
 // it every form posts normally and the outline's links still work. It never builds markup from
-// text: it sets textContent and attributes only.
+// text: it sets textContent and attributes only. Entries and ticks that /static/review-view.js
+// loads later (a window of entries, a diff's changes) come with a `review:loaded` event; the
+// handlers here are the document's, so they serve those too.
 "use strict";
 (function () {
   var doneText = document.getElementById("progress-done");
   var bar = document.getElementById("progress-bar");
   var status = document.getElementById("tick-status");
-  var files = Array.prototype.slice.call(document.querySelectorAll("article.file"));
-  var focusedFile = -1;
+  var files = [];
+  var focusedFile = null;
+  function refresh() {
+    files = Array.prototype.slice.call(document.querySelectorAll("article.file"));
+  }
+  refresh();
 
   function field(form, name) {
     return form.querySelector('input[type="hidden"][name="' + name + '"]');
@@ -20,7 +26,20 @@
     var done = field(form, "done");
     return !!done && done.value === "0";
   }
+  // Counts toward "X of Y done": checklist items and file entries, not single changes.
+  function counted(form) {
+    var scope = form.getAttribute("data-scope");
+    return scope === "check" || scope === "entry";
+  }
+  // Sets a tick's look and next value; a counted tick that changes moves the counter by one
+  // (not a recount: a large page holds only some of its entries).
   function show(form, done) {
+    var was = isDone(form);
+    if (was !== done && counted(form) && doneText) {
+      var value = Math.max(0, parseInt(doneText.textContent, 10) + (done ? 1 : -1));
+      doneText.textContent = String(value);
+      if (bar) { bar.value = value; }
+    }
     var box = form.querySelector(".tick-box");
     var button = form.querySelector(".tick-save");
     var next = field(form, "done");
@@ -32,19 +51,11 @@
   function say(text) {
     if (status) { status.textContent = text; }
   }
-  function recount() {
-    if (!doneText) { return; }
-    var counted = document.querySelectorAll('form.tick[data-scope="check"], form.tick[data-scope="entry"]');
-    var value = 0;
-    Array.prototype.forEach.call(counted, function (form) { if (isDone(form)) { value += 1; } });
-    doneText.textContent = String(value);
-    if (bar) { bar.value = value; }
-  }
   function setState(article, state) {
     article.setAttribute("data-state", state);
+    var labels = { reviewed: ["\u2713", "Reviewed"], changed: ["\u25D0", "Changed since you reviewed"], todo: ["\u25CB", "Not reviewed yet"] };
     var badge = article.querySelector(".badge.state");
     if (badge) {
-      var labels = { reviewed: ["\u2713", "Reviewed"], changed: ["\u25D0", "Changed since you reviewed"], todo: ["\u25CB", "Not reviewed yet"] };
       badge.className = "badge state state-" + state;
       badge.textContent = "";
       var sym = document.createElement("span");
@@ -53,13 +64,16 @@
       badge.appendChild(sym);
       badge.appendChild(document.createTextNode(" " + labels[state][1]));
     }
-    var link = document.querySelector('.outline a[href="#' + article.id + '"]');
-    if (link && link.parentNode) {
-      link.parentNode.setAttribute("data-state", state);
-      var st = link.querySelector(".st");
-      var vh = link.querySelector(".vh");
-      if (st) { st.textContent = state === "reviewed" ? "\u2713" : (state === "changed" ? "\u25D0" : "\u25CB"); }
-      if (vh) { vh.textContent = (state === "reviewed" ? "Reviewed" : (state === "changed" ? "Changed since you reviewed" : "Not reviewed yet")) + ": "; }
+    // The outline's line (its style sheet draws the symbol from `data-state`); its link ends in
+    // `#id`, with `?from=` before it when the entry came from another window.
+    var links = document.querySelectorAll(".outline a[href]");
+    for (var i = 0; i < links.length; i++) {
+      if (links[i].hash === "#" + article.id && links[i].parentNode) {
+        links[i].parentNode.setAttribute("data-state", state);
+        var vh = links[i].querySelector(".vh");
+        if (vh) { vh.textContent = labels[state][1] + ": "; }
+        break;
+      }
     }
   }
   // Keeps a file's entry tick and its changes' ticks consistent after `form` changed.
@@ -92,7 +106,6 @@
   function restore(saved) {
     saved.done.forEach(function (pair) { show(pair[0], pair[1]); });
     if (saved.article) { setState(saved.article, saved.state); }
-    recount();
   }
   function send(form, done) {
     if (form.getAttribute("aria-busy") === "true" || isDone(form) === done) {
@@ -110,7 +123,6 @@
     form.setAttribute("aria-busy", "true");
     show(form, done);
     settle(form, done);
-    recount();
     fetch(form.getAttribute("action"), {
       method: "POST",
       body: body,
@@ -127,16 +139,24 @@
     });
   }
 
-  Array.prototype.forEach.call(document.querySelectorAll("form.tick"), function (form) {
-    var box = form.querySelector(".tick-box");
-    if (box) {
-      box.disabled = false;
-      box.addEventListener("change", function () { send(form, box.checked); });
-    }
-    form.addEventListener("submit", function (event) {
-      event.preventDefault();
-      send(form, !isDone(form));
-    });
+  function enable(root) {
+    Array.prototype.forEach.call(root.querySelectorAll("form.tick .tick-box"), function (box) { box.disabled = false; });
+  }
+  document.addEventListener("change", function (event) {
+    var box = event.target;
+    var form = box && box.classList && box.classList.contains("tick-box") ? box.closest("form.tick") : null;
+    if (form) { send(form, box.checked); }
+  });
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form || !form.matches || !form.matches("form.tick")) { return; }
+    event.preventDefault();
+    send(form, !isDone(form));
+  });
+  enable(document);
+  document.addEventListener("review:loaded", function (event) {
+    if (event.detail && event.detail.querySelectorAll) { enable(event.detail); }
+    refresh();
   });
 
   // The outline starts folded on narrow screens.
@@ -150,8 +170,8 @@
   }
   function focusFile(index) {
     if (index < 0 || index >= files.length) { return; }
-    focusedFile = index;
     var article = files[index];
+    focusedFile = article;
     var old = document.querySelector("tbody.focused");
     if (old) { old.classList.remove("focused"); }
     article.focus({ preventScroll: true });
@@ -160,13 +180,26 @@
   function current() {
     var active = document.activeElement;
     var article = active && active.closest ? active.closest("article.file") : null;
-    if (article) { return files.indexOf(article); }
-    return focusedFile;
+    return files.indexOf(article || focusedFile);
   }
+  // Goes to the next (or previous) visible file that `wanted` accepts; when a window of entries
+  // that isn't loaded yet comes first, loads it instead (the next press goes on into it).
   function step(delta, wanted) {
     var index = current();
+    var from = index >= 0 ? files[index] : null;
+    var side = delta > 0 ? 4 : 2; // Node.DOCUMENT_POSITION_FOLLOWING : PRECEDING
+    var more = Array.prototype.filter.call(document.querySelectorAll(".run.more a.load-files"), function (link) {
+      return !from || (from.compareDocumentPosition(link) & side);
+    });
+    var next = delta > 0 ? more[0] : more[more.length - 1];
     for (var i = index + delta; i >= 0 && i < files.length; i += delta) {
+      if (next && (next.compareDocumentPosition(files[i]) & side)) { break; }
       if (visible(files[i]) && (!wanted || wanted(files[i]))) { focusFile(i); return; }
+    }
+    if (next) {
+      say("Loading more files…");
+      next.click();
+      return;
     }
     say(wanted ? "No file left to review below." : (delta > 0 ? "This is the last file." : "This is the first file."));
   }

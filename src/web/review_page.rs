@@ -17,6 +17,11 @@
 //! background `fetch` posts with the same fields and keeps the "X of Y done" counter current.
 //! The page then needs `script-src 'self'; connect-src 'self'` in its CSP (`html::CSP` has neither).
 //!
+//! A large pull request's page renders one window of [`WINDOW_ENTRIES`] entries (`?from=`); the
+//! other windows are one "Load more files" link per section, which `/static/review-view.js`
+//! replaces with the same run of entries from that window's page (`&fragment=1`), so a 3,000-file
+//! page is its outline and a window, not 3,000 entries with their tick forms.
+//!
 //! Anchors: each file entry has `id="file-<slug>"`; later appearances of a split file add
 //! `-part-N` (N counts appearances from 1 in reading order, so the first one has no suffix). The
 //! slug keeps ASCII letters, digits, `.`, `_`, `-` and `/` and writes every other byte as `~XX`, so
@@ -128,6 +133,23 @@ pub struct ReviewPage<'a> {
     pub csrf: &'a str,
     /// GitHub's review comments on the pull request, shown under their lines.
     pub comments: &'a [ReviewComment],
+    /// Which window of [`WINDOW_ENTRIES`] shown entries the page renders in full (`?from=`,
+    /// 0 for the first); the other windows are a "Load more files" link each.
+    pub window: usize,
+    /// Only the entries (`&fragment=1`): what the script puts in place of a window's links.
+    pub fragment: bool,
+}
+
+/// Entries a page renders in full: a page with more shows them in windows of this many, the
+/// others as one "Load more files" link per window and section (`?from=`), which the script
+/// fetches in place. A rendered entry costs ~1.4 KB of HTML without its diff, so a window stays
+/// ~150 KB plus its inlined diffs, and a 3,000-file page is its outline and 30 links.
+pub const WINDOW_ENTRIES: usize = 100;
+
+/// The window of the `from` query value (the number of its first entry, from 1).
+pub fn window_of(from: Option<&str>) -> usize {
+    from.and_then(|value| value.parse::<usize>().ok())
+        .map_or(0, |from| from.saturating_sub(1) / WINDOW_ENTRIES)
 }
 
 /// Which entries a review page shows (`?view=left`, `?view=since`).
@@ -207,6 +229,7 @@ pub fn render(page: &ReviewPage<'_>) -> String {
     };
     let plan = Plan::new(page.order, page.files, items);
     let read_only = page.order.is_some() && page.order_version < page.latest_version;
+    let pull = pull_path(page.owner, page.repo, page.number);
     let mut ctx = Ctx {
         state: page.review_state,
         view: page.view,
@@ -218,15 +241,28 @@ pub fn render(page: &ReviewPage<'_>) -> String {
         writable: !read_only,
         next_id: 0,
         named: &plan.named,
-        diff: diff_view::View::new(
-            &pull_path(page.owner, page.repo, page.number),
-            page.github_url,
-            page.comments,
-        ),
+        diff: diff_view::View::new(&pull, page.github_url, page.comments),
+        window: page.window,
+        windowed: false,
+        shown: 0,
+        window_base: match page.view {
+            View::All => "?from=",
+            View::Left => "?view=left&from=",
+            View::Since => "?view=since&from=",
+        },
     };
+    ctx.windowed = plan.entries().filter(|entry| ctx.shows(entry)).count() > WINDOW_ENTRIES;
 
-    let (done, total) = plan.progress(page.review_state);
+    let title = format!(
+        "{} · {}/{}#{}",
+        page.title, page.owner, page.repo, page.number
+    );
     let mut out = String::with_capacity(16 * 1024);
+    if page.fragment {
+        order_panel(&mut out, page, &plan, &mut ctx);
+        return html::page(&title, &out, page.base_url);
+    }
+    let (done, total) = plan.progress(page.review_state);
     out.push_str("<link rel=\"stylesheet\" href=\"/static/review.css\">\n");
     diff_view::page_extras(&mut out);
     header(
@@ -248,10 +284,6 @@ pub fn render(page: &ReviewPage<'_>) -> String {
         out.push_str("<p id=\"tick-status\" class=\"tick-status\" role=\"status\" aria-live=\"polite\"></p>\n");
         let _ = writeln!(out, "<script src=\"{REVIEW_JS_PATH}\" defer></script>");
     }
-    let title = format!(
-        "{} · {}/{}#{}",
-        page.title, page.owner, page.repo, page.number
-    );
     html::page(&title, &out, page.base_url)
 }
 
@@ -627,6 +659,14 @@ struct Ctx<'b> {
     named: &'b HashMap<&'b str, HashSet<&'b str>>,
     /// Line links, comments and which diffs load on demand.
     diff: diff_view::View<'b>,
+    /// The window of entries rendered in full ([`WINDOW_ENTRIES`]).
+    window: usize,
+    /// The page shows more than one window of entries.
+    windowed: bool,
+    /// Entries the view shows, counted so far in reading order.
+    shown: usize,
+    /// `?[view=…&]from=`: a window's link (relative to the page) without its number.
+    window_base: &'static str,
 }
 
 /// What a tick stands for, for the script: a checklist item or file entry counts toward
@@ -653,7 +693,11 @@ impl Ctx<'_> {
     /// the script enables, a label and a submit button; or, when read-only, a disabled checkbox.
     fn tick(&mut self, out: &mut String, item: &str, label_html: &str, done: bool, scope: Scope) {
         self.next_id += 1;
-        let id = self.next_id;
+        // Windows loaded into one page must not share ids: the first window's are `t{n}`.
+        let id = match self.window {
+            0 => self.next_id.to_string(),
+            window => format!("{window}-{}", self.next_id),
+        };
         let checked = if done { " checked" } else { "" };
         let scope = scope.as_str();
         if !self.writable {
@@ -696,6 +740,15 @@ impl Ctx<'_> {
         } else {
             EntryState::Todo
         }
+    }
+
+    /// The link to `window` of the page, at `anchor`, escaped.
+    fn window_href(&self, window: usize, anchor: &str) -> String {
+        escape(&format!(
+            "{}{}#{anchor}",
+            self.window_base,
+            window * WINDOW_ENTRIES + 1
+        ))
     }
 
     /// Whether the current view shows this entry.
@@ -980,9 +1033,17 @@ fn outline(out: &mut String, page: &ReviewPage<'_>, plan: &Plan<'_>, ctx: &Ctx<'
         );
     }
     out.push_str("</p>\n<ol class=\"outline-sections\">\n");
-    let file_link = |out: &mut String, entry: &EntryPlan<'_>| {
-        let state = ctx.entry_state(entry);
+    // One line per file, as short as it can be: a 3,000-file outline is most of its page. The
+    // symbol comes from the style sheet (by `data-state`); the state is said in words.
+    let mut shown: usize = 0;
+    let mut file_link = |out: &mut String, entry: &EntryPlan<'_>| {
+        let state = if entry.items.is_empty() {
+            "none"
+        } else {
+            ctx.entry_state(entry).key()
+        };
         let hidden = if ctx.shows(entry) {
+            shown += 1;
             ""
         } else {
             " class=\"filtered\""
@@ -992,15 +1053,22 @@ fn outline(out: &mut String, page: &ReviewPage<'_>, plan: &Plan<'_>, ctx: &Ctx<'
             .part
             .map(|(nth, of)| format!(" <span class=\"muted\">({nth}/{of})</span>"))
             .unwrap_or_default();
+        // An entry of another window links to that window's page; the script loads it in place.
+        let window = shown.saturating_sub(1) / WINDOW_ENTRIES;
+        let href = if !ctx.windowed || !hidden.is_empty() || window == ctx.window {
+            format!("#{}", escape(&entry.anchor))
+        } else {
+            ctx.window_href(window, &entry.anchor)
+        };
         let _ = writeln!(
             out,
-            "<li data-state=\"{}\"{hidden}><a href=\"#{}\" title=\"{}\"><span class=\"st\" aria-hidden=\"true\">{}</span>\
-             <span class=\"vh\">{}: </span>{}{part}</a></li>",
-            state.key(),
-            escape(&entry.anchor),
+            "<li data-state=\"{state}\"{hidden}><a href=\"{href}\" title=\"{}\"><span class=\"vh\">{}: </span>{}{part}</a></li>",
             escape(entry.path),
-            if entry.items.is_empty() { "·" } else { state.symbol() },
-            if entry.items.is_empty() { "Nothing to review" } else { state.label() },
+            if entry.items.is_empty() {
+                "Nothing to review"
+            } else {
+                ctx.entry_state(entry).label()
+            },
             escape(name)
         );
     };
@@ -1133,9 +1201,7 @@ fn order_panel(out: &mut String, page: &ReviewPage<'_>, plan: &Plan<'_>, ctx: &m
         if !plan.leftovers.is_empty() {
             out.push_str("<section id=\"not-in-order\" class=\"order-section\" aria-labelledby=\"not-in-order-title\">\n\
                           <h2 id=\"not-in-order-title\">Files</h2>\n");
-            for entry in &plan.leftovers {
-                file_entry(out, entry, ctx);
-            }
+            entries(out, &plan.leftovers, "rest", ctx);
             out.push_str("</section>\n");
         }
         out.push_str("</section>\n");
@@ -1156,17 +1222,17 @@ fn order_panel(out: &mut String, page: &ReviewPage<'_>, plan: &Plan<'_>, ctx: &m
 
     for (index, section) in order.sections.iter().enumerate() {
         let number = index + 1;
-        let entries = plan.sections.get(index).map_or(&[][..], Vec::as_slice);
+        let entries_of = plan.sections.get(index).map_or(&[][..], Vec::as_slice);
         let section_checks = plan
             .section_checks
             .get(index)
             .map_or(&[][..], Vec::as_slice);
         if ctx.view != View::All
-            && !entries.iter().any(|entry| ctx.shows(entry))
+            && !entries_of.iter().any(|entry| ctx.shows(entry))
             && (ctx.view == View::Since
                 || section_checks
                     .iter()
-                    .chain(entries.iter().flat_map(|entry| &entry.checks))
+                    .chain(entries_of.iter().flat_map(|entry| &entry.checks))
                     .all(|check| ctx.state.ticked.contains(&check.id)))
         {
             continue;
@@ -1197,9 +1263,7 @@ fn order_panel(out: &mut String, page: &ReviewPage<'_>, plan: &Plan<'_>, ctx: &m
             plan.section_checks.get(index).map_or(&[], Vec::as_slice),
             ctx,
         );
-        for entry in plan.sections.get(index).into_iter().flatten() {
-            file_entry(out, entry, ctx);
-        }
+        entries(out, entries_of, &number.to_string(), ctx);
         out.push_str("</section>\n");
     }
 
@@ -1217,12 +1281,73 @@ fn order_panel(out: &mut String, page: &ReviewPage<'_>, plan: &Plan<'_>, ctx: &m
              <h2 id=\"not-in-order-title\">Not in the order yet</h2>\n\
              <p class=\"muted\">These files, or these changes of files, came after the order was saved.</p>\n",
         );
-        for entry in &plan.leftovers {
-            file_entry(out, entry, ctx);
-        }
+        entries(out, &plan.leftovers, "rest", ctx);
         out.push_str("</section>\n");
     }
     out.push_str("</section>\n");
+}
+
+/// The entries of one section (`key` names it among the page's sections): all of them on a
+/// page of one window; else the current window's entries in full, in a `div.run`, and each run
+/// of another window's entries as a "Load files" link to that window, which the script replaces
+/// with the same run of that window's page (`data-run` pairs them).
+fn entries(out: &mut String, list: &[EntryPlan<'_>], key: &str, ctx: &mut Ctx<'_>) {
+    if !ctx.windowed {
+        for entry in list {
+            file_entry(out, entry, ctx);
+        }
+        return;
+    }
+    // The run being written: its window, first and last entry number, its reviewed entries and
+    // its first entry's anchor.
+    let mut run: Option<(usize, usize, usize, usize, &str)> = None;
+    for entry in list {
+        if !ctx.shows(entry) {
+            continue;
+        }
+        let window = ctx.shown / WINDOW_ENTRIES;
+        ctx.shown += 1;
+        if run.is_some_and(|(open, ..)| open != window) {
+            close_run(out, run.take(), key, ctx);
+        }
+        let (_, _, last, reviewed, _) = run.get_or_insert_with(|| {
+            if window == ctx.window {
+                let _ = writeln!(out, "<div class=\"run\" data-run=\"{key}-{window}\">");
+            }
+            (window, ctx.shown, ctx.shown, 0, entry.anchor.as_str())
+        });
+        *last = ctx.shown;
+        if window == ctx.window {
+            file_entry(out, entry, ctx);
+        } else if !entry.items.is_empty() && ctx.entry_state(entry) == EntryState::Reviewed {
+            *reviewed += 1;
+        }
+    }
+    close_run(out, run, key, ctx);
+}
+
+fn close_run(
+    out: &mut String,
+    run: Option<(usize, usize, usize, usize, &str)>,
+    key: &str,
+    ctx: &Ctx<'_>,
+) {
+    let Some((window, first, last, reviewed, anchor)) = run else {
+        return;
+    };
+    if window == ctx.window {
+        out.push_str("</div>\n");
+        return;
+    }
+    let count = last + 1 - first;
+    let _ = writeln!(
+        out,
+        "<div class=\"run more\" data-run=\"{key}-{window}\">\
+         <a class=\"button load-files\" href=\"{}\">Load {count} more {}</a> \
+         <span class=\"muted\">files {first} to {last} of the page · {reviewed} reviewed</span></div>",
+        ctx.window_href(window, anchor),
+        if count == 1 { "file" } else { "files" }
+    );
 }
 
 fn section_title(out: &mut String, title: Option<&str>) {
@@ -1438,14 +1563,21 @@ fn file_entry(out: &mut String, plan: &EntryPlan<'_>, ctx: &mut Ctx<'_>) {
             "<details class=\"fold\"><summary>Show the diff <span class=\"muted\">({kind}, folded)</span></summary>"
         );
     }
-    let controls = hunk_controls(plan, &shown, ctx);
-    let hunk_controls = |index: usize, _: &str| controls.get(index).cloned().unwrap_or_default();
     let links = ctx.diff.links(plan.path, diff_view::first_of_file(plan));
     let generated =
         focus == Some(Focus::Generated) || plan.file.is_some_and(|file| file.likely_generated);
     match ctx.diff.defer(&shown, generated) {
-        None => diff_view::diff(out, plan.path, &shown, &hunk_controls, &links),
-        Some(why) => ctx.diff.load_button(out, plan.path, why, &shown, &links),
+        None => {
+            let controls = hunk_controls(plan, &shown, ctx);
+            let hunk_controls =
+                |index: usize, _: &str| controls.get(index).cloned().unwrap_or_default();
+            diff_view::diff(out, plan.path, &shown, &hunk_controls, &links);
+        }
+        Some(why) => {
+            let states = change_states(plan, &shown, ctx);
+            ctx.diff
+                .load_button(out, plan.path, why, &shown, &links, &states);
+        }
     }
     if folded.is_some() {
         out.push_str("</details>\n");
@@ -1485,6 +1617,35 @@ fn hunk_controls(plan: &EntryPlan<'_>, shown: &Shown<'_>, ctx: &mut Ctx<'_>) -> 
             html
         })
         .collect()
+}
+
+/// For a diff that loads on demand, what its changes' own ticks need (the script makes them
+/// from the entry's tick once the diff is in place, as [`hunk_controls`] would): the ids of the
+/// shown changes already reviewed (`data-done`) and of those that are new (`data-new`). Empty
+/// when the entry's tick is its only change's tick.
+fn change_states(plan: &EntryPlan<'_>, shown: &Shown<'_>, ctx: &Ctx<'_>) -> String {
+    let Shown::Hunks { ids, .. } = shown else {
+        return String::new();
+    };
+    if plan.items.len() < 2 {
+        return String::new();
+    }
+    let mut done = Vec::new();
+    let mut new = Vec::new();
+    for id in ids {
+        let item = review_state::change_item(plan.path, id);
+        if ctx.state.ticked.contains(&item) {
+            done.push(id.as_str());
+        }
+        if ctx.state.is_changed_since_reviewed(&item) || ctx.state.is_new_since_visit(&item) {
+            new.push(id.as_str());
+        }
+    }
+    let mut out = format!(" data-done=\"{}\"", escape(&done.join(",")));
+    if !new.is_empty() {
+        let _ = write!(out, " data-new=\"{}\"", escape(&new.join(",")));
+    }
+    out
 }
 
 /// The GitHub link, only when it is an `https://` URL.

@@ -1,7 +1,8 @@
 // The review page's diffs in headless Chromium (Debian's, driven by playwright-core) against the
 // real Worker and the stand-in (issue 15, items 6 to 8 and accessibility): a 320-file pull
-// request's page stays under 1 MiB and loads the rest of its diffs on demand (also without
-// JavaScript); lines link to GitHub's diff and GitHub's review comments show under their lines,
+// request's page holds one window of 100 entries and loads the other windows and the rest of its
+// diffs on demand (also without JavaScript), a 3,000-file one stays small too, and a diff loaded
+// on demand has its changes' own ticks; lines link to GitHub's diff and GitHub's review comments show under their lines,
 // outdated ones marked; diff lines are highlighted in the light and the dark theme; "Expand"
 // shows the file's lines around a change; and no page has a serious or critical axe-core
 // violation. Screenshots (desktop, phone, dark) go to tests/artifacts/screenshots/.
@@ -13,6 +14,8 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { chromium } from 'playwright-core';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { root, standinControl, startStack } from './harness.mjs';
 
 const require = createRequire(import.meta.url);
@@ -66,23 +69,48 @@ test('a 320-file pull request is under 1 MiB and loads the rest of its diffs on 
     sizes[`${repo}#${n}`] = Buffer.byteLength(await html(`/r/logikflow/${repo}/pull/${n}`));
   }
   t.diagnostic(`review page HTML bytes: ${JSON.stringify(sizes)}`);
-  assert.ok(sizes['big#1'] < MiB, `big#1 (320 files): ${sizes['big#1']} bytes`);
+  // The first window of 100 entries is on the page; the rest load in windows. Before windows,
+  // big#1 was 597,628 bytes and big#2 (3,000 files) 4,273,059.
+  assert.ok(sizes['big#1'] < 400 * 1024, `big#1 (320 files): ${sizes['big#1']} bytes`);
+  assert.ok(sizes['big#2'] < 256 * 1024, `big#2 (3,000 files): ${sizes['big#2']} bytes`);
 
   const text = await html('/r/logikflow/big/pull/1');
   const inline = text.match(/class="diff-wrap"/g)?.length ?? 0;
   const deferred = text.match(/class="button load-diff"/g)?.length ?? 0;
+  assert.equal(text.match(/<article /g)?.length, 100, 'one window of entries');
   assert.ok(inline > 0 && inline <= 30, `${inline} diffs inline`);
-  assert.ok(deferred >= 250, `${deferred} diffs on demand`);
+  assert.ok(deferred >= 60 && deferred + inline <= 100, `${deferred} diffs on demand`);
+  const windows = [...text.matchAll(/<a class="button load-files" href="\?from=(\d+)#file-[^"]+">Load (\d+) more files<\/a>/g)]
+    .map((m) => [Number(m[1]), Number(m[2])]);
+  assert.deepEqual(windows, [[101, 100], [201, 100], [301, 20]]);
 
   const tab = await page();
   await tab.goto(`${stack.baseUrl}/r/logikflow/big/pull/1`);
-  // The stand-in's review comments on big#1 are on its 201st file: the link says so.
+  const progress = Number(await tab.locator('#progress-done').textContent());
+  // The stand-in's review comments on big#1 are on its 291st file, in the third window.
+  assert.equal(await tab.locator('.lazy-diff', { hasText: '2 comments' }).count(), 0);
+  await Promise.all([
+    tab.waitForResponse((r) => r.url().includes('?from=201&fragment=1') && r.status() === 200),
+    tab.locator('.run.more a.load-files[href^="?from=201#"]').click(),
+  ]);
+  await tab.locator('article.file').nth(199).waitFor();
+  assert.equal(await tab.locator('article.file').count(), 200, 'the window came in place');
+  assert.equal(await tab.locator('.run.more').count(), 2);
+  // Its ticks work like the page's own: the counter follows.
+  const loadedTick = tab.locator('article.file').nth(150).locator('form.tick[data-scope="entry"]');
+  await Promise.all([
+    tab.waitForResponse((r) => r.url().endsWith('/ticks') && r.status() === 200),
+    loadedTick.locator('.tick-box').check(),
+  ]);
+  assert.equal(Number(await tab.locator('#progress-done').textContent()), progress + 1);
   const holder = tab.locator('.lazy-diff', { hasText: '2 comments' });
   assert.equal(await holder.count(), 1);
   const id = await tab.locator('article.file', { has: holder }).getAttribute('id');
   const article = tab.locator(`article[id="${id}"]`);
   const href = await holder.locator('a.load-diff').getAttribute('href');
-  assert.match(href, /^\/r\/logikflow\/big\/pull\/1\/diff\?path=tests\/python\/test_order_review\.py&hunks=h[0-9a-z]+(,h[0-9a-z]+)*&first=1$/);
+  const path = await article.locator('h3 code').textContent();
+  assert.equal(href, `/r/logikflow/big/pull/1/diff?path=${path}&hunks=${href.split('&hunks=')[1]}`);
+  assert.match(href, /&hunks=h[0-9a-z]+(,h[0-9a-z]+)*&first=1$/);
   await Promise.all([
     tab.waitForResponse((r) => r.url().includes('/diff?path=') && r.url().endsWith('&fragment=1') && r.status() === 200),
     holder.locator('a.load-diff').click(),
@@ -93,7 +121,11 @@ test('a 320-file pull request is under 1 MiB and loads the rest of its diffs on 
   assert.equal(await tab.evaluate(() => window.__pwned), undefined, 'comment text never runs');
   await tab.close();
 
-  // Without JavaScript the link opens a page with just that diff, and a way back.
+  // Without JavaScript the window's link opens the page of that window, and the diff's link a
+  // page with just that diff, and a way back.
+  const third = await html('/r/logikflow/big/pull/1?from=201');
+  assert.equal(third.match(/<article /g)?.length, 100);
+  assert.ok(third.includes(`id="${id}"`));
   const noScript = await fetch(`${stack.baseUrl}${href}`);
   assert.equal(noScript.status, 200);
   const single = await noScript.text();
@@ -102,6 +134,64 @@ test('a 320-file pull request is under 1 MiB and loads the rest of its diffs on 
   assert.match(single, /&lt;script&gt;window.__pwned/);
   assert.equal((await fetch(`${stack.baseUrl}/r/logikflow/big/pull/1/diff?path=not/changed.rs&hunks=h1&fragment=1`)).status, 404);
   assert.equal((await fetch(`${stack.baseUrl}/r/logikflow/big/pull/1/diff`)).status, 400);
+});
+
+test('a diff loaded on demand gets its changes\' own ticks, which persist', async () => {
+  const url = `${stack.baseUrl}/r/logikflow/big/pull/1`;
+  const tab = await page();
+  await tab.goto(url);
+  // The first entry whose diff waits and that has changes of its own to tick.
+  const holder = tab.locator('.lazy-diff[data-done]').first();
+  const id = await holder.locator('xpath=ancestor::article[1]').getAttribute('id');
+  const article = tab.locator(`article[id="${id}"]`);
+  const load = async () => {
+    await Promise.all([
+      tab.waitForResponse((r) => r.url().includes('/diff?path=') && r.status() === 200),
+      article.locator('a.load-diff').click(),
+    ]);
+    await article.locator('.diff-wrap').waitFor();
+  };
+  const ticked = () => tab.waitForResponse((r) => r.url().endsWith('/ticks') && r.request().method() === 'POST' && r.status() === 200);
+  await load();
+  const changes = article.locator('tbody[data-change]');
+  const n = await changes.count();
+  assert.ok(n >= 2, `${n} changes`);
+  const ticks = article.locator('.hunk-tick form.tick[data-scope="change"]');
+  assert.equal(await ticks.count(), n, 'one tick per change');
+  const items = await ticks.evaluateAll((forms) => forms.map((f) => f.querySelector('input[name="item"]').value));
+  const ids = await changes.evaluateAll((bodies) => bodies.map((b) => b.getAttribute('data-change')));
+  const path = await article.locator('.diff-wrap').getAttribute('data-path');
+  assert.deepEqual(items, ids.map((change) => `change:${path}#${change}`));
+  // The same form as an inlined diff's: the page's CSRF token, posted in the background.
+  const csrf = await tab.locator('form.tick input[name="csrf"]').first().inputValue();
+  assert.ok(await ticks.evaluateAll((forms, token) => forms.every((f) => f.querySelector('input[name="csrf"]').value === token), csrf));
+  assert.equal(await ticks.first().locator('.tick-box').isDisabled(), false);
+  await tab.screenshot({ path: join(shots, 'review-lazy-ticks-desktop.png'), fullPage: false });
+
+  // One change by its box, the next with `x` on a focused line of it, the rest by their buttons.
+  await Promise.all([ticked(), ticks.nth(0).locator('.tick-box').check()]);
+  assert.equal(await article.getAttribute('data-state'), 'todo', 'one change of several');
+  await changes.nth(1).locator('td.ln a').first().focus();
+  await Promise.all([ticked(), tab.keyboard.press('x')]);
+  for (let i = 2; i < n; i++) await Promise.all([ticked(), ticks.nth(i).locator('.tick-save').click()]);
+  assert.equal(await article.getAttribute('data-state'), 'reviewed', 'every change: the file is reviewed');
+  assert.equal(await article.locator('form.tick[data-scope="entry"] .tick-box').isChecked(), true);
+
+  // After a reload the server says the same, and the loaded diff shows every change ticked.
+  await tab.reload();
+  assert.equal(await article.getAttribute('data-state'), 'reviewed');
+  await load();
+  assert.deepEqual(await ticks.evaluateAll((forms) => forms.map((f) => f.classList.contains('is-done') && f.querySelector('.tick-box').checked)),
+    Array(n).fill(true));
+  // Undoing one change: the file is no longer reviewed, also after a reload.
+  await Promise.all([ticked(), ticks.nth(1).locator('.tick-save').click()]);
+  assert.equal(await article.getAttribute('data-state'), 'todo');
+  await tab.reload();
+  assert.equal(await article.getAttribute('data-state'), 'todo');
+  await load();
+  assert.deepEqual(await ticks.evaluateAll((forms) => forms.map((f) => f.querySelector('.tick-box').checked)),
+    Array.from({ length: n }, (_, i) => i !== 1));
+  await tab.close();
 });
 
 test('a diff that fails to load leaves the link and says so', async () => {
@@ -263,8 +353,8 @@ test('no serious or critical axe-core violations on any page, in both themes', a
     ['/r/logikflow/big/pull/1', 'light'],
   ];
   // The page a "Load diff" link opens without JavaScript (the one with review comments).
-  const big = await html('/r/logikflow/big/pull/1');
-  const single = /href="(\/r\/logikflow\/big\/pull\/1\/diff\?path=tests\/python\/test_order_review\.py[^"]*)"/.exec(big);
+  const big = await html('/r/logikflow/big/pull/1?from=201');
+  const single = /<a class="button load-diff" href="([^"]*)">Load diff<\/a> <span class="muted">[^<]*2 comments/.exec(big);
   assert.ok(single, 'a Load diff link');
   pages.push([single[1].replaceAll('&amp;', '&'), 'light'], [single[1].replaceAll('&amp;', '&'), 'dark']);
   const axe = require.resolve('axe-core/axe.min.js');
@@ -291,4 +381,72 @@ test('no serious or critical axe-core violations on any page, in both themes', a
     await context.close();
   }
   assert.deepEqual(found, [], JSON.stringify(found, null, 2));
+});
+
+test('with a saved order, the outline reaches every window of a large pull request', async (t) => {
+  const client = new Client({ name: 'review-view-e2e', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(stack.mcpUrl)));
+  const orderIn = async (number, parts) => {
+    const pr = { owner: 'logikflow', repo: 'big', number };
+    const read = await client.callTool({ name: 'get_pull_request', arguments: pr });
+    const { files, baseVersion } = read.structuredContent;
+    const per = Math.ceil(files.length / parts);
+    const sections = [];
+    for (let i = 0; i < files.length; i += per) {
+      sections.push({ title: `Part ${sections.length + 1}`, layer: 'logic', files: files.slice(i, i + per).map((f) => ({ path: f.path })) });
+    }
+    const saved = await client.callTool({ name: 'save_reading_order', arguments: { ...pr, base_version: baseVersion, sections } });
+    assert.equal(saved.isError, false, saved.content?.[0]?.text);
+    return files.map((f) => f.path);
+  };
+  await orderIn(2, 12);
+  const paths = await orderIn(1, 4);
+  await client.close();
+  // With its outline of 3,000 files (before windows and the short outline lines: 5.0 MB).
+  const sizes = {};
+  for (const n of [1, 2]) sizes[`big#${n}`] = Buffer.byteLength(await html(`/r/logikflow/big/pull/${n}`));
+  t.diagnostic(`review page HTML bytes with a saved order: ${JSON.stringify(sizes)}`);
+  assert.ok(sizes['big#1'] < 512 * 1024, `big#1: ${sizes['big#1']}`);
+  assert.ok(sizes['big#2'] < 1024 * 1024, `big#2: ${sizes['big#2']}`);
+
+  const tab = await page();
+  await tab.goto(`${stack.baseUrl}/r/logikflow/big/pull/1`);
+  const anchor = (path) => `file-${path}`;
+  // An outline link to the 250th file loads its window in place and goes there.
+  const link = tab.locator(`.outline a[title="${paths[249]}"]`);
+  assert.equal(await link.getAttribute('href'), `?from=201#${anchor(paths[249])}`);
+  await Promise.all([
+    tab.waitForResponse((r) => r.url().includes('?from=201&fragment=1') && r.status() === 200),
+    link.click(),
+  ]);
+  const target = tab.locator(`article[id="${anchor(paths[249])}"]`);
+  await target.waitFor();
+  await tab.waitForFunction((id) => document.activeElement?.id === id, anchor(paths[249]));
+  assert.ok(tab.url().endsWith(`#${anchor(paths[249])}`));
+  assert.equal(await tab.locator('article.file').count(), 200);
+  // `j` past the first window's last file loads the next window and goes to its first file.
+  await tab.locator(`article[id="${anchor(paths[99])}"]`).focus();
+  await Promise.all([
+    tab.waitForResponse((r) => r.url().includes('?from=101&fragment=1') && r.status() === 200),
+    tab.keyboard.press('j'),
+  ]);
+  await tab.waitForFunction((id) => document.activeElement?.id === id, anchor(paths[100]));
+  assert.equal(await tab.locator('article.file').count(), 300);
+  // The outline line of a file ticked in a loaded window follows its state.
+  const row = tab.locator(`.outline li:has(> a[title="${paths[100]}"])`);
+  assert.equal(await row.getAttribute('data-state'), 'todo');
+  await Promise.all([
+    tab.waitForResponse((r) => r.url().endsWith('/ticks') && r.status() === 200),
+    tab.keyboard.press('x'),
+  ]);
+  assert.equal(await row.getAttribute('data-state'), 'reviewed');
+  assert.match(await row.textContent(), /^Reviewed: /);
+  await tab.screenshot({ path: join(shots, 'review-windows-desktop.png'), fullPage: false });
+  await tab.close();
+
+  // A link straight to a file of a window that isn't on the page (shared, or the diagram's).
+  const direct = await page();
+  await direct.goto(`${stack.baseUrl}/r/logikflow/big/pull/1#${anchor(paths[310])}`);
+  await direct.locator(`article[id="${anchor(paths[310])}"]`).waitFor();
+  await direct.close();
 });

@@ -13,8 +13,9 @@ const WEB = 'https://github.com';
 /** Which pull requests get comments, and on which file (the first match with a patch). */
 const PLANS = {
   'logikflow/demo#3': { file: (f) => f.filename === 'src/review/order.ts', outdatedOn: 'src/review/order.ts', also: 'tools/hints.py' },
-  // On a file far down the list, so the test sees comments on a diff that loads on demand.
-  'logikflow/big#1': { file: (f, i) => i >= 200, outdatedOn: null, also: null },
+  // On a file far down the list (in the review page's third window of 100 entries, past the
+  // diffs that window inlines), so the test sees comments on a diff that loads on demand.
+  'logikflow/big#1': { file: (f, i) => i >= 290, outdatedOn: null, also: null },
 };
 
 /**

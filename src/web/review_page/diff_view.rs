@@ -14,8 +14,8 @@
 //! Without JavaScript the link opens a page with that one diff; `/static/review-view.js` loads
 //! it in place instead.
 //!
-//! Comment bodies, logins and paths are untrusted: they go through `escape`, and bodies are shown
-//! as plain text (no Markdown). Syntax highlighting happens in the browser (the script picks the
+//! Comment bodies, logins and paths are untrusted: they go through `escape`, and bodies through
+//! `markdown::render_code_spans` (the notes' renderer: code spans and line breaks, nothing else). Syntax highlighting happens in the browser (the script picks the
 //! language from the table's `data-path`), never here, so it costs the Worker nothing.
 //!
 //! What not: no fetching of comments or files, no ticks (the caller's `hunk_controls` supplies
@@ -33,6 +33,7 @@ use crate::review::patch::{Hunk, LineKind};
 use crate::tools::get_pull_request::SnapshotFile;
 use crate::web::diagram_svg::DIAGRAM_CSS_PATH;
 use crate::web::html::{self, escape, escape_into};
+use crate::web::markdown::render_code_spans;
 
 /// Our script for the diffs (load on demand, highlighting, expanding context), served from
 /// Workers Static Assets (`[assets]` in wrangler.toml; built into `build/assets/` by
@@ -137,7 +138,8 @@ impl<'a> View<'a> {
 
     /// The "Load diff" link of a deferred entry: `…/diff?path=&hunks=` with the ids of the
     /// changes it shows (and `&first=1` for the file's first entry), which the script fetches
-    /// in place; without the script it opens a page with just that diff.
+    /// in place; without the script it opens a page with just that diff. `attributes` (escaped)
+    /// go on the link's box: what the script needs to give the loaded changes their ticks.
     pub fn load_button(
         &self,
         out: &mut String,
@@ -145,6 +147,7 @@ impl<'a> View<'a> {
         why: Deferred,
         shown: &Shown<'_>,
         links: &DiffLinks<'_>,
+        attributes: &str,
     ) {
         let Shown::Hunks {
             ids,
@@ -166,7 +169,7 @@ impl<'a> View<'a> {
         let changed = additions + deletions;
         let _ = write!(
             out,
-            "<div class=\"lazy-diff\"><a class=\"button load-diff\" href=\"{}\">Load diff</a> \
+            "<div class=\"lazy-diff\"{attributes}><a class=\"button load-diff\" href=\"{}\">Load diff</a> \
              <span class=\"muted\">{changed} changed {}",
             escape(&href),
             if changed == 1 { "line" } else { "lines" }
@@ -418,7 +421,7 @@ fn line_comments(
 }
 
 /// One comment: author, time (linked to the comment on GitHub), an "Outdated" mark as GitHub
-/// gives it, and the body as plain text.
+/// gives it, and the body with its code spans.
 fn comment_html(out: &mut String, comment: &ReviewComment) {
     let _ = write!(
         out,
@@ -447,7 +450,7 @@ fn comment_html(out: &mut String, comment: &ReviewComment) {
         }
     }
     out.push_str("</p><p class=\"cmt-body\">");
-    escape_into(out, comment.body.trim());
+    out.push_str(&render_code_spans(comment.body.trim()));
     out.push_str("</p></div>\n");
 }
 

@@ -8,6 +8,7 @@ use super::{file_anchor, file_item_id, render, ReviewPage, VersionInfo};
 /// The script and the style sheet, as served from `src/static/`.
 const REVIEW_JS: &str = include_str!("../../static/review.js");
 const REVIEW_CSS: &str = include_str!("../../static/review.css");
+const REVIEW_VIEW_JS: &str = include_str!("../../static/review-view.js");
 use crate::json::FromJson;
 use crate::review::change_id::describe_changes;
 use crate::review::order::{checklist_ids, Order};
@@ -200,6 +201,8 @@ fn page<'d>(data: &'d Data, state: &'d ReviewState) -> ReviewPage<'d> {
         diagram: data.diagram.as_ref(),
         csrf: &data.csrf,
         comments: &[],
+        window: 0,
+        fragment: false,
     }
 }
 
@@ -1053,13 +1056,13 @@ fn each_change_has_its_own_tick_and_the_file_is_reviewed_when_all_are() {
         ],
         &[],
     );
-    // The outline says it in words and a symbol, and counts per section.
+    // The outline says it in words (its style sheet adds the symbol), and counts per section.
     check(
         &html,
         &[
             "<nav class=\"outline\" aria-label=\"Outline\">",
             "<span class=\"count\">1 of 2</span>",
-            "<li data-state=\"reviewed\"><a href=\"#file-app/router.ts\" title=\"app/router.ts\"><span class=\"st\" aria-hidden=\"true\">✓</span><span class=\"vh\">Reviewed: </span>router.ts</a></li>",
+            "<li data-state=\"reviewed\"><a href=\"#file-app/router.ts\" title=\"app/router.ts\"><span class=\"vh\">Reviewed: </span>router.ts</a></li>",
         ],
         &[],
     );
@@ -1141,4 +1144,91 @@ fn changed_since_reviewed_and_the_views() {
         &["id=\"file-app/router.ts\""],
         &["id=\"file-lib/flags.ts\""],
     );
+}
+
+/// Issue 15: a diff that loads on demand carries what its changes' own ticks need (the script
+/// makes them from the entry's tick): the shown changes already reviewed and those that are new.
+#[test]
+fn a_deferred_diff_names_its_reviewed_and_new_changes() {
+    let router = ids(ROUTER_PATCH);
+    let mut d = data();
+    d.order = Some(order_from(json!({
+        "sections": [{ "title": "All", "files": [
+            { "path": "app/router.ts", "focus": "generated" }, { "path": "lib/flags.ts" }
+        ] }]
+    })));
+    d.ticks = vec![format!("change:app/router.ts#{}", router[0])];
+    let mut state = state_of(&d);
+    state.changed.insert(
+        "app/router.ts".to_string(),
+        [router[1].clone()].into_iter().collect(),
+    );
+    let html = render(&page(&d, &state));
+    let entry = article(&html, "file-app/router.ts");
+    check(
+        entry,
+        &[
+            &format!(
+                "<div class=\"lazy-diff\" data-done=\"{}\" data-new=\"{}\"><a class=\"button load-diff\"",
+                router[0], router[1]
+            ),
+            "data-state=\"changed\"",
+        ],
+        &["<tbody", "data-scope=\"change\""],
+    );
+    // A file whose entry tick is its one change's tick needs nothing more.
+    let flags = article(&html, "file-lib/flags.ts");
+    assert!(!flags.contains("data-done"), "{flags}");
+    // The script copies the entry's tick for each change, with the page's item for it.
+    for needle in [
+        "\"change:\" + path + \"#\" + id",
+        "data-done",
+        "data-new",
+        "review:loaded",
+    ] {
+        assert!(REVIEW_VIEW_JS.contains(needle), "{needle}");
+    }
+}
+
+/// Issue 15: a page of more than one window of entries links every file of another window in
+/// its outline to that window's page (`?from=`), keeping the view.
+#[test]
+fn the_outline_links_entries_of_other_windows_to_their_page() {
+    let mut d = data();
+    d.files = (0..150)
+        .map(|n| file(&format!("src/m{n:03}.rs"), "modified", Some(NEW_PATCH)))
+        .collect();
+    let paths: Vec<Value> = d.files.iter().map(|f| json!({ "path": f.path })).collect();
+    d.order = Some(order_from(json!({
+        "sections": [{ "title": "A", "files": paths[..60] }, { "title": "B", "files": paths[60..] }]
+    })));
+    let state = state_of(&d);
+    let mut p = page(&d, &state);
+    p.view = super::View::Left;
+    let html = render(&p);
+    check(
+        &html,
+        &[
+            "<a href=\"#file-src/m099.rs\" title=\"src/m099.rs\">",
+            "<a href=\"?view=left&amp;from=101#file-src/m100.rs\" title=\"src/m100.rs\">",
+            "<div class=\"run\" data-run=\"2-0\">",
+            "<div class=\"run more\" data-run=\"2-1\"><a class=\"button load-files\" href=\"?view=left&amp;from=101#file-src/m100.rs\">Load 50 more files</a>",
+        ],
+        &["id=\"file-src/m100.rs\""],
+    );
+    assert_eq!(html.matches("<article ").count(), 100);
+    p.window = super::window_of(Some("101"));
+    let html = render(&p);
+    check(
+        &html,
+        &[
+            "<a href=\"?view=left&amp;from=1#file-src/m000.rs\"",
+            "<a href=\"#file-src/m149.rs\"",
+            "<div class=\"run more\" data-run=\"1-0\">",
+            "<div class=\"run more\" data-run=\"2-0\">",
+            "<div class=\"run\" data-run=\"2-1\">",
+        ],
+        &["id=\"file-src/m000.rs\""],
+    );
+    assert_eq!(html.matches("<article ").count(), 50);
 }

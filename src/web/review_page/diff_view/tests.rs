@@ -231,7 +231,14 @@ fn load_links_name_the_file_and_its_changes() {
         comments: comments.iter().collect(),
         unplaced: true,
     };
-    view.load_button(&mut out, "a b&c.rs", super::Deferred::Later, &shown, &links);
+    view.load_button(
+        &mut out,
+        "a b&c.rs",
+        super::Deferred::Later,
+        &shown,
+        &links,
+        "",
+    );
     check(
         &out,
         &[
@@ -322,6 +329,8 @@ fn a_350_file_pull_request_page_is_under_one_mebibyte() {
         diagram: None,
         csrf: "0123456789012345678901234567890123456789012",
         comments: &[],
+        window: 0,
+        fragment: false,
     };
     let html = render(&page);
     assert!(html.len() < 1024 * 1024, "{} bytes", html.len());
@@ -330,5 +339,43 @@ fn a_350_file_pull_request_page_is_under_one_mebibyte() {
         12,
         "1,500 lines' worth inline"
     );
-    assert_eq!(html.matches("Load diff</a>").count(), 350 - 12);
+    // The first window of 100 entries is on the page, the other 250 load in windows.
+    assert_eq!(html.matches("<article ").count(), 100);
+    assert_eq!(html.matches("Load diff</a>").count(), 100 - 12);
+    for (window, first, last) in [(1, 101, 200), (2, 201, 300), (3, 301, 350)] {
+        let count = last + 1 - first;
+        assert!(
+            html.contains(&format!(
+                "<div class=\"run more\" data-run=\"rest-{window}\">\
+                 <a class=\"button load-files\" href=\"?from={first}#file-src/module_{:03}/handler.rs\">\
+                 Load {count} more files</a> <span class=\"muted\">files {first} to {last} of the page · 0 reviewed</span></div>",
+                first - 1
+            )),
+            "window {window}"
+        );
+    }
+
+    // `?from=201&fragment=1`: the third window's entries alone, each with its diff or link.
+    let third = ReviewPage {
+        window: super::super::window_of(Some("201")),
+        fragment: true,
+        ..page
+    };
+    let html = render(&third);
+    assert!(html.len() < 1024 * 1024, "{} bytes", html.len());
+    assert_eq!(html.matches("<article ").count(), 100);
+    assert!(html.contains("<div class=\"run\" data-run=\"rest-2\">\n<article class=\"file\" id=\"file-src/module_200/handler.rs\""));
+    assert_eq!(
+        html.matches("class=\"run more\"").count(),
+        3,
+        "windows 0, 1 and 3"
+    );
+    assert!(
+        !html.contains("<nav class=\"outline\""),
+        "no header or outline"
+    );
+    assert_eq!(html.matches("class=\"diff-wrap\"").count(), 12);
+    // Tick ids of a later window never clash with the first window's.
+    assert!(html.contains("id=\"t2-1\""));
+    assert!(!html.contains("id=\"t1\""));
 }
