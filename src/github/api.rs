@@ -466,6 +466,25 @@ pub enum GitHubError {
     Network(String),
 }
 
+/// For logs: the release wasm's derived `Debug` prints only type names (`tests/scripts/build.sh`).
+impl std::fmt::Display for GitHubError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GitHubError::NotFound => f.write_str("not found (404)"),
+            GitHubError::Unauthorized => f.write_str("token refused (401)"),
+            GitHubError::RateLimited {
+                retry_after_seconds: Some(seconds),
+            } => write!(f, "rate limited (retry after {seconds} s)"),
+            GitHubError::RateLimited { .. } => f.write_str("rate limited"),
+            GitHubError::Forbidden(message) => write!(f, "forbidden (403): {message}"),
+            GitHubError::Unavailable(status) => write!(f, "unavailable ({status})"),
+            GitHubError::Timeout => f.write_str("timed out"),
+            GitHubError::Malformed(why) => write!(f, "unreadable answer: {why}"),
+            GitHubError::Network(why) => write!(f, "network error: {why}"),
+        }
+    }
+}
+
 impl GitHubError {
     /// Worth one more try: the same request may well succeed.
     pub fn is_transient(&self) -> bool {

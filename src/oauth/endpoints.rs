@@ -719,7 +719,7 @@ async fn sign_in_with_github(
     )
     .await?;
     let github = github_flow::parse_token_response(&text, now()).map_err(|failure| {
-        worker::console_error!("oauth: GitHub code exchange refused: {failure:?}");
+        worker::console_error!("oauth: GitHub code exchange refused: {failure}");
         Error::GitHubRefused
     })?;
     let client = GitHub {
@@ -728,7 +728,7 @@ async fn sign_in_with_github(
         timeout_ms: DEFAULT_TIMEOUT_MS,
     };
     let account: Account = client.get(&path::user()).await.map_err(|failure| {
-        worker::console_error!("oauth: GitHub /user failed: {failure:?}");
+        worker::console_error!("oauth: GitHub /user failed: {failure}");
         Error::GitHubUnavailable
     })?;
     if account.id == 0 {

@@ -129,6 +129,16 @@ pub enum TokenFailure {
     Malformed,
 }
 
+/// For logs: the release wasm's derived `Debug` prints only type names (`tests/scripts/build.sh`).
+impl std::fmt::Display for TokenFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TokenFailure::Refused(code) => write!(f, "refused ({code})"),
+            TokenFailure::Malformed => f.write_str("an answer that is not GitHub's token JSON"),
+        }
+    }
+}
+
 struct TokenResponse {
     access_token: Option<String>,
     refresh_token: Option<String>,

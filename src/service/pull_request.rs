@@ -198,7 +198,7 @@ async fn read_at_head(
                     error,
                     GitHubError::RateLimited { .. } | GitHubError::Malformed(_)
                 );
-            log_problems(owner, repo, pull.number, &[format!("{error:?}")]);
+            log_problems(owner, repo, pull.number, &[error.to_string()]);
             return (None, Project::default(), !passing);
         }
     };

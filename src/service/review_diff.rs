@@ -43,7 +43,7 @@ pub async fn comments(
         match github.get::<Vec<ReviewComment>>(&path).await {
             Ok(comments) => all.extend(comments),
             Err(error) => {
-                worker::console_warn!("reading review comments failed: {error:?}");
+                worker::console_warn!("reading review comments failed: {error}");
                 break;
             }
         }

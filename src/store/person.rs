@@ -996,7 +996,7 @@ impl PersonStore {
             .await?
             .body;
         github_flow::parse_token_response(&body, now)
-            .map_err(|e| worker::Error::RustError(format!("GitHub refused the refresh: {e:?}")))
+            .map_err(|e| worker::Error::RustError(format!("GitHub refused the refresh: {e}")))
     }
 
     // ---- authorization -------------------------------------------------------------------
