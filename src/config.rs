@@ -42,6 +42,16 @@ pub struct Config {
     /// Accept `http://127.0.0.1:PORT/…` Client ID Metadata Document URLs
     /// (`ALLOW_LOOPBACK_CLIENT_METADATA=1`; end-to-end tests only).
     pub allow_loopback_client_metadata: bool,
+    /// Per-attempt time limit of every request to GitHub, API and OAuth alike
+    /// (`GITHUB_TIMEOUT_MS`, default [`crate::github::client::DEFAULT_TIMEOUT_MS`]; tests lower it).
+    pub github_timeout_ms: u64,
+    /// The largest KV value a snapshot is written in (`KV_PART_BYTES`, default and at most
+    /// [`crate::kv_parts::DEFAULT_PART_BYTES`], under KV's 25 MiB); larger snapshots are
+    /// written in parts. The tests lower it to exercise the parts.
+    pub kv_part_bytes: usize,
+    /// `/__crash` panics on purpose (`CRASH_TEST=1`, and only in local development; the
+    /// recovery test).
+    pub crash_test: bool,
     /// The token tag key, derived from `token_encryption_key` (see [`Config::token_tag_key`]).
     tag_key: Option<crate::oauth::tokens::TagKey>,
 }
@@ -152,8 +162,23 @@ impl Config {
             access_token_ttl_seconds: access_ttl(text("ACCESS_TOKEN_TTL_SECONDS").as_deref()),
             allow_loopback_client_metadata: text("ALLOW_LOOPBACK_CLIENT_METADATA")
                 .is_some_and(|v| v == "1" || v == "true"),
+            github_timeout_ms: positive(text("GITHUB_TIMEOUT_MS").as_deref(), u64::MAX)
+                .unwrap_or(crate::github::client::DEFAULT_TIMEOUT_MS),
+            kv_part_bytes: positive(
+                text("KV_PART_BYTES").as_deref(),
+                crate::kv_parts::DEFAULT_PART_BYTES as u64,
+            )
+            .map_or(crate::kv_parts::DEFAULT_PART_BYTES, |bytes| bytes as usize),
+            crash_test: text("CRASH_TEST").is_some_and(|v| v == "1"),
         }
     }
+}
+
+/// A whole number from 1 to `max`, or `None` when unset, unreadable or out of range.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))] // read by the wasm-only `from_env`
+fn positive(text: Option<&str>, max: u64) -> Option<u64> {
+    text.and_then(|v| v.trim().parse::<u64>().ok())
+        .filter(|&n| n > 0 && n <= max)
 }
 
 /// `ACCESS_TOKEN_TTL_SECONDS`: a positive number of seconds, at most an hour (the spec: access
@@ -186,6 +211,16 @@ mod tests {
             vec!["a".to_string(), "b".to_string()]
         );
         assert!(split_list("").is_empty());
+    }
+
+    #[test]
+    fn positive_numbers_in_range() {
+        assert_eq!(positive(None, 10), None);
+        assert_eq!(positive(Some(" 7 "), 10), Some(7));
+        assert_eq!(positive(Some("0"), 10), None);
+        assert_eq!(positive(Some("11"), 10), None);
+        assert_eq!(positive(Some("-1"), 10), None);
+        assert_eq!(positive(Some("ten"), 10), None);
     }
 
     #[test]

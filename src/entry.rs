@@ -60,7 +60,7 @@ async fn serve(req: web_sys::Request, env: &Env, config: &Config) -> Result<Http
     let url = url::Url::parse(&req.url())?;
     let method = req.method();
     log::note(|record| record.route = crate::router::label(&method, url.path()));
-    if url.path() == CRASH_PATH && crash_test_enabled(env, config) {
+    if url.path() == CRASH_PATH && config.local_dev && config.crash_test {
         panic!("a deliberate panic: CRASH_TEST is set and {CRASH_PATH} was requested");
     }
     if matches!(route(&method, url.path()), Route::Mcp) {
@@ -75,10 +75,6 @@ async fn serve(req: web_sys::Request, env: &Env, config: &Config) -> Result<Http
 /// wasm instance and the Durable Objects rebuild their Rust half. Only in local development with
 /// the `CRASH_TEST` var set; anywhere else the path is an ordinary 404.
 const CRASH_PATH: &str = "/__crash";
-
-fn crash_test_enabled(env: &Env, config: &Config) -> bool {
-    config.local_dev && env.var("CRASH_TEST").is_ok_and(|v| v.to_string() == "1")
-}
 
 fn to_response(reply: HttpReply) -> Result<web_sys::Response> {
     let headers = web_sys::Headers::new()?;

@@ -2,8 +2,8 @@
 //! versioned reading orders and flow diagrams for reviewers.
 //!
 //! The crate is split into a pure core that builds and tests natively (`review`, `mcp`, `tools`,
-//! `oauth`, `web`) and thin wasm-only adapters (`store`, the sending half of `github`, and the
-//! entry point) that are the only code naming `worker` types. See ARCHITECTURE.md.
+//! `oauth`, `web`) and thin wasm-only adapters (`store`, `subrequest`, the sending half of `github`,
+//! and the entry point) that are the only code naming `worker` types. See ARCHITECTURE.md.
 
 pub mod case;
 pub mod config;
@@ -33,3 +33,5 @@ mod entry;
 mod service;
 #[cfg(target_arch = "wasm32")]
 pub mod store;
+#[cfg(target_arch = "wasm32")]
+mod subrequest;

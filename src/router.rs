@@ -19,7 +19,7 @@ pub enum Route {
     Tick(PullPath),
     /// Arranging the order on the web (`GET` shows the form, `POST` saves it).
     Arrange(PullPath),
-    /// One file entry's diff, loaded on demand (`GET …/diff?entry=`).
+    /// One file entry's diff, loaded on demand (`GET …/diff?path=&hunks=&first=`).
     ReviewDiff(PullPath),
     /// Lines around a change, for "expand context" (`GET …/context?path=&from=&to=`).
     ReviewContext(PullPath),
@@ -39,8 +39,8 @@ pub enum Route {
     SettingsDeleteData,
     /// Anything else.
     NotFound,
-    /// A known path with a method it does not serve.
-    MethodNotAllowed,
+    /// A known path with a method it does not serve, and the methods it does (`Allow`).
+    MethodNotAllowed(&'static str),
 }
 
 /// The pull request a `/r/…` path names.
@@ -74,6 +74,11 @@ fn pull_path(path: &str) -> Option<(PullPath, &str)> {
     })
 }
 
+/// The `Allow` header of a 405, by what the path takes.
+const READ: &str = "GET, HEAD";
+const POST: &str = "POST";
+const READ_AND_POST: &str = "GET, HEAD, POST";
+
 pub fn route(method: &str, path: &str) -> Route {
     if let Some((pull, tail)) = pull_path(path) {
         return match (method, tail) {
@@ -82,17 +87,25 @@ pub fn route(method: &str, path: &str) -> Route {
             ("GET" | "HEAD" | "POST", "arrange") => Route::Arrange(pull),
             ("GET" | "HEAD", "diff") => Route::ReviewDiff(pull),
             ("GET" | "HEAD", "context") => Route::ReviewContext(pull),
-            (_, "" | "ticks" | "arrange" | "diff" | "context") => Route::MethodNotAllowed,
+            (_, "ticks") => Route::MethodNotAllowed(POST),
+            (_, "arrange") => Route::MethodNotAllowed(READ_AND_POST),
+            (_, "" | "diff" | "context") => Route::MethodNotAllowed(READ),
             _ => Route::NotFound,
         };
     }
     let read = matches!(method, "GET" | "HEAD");
-    let page = |route: Route| if read { route } else { Route::MethodNotAllowed };
+    let page = |route: Route| {
+        if read {
+            route
+        } else {
+            Route::MethodNotAllowed(READ)
+        }
+    };
     let form = |route: Route| {
         if method == "POST" {
             route
         } else {
-            Route::MethodNotAllowed
+            Route::MethodNotAllowed(POST)
         }
     };
     match path {
@@ -107,7 +120,7 @@ pub fn route(method: &str, path: &str) -> Route {
         // GET shows a button; only a POST with the CSRF pair signs out, so another site can't
         // sign a person out with a link or a top-level navigation.
         "/signout" if read || method == "POST" => Route::SignOut,
-        "/signout" => Route::MethodNotAllowed,
+        "/signout" => Route::MethodNotAllowed(READ_AND_POST),
         "/settings" => page(Route::Settings),
         "/settings/apps/disconnect" => form(Route::SettingsDisconnect),
         "/settings/tokens" => form(Route::SettingsCreateToken),
@@ -139,7 +152,7 @@ impl Route {
             Route::SettingsRevokeToken => "settings_revoke_token",
             Route::SettingsDeleteData => "settings_delete_data",
             Route::NotFound => "not_found",
-            Route::MethodNotAllowed => "method_not_allowed",
+            Route::MethodNotAllowed(_) => "method_not_allowed",
         }
     }
 }
@@ -176,7 +189,8 @@ pub const ROUTE_LABELS: &[&str] = &[
     "review",
     "tick",
     "arrange",
-    "review_script",
+    "review_diff",
+    "review_context",
     "signin",
     "signin_callback",
     "signout",
@@ -216,7 +230,7 @@ mod tests {
             Route::ResourceMetadata,
         );
         check("GET", "/", Route::Home);
-        check("POST", "/", Route::MethodNotAllowed);
+        check("POST", "/", Route::MethodNotAllowed(READ));
         check("GET", "/docs/ordering-guide.md", Route::GuideMarkdown);
         check("GET", "/nope", Route::NotFound);
         check("GET", "/mcpx", Route::NotFound);
@@ -229,6 +243,16 @@ mod tests {
         check("POST", "/r/acme/app.js/pull/12/ticks", Route::Tick(pull()));
         check(
             "GET",
+            "/r/acme/app.js/pull/12/ticks",
+            Route::MethodNotAllowed(POST),
+        );
+        check(
+            "PUT",
+            "/r/acme/app.js/pull/12/arrange",
+            Route::MethodNotAllowed(READ_AND_POST),
+        );
+        check(
+            "GET",
             "/r/acme/app.js/pull/12/arrange",
             Route::Arrange(pull()),
         );
@@ -237,7 +261,11 @@ mod tests {
             "/r/acme/app.js/pull/12/arrange",
             Route::Arrange(pull()),
         );
-        check("POST", "/r/acme/app.js/pull/12", Route::MethodNotAllowed);
+        check(
+            "POST",
+            "/r/acme/app.js/pull/12",
+            Route::MethodNotAllowed(READ),
+        );
         check(
             "GET",
             "/r/acme/app.js/pull/12/diff",
@@ -251,7 +279,7 @@ mod tests {
         check(
             "POST",
             "/r/acme/app.js/pull/12/diff",
-            Route::MethodNotAllowed,
+            Route::MethodNotAllowed(READ),
         );
         check("GET", "/r/acme/app.js/pull/12/diff/x", Route::NotFound);
         check("GET", "/r/acme/app.js/pull/0", Route::NotFound);
@@ -262,27 +290,35 @@ mod tests {
         check("GET", "/signin/callback", Route::SignInCallback);
         check("GET", "/signout", Route::SignOut);
         check("POST", "/signout", Route::SignOut);
-        check("DELETE", "/signout", Route::MethodNotAllowed);
-        check("POST", "/signin", Route::MethodNotAllowed);
+        check("DELETE", "/signout", Route::MethodNotAllowed(READ_AND_POST));
+        check("POST", "/signin", Route::MethodNotAllowed(READ));
         check("GET", "/settings", Route::Settings);
         check("HEAD", "/settings", Route::Settings);
-        check("POST", "/settings", Route::MethodNotAllowed);
+        check("POST", "/settings", Route::MethodNotAllowed(READ));
         check(
             "POST",
             "/settings/apps/disconnect",
             Route::SettingsDisconnect,
         );
-        check("GET", "/settings/apps/disconnect", Route::MethodNotAllowed);
+        check(
+            "GET",
+            "/settings/apps/disconnect",
+            Route::MethodNotAllowed(POST),
+        );
         check("POST", "/settings/tokens", Route::SettingsCreateToken);
-        check("GET", "/settings/tokens", Route::MethodNotAllowed);
+        check("GET", "/settings/tokens", Route::MethodNotAllowed(POST));
         check(
             "POST",
             "/settings/tokens/revoke",
             Route::SettingsRevokeToken,
         );
-        check("GET", "/settings/tokens/revoke", Route::MethodNotAllowed);
+        check(
+            "GET",
+            "/settings/tokens/revoke",
+            Route::MethodNotAllowed(POST),
+        );
         check("POST", "/settings/delete", Route::SettingsDeleteData);
-        check("GET", "/settings/delete", Route::MethodNotAllowed);
+        check("GET", "/settings/delete", Route::MethodNotAllowed(POST));
         check("GET", "/settings/other", Route::NotFound);
     }
 
@@ -290,6 +326,11 @@ mod tests {
     fn labels_name_the_route_never_the_path() {
         assert_eq!(label("GET", "/r/acme/secret-repo/pull/12"), "review");
         assert_eq!(label("POST", "/r/acme/secret-repo/pull/12/ticks"), "tick");
+        assert_eq!(label("GET", "/r/acme/app/pull/12/diff"), "review_diff");
+        assert_eq!(
+            label("GET", "/r/acme/app/pull/12/context"),
+            "review_context"
+        );
         assert_eq!(label("GET", "/oauth/callback"), "oauth_callback");
         assert_eq!(label("POST", "/oauth/token"), "token");
         assert_eq!(label("POST", "/mcp"), "mcp");

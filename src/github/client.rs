@@ -9,7 +9,7 @@ use worker::{web_sys, Delay};
 
 use super::api::{classify_failure, GitHubError, API_VERSION};
 use crate::json::FromJson;
-use crate::store::wire;
+use crate::subrequest as wire;
 
 /// How long one GitHub request may take before we give up on it, unless configured.
 pub const DEFAULT_TIMEOUT_MS: u64 = 10_000;

@@ -43,7 +43,7 @@ use super::redirect_uri::RedirectUri;
 use super::tokens::{self, PersonId, TokenKind};
 use crate::config::Config;
 use crate::github::api::{path, Account};
-use crate::github::client::{GitHub, DEFAULT_TIMEOUT_MS};
+use crate::github::client::GitHub;
 use crate::http::HttpReply;
 use crate::security::compare::constant_time_eq;
 use crate::security::cookie::{self, SameSite};
@@ -58,7 +58,6 @@ const CLIENT_TTL_SECONDS: u64 = 180 * 24 * 60 * 60;
 const DOCUMENT_TTL_SECONDS: u64 = 24 * 60 * 60;
 const DOCUMENT_FAILURE_TTL_SECONDS: u64 = 60;
 const DOCUMENT_TIMEOUT_MS: u64 = 3_000;
-const GITHUB_TIMEOUT_MS: u64 = 10_000;
 const MAX_FORM_BYTES: usize = 16 * 1024;
 
 /// Serves every path `oauth::is_oauth_path` accepts.
@@ -253,7 +252,7 @@ pub(crate) async fn call_person<Q: Serialize, A: FromJson>(
     body: &Q,
 ) -> worker::Result<A> {
     let body = serde_json::to_string(body)?;
-    crate::store::wire::post_json(env, PERSONS, object_name, op, &body).await
+    crate::subrequest::post_json(env, PERSONS, object_name, op, &body).await
 }
 
 /// A KV value decoded with serde_json (KV's own `json()` goes through serde-wasm-bindgen, which
@@ -384,7 +383,7 @@ async fn fetch_metadata_document(url: &str) -> Result<ClientRecord, DocumentProb
         init.set_headers(&headers);
         init.set_redirect(web_sys::RequestRedirect::Manual);
         let request = web_sys::Request::new_with_str_and_init(url, &init).map_err(unreachable)?;
-        let response = crate::store::wire::send(&request)
+        let response = crate::subrequest::send(&request)
             .await
             .map_err(|_| DocumentProblem::Unreachable)?;
         match response.status() {
@@ -716,6 +715,7 @@ async fn sign_in_with_github(
     let text = post_github_form(
         &format!("{}/login/oauth/access_token", config.github_oauth_url),
         body,
+        config.github_timeout_ms,
     )
     .await?;
     let github = github_flow::parse_token_response(&text, now()).map_err(|failure| {
@@ -725,7 +725,7 @@ async fn sign_in_with_github(
     let client = GitHub {
         base_url: &config.github_api_url,
         token: &github.access_token,
-        timeout_ms: DEFAULT_TIMEOUT_MS,
+        timeout_ms: config.github_timeout_ms,
     };
     let account: Account = client.get(&path::user()).await.map_err(|failure| {
         worker::console_error!("oauth: GitHub /user failed: {failure}");
@@ -741,8 +741,8 @@ async fn sign_in_with_github(
     })
 }
 
-async fn post_github_form(url: &str, body: String) -> Result<String, Error> {
-    match crate::store::wire::post_github_form(url, &body, GITHUB_TIMEOUT_MS).await {
+async fn post_github_form(url: &str, body: String, timeout_ms: u64) -> Result<String, Error> {
+    match crate::subrequest::post_github_form(url, &body, timeout_ms).await {
         Ok(reply) if reply.status == 200 => Ok(reply.body),
         Ok(reply) => {
             worker::console_error!(

@@ -90,9 +90,9 @@ pub async fn handle(mut req: Request, env: &Env, config: &Config) -> Result<Http
             }
         }
         Route::NotFound => html(404, web::pages::not_found(&base_url)),
-        Route::MethodNotAllowed => {
+        Route::MethodNotAllowed(allow) => {
             HttpReply::new(405, "text/plain; charset=utf-8", "Method not allowed")
-                .with_header("allow", "GET, HEAD")
+                .with_header("allow", allow)
         }
     })
 }
@@ -280,18 +280,18 @@ async fn run_tool(
         ToolName::GetOrderingGuide => get_ordering_guide(base_url),
         ToolName::GetPullRequest => get_pull_request(request, caller, env, config, base_url).await,
         ToolName::SaveReadingOrder => {
-            let github = github_for(env, config, caller);
+            let github = github_for(config, caller);
             saves::save_reading_order(request, caller, env, &github, base_url).await
         }
         ToolName::SaveDiagram => {
-            let github = github_for(env, config, caller);
+            let github = github_for(config, caller);
             saves::save_diagram(request, caller, env, &github, base_url).await
         }
         ToolName::ShowReadingOrder
         | ToolName::ViewReadingOrder
         | ToolName::ViewDiagram
         | ToolName::ViewChange => {
-            let github = github_for(env, config, caller);
+            let github = github_for(config, caller);
             views::run(request, env, &github, base_url)
                 .await
                 .unwrap_or_else(|| ToolResult::Error("Unknown view tool".into()))
@@ -300,16 +300,11 @@ async fn run_tool(
 }
 
 /// A GitHub client acting as the caller.
-fn github_for<'a>(env: &Env, config: &'a Config, caller: &'a Caller) -> GitHub<'a> {
-    let timeout_ms = env
-        .var("GITHUB_TIMEOUT_MS")
-        .ok()
-        .and_then(|v| v.to_string().parse().ok())
-        .unwrap_or(crate::github::client::DEFAULT_TIMEOUT_MS);
+fn github_for<'a>(config: &'a Config, caller: &'a Caller) -> GitHub<'a> {
     GitHub {
         base_url: &config.github_api_url,
         token: &caller.github_token,
-        timeout_ms,
+        timeout_ms: config.github_timeout_ms,
     }
 }
 
@@ -324,7 +319,7 @@ async fn get_pull_request(
         Ok(args) => args,
         Err(message) => return ToolResult::Error(message),
     };
-    let github = github_for(env, config, caller);
+    let github = github_for(config, caller);
     let read = match pull_request::read_pull_with_files(
         env,
         &github,

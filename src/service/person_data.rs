@@ -18,7 +18,7 @@ use crate::tools::caller::Caller;
 
 /// One operation of the person's object `object`; its reply's body.
 async fn call(env: &Env, object: &str, op: &str, body: &str) -> Result<String> {
-    let reply = crate::store::wire::post_to_object(env, "PERSONS", object, op, body).await?;
+    let reply = crate::subrequest::post_to_object(env, "PERSONS", object, op, body).await?;
     if reply.status != 200 {
         return Err(Error::RustError(format!(
             "PERSONS {op} answered {}",

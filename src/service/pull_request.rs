@@ -22,16 +22,6 @@ use crate::tools::get_pull_request::{build_snapshot_in, snapshot_key, Snapshot};
 /// How long a snapshot is kept: it never changes, this only bounds storage.
 const SNAPSHOT_TTL_SECONDS: u64 = 30 * 24 * 60 * 60;
 
-/// The largest KV value a snapshot is written in (`KV_PART_BYTES`, default 20 MiB, under KV's
-/// 25 MiB); larger snapshots are written in parts. The tests lower it to exercise the parts.
-fn part_bytes(env: &Env) -> usize {
-    env.var("KV_PART_BYTES")
-        .ok()
-        .and_then(|value| value.to_string().trim().parse().ok())
-        .filter(|&bytes| bytes > 0 && bytes <= crate::kv_parts::DEFAULT_PART_BYTES)
-        .unwrap_or(crate::kv_parts::DEFAULT_PART_BYTES)
-}
-
 /// A pull request as GitHub shows it to the caller, with its file snapshot.
 pub struct PullRead {
     pub repository: Repository,
@@ -89,7 +79,7 @@ pub async fn read_pull_with_files(
     let cache = cache.filter(|_| complete);
     if let (Some(cache), Ok(text)) = (&cache, serde_json::to_string(&snapshot)) {
         // A failed cache write only costs the next read some requests.
-        let part_bytes = part_bytes(env);
+        let part_bytes = crate::config::Config::for_isolate(env).kv_part_bytes;
         match crate::store::put_text(cache, &key, &text, part_bytes, SNAPSHOT_TTL_SECONDS).await {
             Ok(true) => {}
             Ok(false) => worker::console_warn!("{key}: the snapshot is too large to cache"),

@@ -102,7 +102,7 @@ pub async fn review(
     pull: &PullPath,
     base_url: &str,
 ) -> worker::Result<HttpReply> {
-    let github = super::github_for(env, config, caller);
+    let github = super::github_for(config, caller);
     let read = match read_for_page(env, &github, pull, base_url).await {
         Ok(read) => read,
         Err(reply) => return Ok(reply),
@@ -360,7 +360,7 @@ pub async fn tick(
         Some("0") => false,
         _ => return Ok(refuse(400, "done must be 1 (mark done) or 0 (undo).")),
     };
-    let github = super::github_for(env, config, caller);
+    let github = super::github_for(config, caller);
     let read = match read_as_viewer(env, &github, pull).await {
         Ok(read) => read,
         Err(message) => return Ok(refuse(404, &message)),
@@ -420,7 +420,7 @@ pub async fn arrange(
     pull: &PullPath,
     base_url: &str,
 ) -> worker::Result<HttpReply> {
-    let github = super::github_for(env, config, caller);
+    let github = super::github_for(config, caller);
     let read = match read_for_page(env, &github, pull, base_url).await {
         Ok(read) => read,
         Err(reply) => return Ok(reply),
@@ -428,6 +428,11 @@ pub async fn arrange(
     if !read.repository.can_arrange() {
         let message = save::no_write_access(&caller.login, &pull.owner, &pull.repo, "an order");
         return Ok(message_page(403, "Read-only", &message, base_url));
+    }
+    // The grant behind this browser's session must allow saving too, as `/mcp` saves require
+    // `reviews:write`: push access on GitHub alone doesn't widen a read-only consent.
+    if !caller.may_write {
+        return Ok(message_page(403, "Read-only sign-in", "This browser signed in to LogiKFlow with read access only, so it can't save an order. Sign out, then sign in again and allow saving reading orders.", base_url));
     }
     let current = saved_store::current(env, &pull.owner, &pull.repo, pull.number).await?;
     let Some(record) = current.order else {

@@ -84,7 +84,7 @@ pub async fn handle(
             "path is required: a file the pull request changes.",
         ));
     };
-    let github = super::github_for(env, config, caller);
+    let github = super::github_for(config, caller);
     let read = match super::review::read_as_viewer(env, &github, pull).await {
         Ok(read) => read,
         Err(message) => return Ok(refuse(404, &message)),

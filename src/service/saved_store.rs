@@ -4,7 +4,7 @@
 use worker::{Env, Result};
 
 use crate::json::FromJson;
-use crate::store::wire;
+use crate::subrequest as wire;
 
 use crate::tools::saved::{CurrentState, ReviewerState, SaveOutcome, SaveRequest, TickReply};
 use crate::web::review_state::Migration;

@@ -75,12 +75,16 @@ async fn call_oauth(
     Ok((reply.status, value))
 }
 
-/// The web client's id for this host, registered on first use.
+/// The web client's id for this host, registered on first use, and again once its registration
+/// has expired (client records last 180 days after their last `/authorize`; this pointer has
+/// no expiry of its own, so a host with no web sign-in for that long would otherwise be stuck).
 async fn web_client(env: &Env, config: &Config, base_url: &str) -> worker::Result<String> {
     let kv = env.kv("CLIENTS")?;
     let key = format!("webclient:{base_url}");
     if let Some(id) = kv.get(&key).text().await? {
-        return Ok(id);
+        if kv.get(&format!("client:{id}")).text().await?.is_some() {
+            return Ok(id);
+        }
     }
     let registration = serde_json::json!({
         "client_name": "LogiKFlow review pages",

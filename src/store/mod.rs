@@ -11,7 +11,6 @@
 mod kv;
 mod person;
 mod pull_request;
-pub mod wire;
 
 pub use kv::{get_text, put_text, KvText};
 pub use person::PersonStore;

@@ -59,8 +59,6 @@ use crate::security::compare::constant_time_eq;
 
 /// How long a GitHub refresh counts as in flight.
 const REFRESH_IN_FLIGHT_SECONDS: u64 = 30;
-/// How long a GitHub refresh may take.
-const GITHUB_TIMEOUT_MS: u64 = 10_000;
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS github (
@@ -992,7 +990,7 @@ impl PersonStore {
         };
         let url = format!("{}/login/oauth/access_token", config.github_oauth_url);
         let form = github_flow::refresh_body(client_id, secret, refresh_token);
-        let body = super::wire::post_github_form(&url, &form, GITHUB_TIMEOUT_MS)
+        let body = crate::subrequest::post_github_form(&url, &form, config.github_timeout_ms)
             .await?
             .body;
         github_flow::parse_token_response(&body, now)

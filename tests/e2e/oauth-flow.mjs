@@ -167,7 +167,7 @@ export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Signs `login` in on the web through /signin (GitHub stand-in, consent, /signin/callback);
  * returns the session's Cookie header value (access and refresh cookies). */
-export async function webSignIn(stack, login = 'octo', next = '/settings') {
+export async function webSignIn(stack, login = 'octo', next = '/settings', { write = true } = {}) {
   const start = await fetch(`${stack.baseUrl}/signin?next=${encodeURIComponent(next)}`, { redirect: 'manual' });
   assert.equal(start.status, 302, await start.text());
   const signinCookie = cookieFrom(start, 'lkf_signin');
@@ -175,7 +175,7 @@ export async function webSignIn(stack, login = 'octo', next = '/settings') {
   const result = await signIn(stack, new URL(start.headers.get('location'), stack.baseUrl), { login });
   let redirect = result.redirect;
   if (result.consent) {
-    const answered = await answerConsent(stack, result.consent, { write: true });
+    const answered = await answerConsent(stack, result.consent, { write });
     assert.equal(answered.status, 303, await answered.text());
     redirect = new URL(answered.headers.get('location'));
   }

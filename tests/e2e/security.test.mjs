@@ -140,6 +140,22 @@ describe('security hardening', () => {
     assert.match(settings, /<bdi>مرحبا App<\/bdi>/);
   });
 
+  test('arranging on the web needs a session granted write access, whatever GitHub allows', async () => {
+    // maint can push to logikflow/demo, but this browser's sign-in was consented read-only.
+    const readOnly = await webSignIn(stack, 'maint', '/settings', { write: false });
+    const path = '/r/logikflow/demo/pull/3/arrange';
+    const page = await fetch(`${stack.baseUrl}${path}`, { redirect: 'manual', headers: { cookie: readOnly } });
+    assert.equal(page.status, 403);
+    assert.match(await page.text(), /read access only/);
+    const review = await reviewPage(stack, readOnly, '/r/logikflow/demo/pull/3');
+    const before = await fetch(`${stack.baseUrl}/r/logikflow/demo/pull/3`, { headers: { cookie: readOnly } }).then((r) => r.text());
+    const posted = await postForm(stack, path, review.cookie, { csrf: review.csrf, base_version: '0', overview: 'Forged.' }, { json: false });
+    assert.equal(posted.status, 403);
+    const after = await fetch(`${stack.baseUrl}/r/logikflow/demo/pull/3`, { headers: { cookie: readOnly } }).then((r) => r.text());
+    assert.doesNotMatch(after, /Forged\./, 'nothing was saved');
+    assert.equal(after.includes('Forged.'), before.includes('Forged.'));
+  });
+
   test('4. sign-out: a GET only shows a button; a forged POST changes nothing; the real one ends the session', async () => {
     const session = await webSignIn(stack, 'octo');
     const alive = async () => (await fetch(`${stack.baseUrl}/settings`, { redirect: 'manual', headers: { cookie: session } })).status === 200;
