@@ -80,6 +80,18 @@ pub fn decode<T: FromJson>(text: &str) -> Result<T, DecodeError> {
     T::from_json(value)
 }
 
+/// A constant JSON document with this server's origin in place of every `{origin}`: for the
+/// fixed documents (OAuth metadata), which `json!` would compile into a call per key. The origin
+/// is escaped as a JSON string's content; a template that doesn't parse gives `null`, which the
+/// documents' unit tests would catch.
+pub fn with_origin(template: &str, origin: &str) -> Value {
+    let quoted = serde_json::to_string(origin).unwrap_or_default();
+    let escaped = quoted
+        .get(1..quoted.len().saturating_sub(1))
+        .unwrap_or_default();
+    serde_json::from_str(&template.replace("{origin}", escaped)).unwrap_or(Value::Null)
+}
+
 /// Parses a UTF-8 body as JSON; `None` when it is not UTF-8 or not JSON.
 pub fn value(body: &[u8]) -> Option<Value> {
     serde_json::from_str(std::str::from_utf8(body).ok()?).ok()

@@ -110,14 +110,18 @@ pub fn unavailable_reply() -> HttpReply {
 
 /// RFC 9728 protected-resource metadata for `{base_url}/mcp`.
 pub fn resource_metadata(base_url: &str) -> Value {
-    json!({
-        "resource": format!("{base_url}/mcp"),
-        "authorization_servers": [base_url],
-        "scopes_supported": [SCOPE],
-        "bearer_methods_supported": ["header"],
-        "resource_name": "LogiKFlow",
-        "resource_documentation": format!("{base_url}/"),
-    })
+    // JSON text rather than `json!` (see `json::with_origin`); `SCOPE` is checked by the tests.
+    crate::json::with_origin(
+        r#"{
+            "resource": "{origin}/mcp",
+            "authorization_servers": ["{origin}"],
+            "scopes_supported": ["reviews"],
+            "bearer_methods_supported": ["header"],
+            "resource_name": "LogiKFlow",
+            "resource_documentation": "{origin}/"
+        }"#,
+        base_url,
+    )
 }
 
 #[cfg(test)]
@@ -193,6 +197,16 @@ mod tests {
     fn metadata_names_the_resource() {
         let metadata = resource_metadata("http://127.0.0.1:8787");
         assert_eq!(metadata["resource"], "http://127.0.0.1:8787/mcp");
-        assert_eq!(metadata["scopes_supported"][0], "reviews");
+        assert_eq!(metadata["scopes_supported"][0], SCOPE);
+        assert_eq!(
+            metadata["authorization_servers"][0],
+            "http://127.0.0.1:8787"
+        );
+        assert_eq!(metadata["resource_documentation"], "http://127.0.0.1:8787/");
+        assert_eq!(metadata["bearer_methods_supported"][0], "header");
+        assert_eq!(metadata.as_object().map(|o| o.len()), Some(6));
+        // An origin is escaped as JSON string content.
+        let odd = resource_metadata("http://a\"b");
+        assert_eq!(odd["resource"], "http://a\"b/mcp");
     }
 }

@@ -6,9 +6,7 @@
 //! response (RFC 9207).
 //! What not: the protected-resource metadata lives in `challenge`.
 
-use serde_json::{json, Value};
-
-use super::challenge::SCOPE;
+use serde_json::Value;
 
 /// Paths of the authorization server's endpoints.
 pub const AUTHORIZE_PATH: &str = "/authorize";
@@ -19,25 +17,30 @@ pub const REGISTER_PATH: &str = "/oauth/register";
 pub const REVOKE_PATH: &str = "/oauth/revoke";
 pub const METADATA_PATH: &str = "/.well-known/oauth-authorization-server";
 
-/// The RFC 8414 document for the server at `base_url` (no trailing slash).
+/// The RFC 8414 document for the server at `base_url` (no trailing slash). Written as JSON text
+/// rather than with `json!`, which compiles to a call per key (the wasm's size budget); the tests
+/// check every endpoint against the path constants above.
 pub fn authorization_server_metadata(base_url: &str) -> Value {
-    json!({
-        "issuer": base_url,
-        "authorization_endpoint": format!("{base_url}{AUTHORIZE_PATH}"),
-        "token_endpoint": format!("{base_url}{TOKEN_PATH}"),
-        "registration_endpoint": format!("{base_url}{REGISTER_PATH}"),
-        "revocation_endpoint": format!("{base_url}{REVOKE_PATH}"),
-        "scopes_supported": [SCOPE],
-        "response_types_supported": ["code"],
-        "response_modes_supported": ["query"],
-        "grant_types_supported": ["authorization_code", "refresh_token"],
-        "code_challenge_methods_supported": ["S256"],
-        "token_endpoint_auth_methods_supported": ["none"],
-        "revocation_endpoint_auth_methods_supported": ["none"],
-        "client_id_metadata_document_supported": true,
-        "authorization_response_iss_parameter_supported": true,
-        "service_documentation": format!("{base_url}/"),
-    })
+    crate::json::with_origin(
+        r#"{
+            "issuer": "{origin}",
+            "authorization_endpoint": "{origin}/authorize",
+            "token_endpoint": "{origin}/oauth/token",
+            "registration_endpoint": "{origin}/oauth/register",
+            "revocation_endpoint": "{origin}/oauth/revoke",
+            "scopes_supported": ["reviews"],
+            "response_types_supported": ["code"],
+            "response_modes_supported": ["query"],
+            "grant_types_supported": ["authorization_code", "refresh_token"],
+            "code_challenge_methods_supported": ["S256"],
+            "token_endpoint_auth_methods_supported": ["none"],
+            "revocation_endpoint_auth_methods_supported": ["none"],
+            "client_id_metadata_document_supported": true,
+            "authorization_response_iss_parameter_supported": true,
+            "service_documentation": "{origin}/"
+        }"#,
+        base_url,
+    )
 }
 
 /// Whether a path belongs to the OAuth endpoints (`oauth::endpoints::handle` serves it).
@@ -57,6 +60,8 @@ pub fn is_oauth_path(path: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::oauth::challenge::SCOPE;
+    use serde_json::json;
 
     #[test]
     fn metadata() {
@@ -81,6 +86,18 @@ mod tests {
         assert_eq!(m["token_endpoint_auth_methods_supported"], json!(["none"]));
         assert_eq!(m["client_id_metadata_document_supported"], true);
         assert_eq!(m["authorization_response_iss_parameter_supported"], true);
+        let base = "https://logikflow.dev";
+        for (key, path) in [
+            ("authorization_endpoint", AUTHORIZE_PATH),
+            ("token_endpoint", TOKEN_PATH),
+            ("registration_endpoint", REGISTER_PATH),
+            ("revocation_endpoint", REVOKE_PATH),
+        ] {
+            assert_eq!(m[key], format!("{base}{path}"), "{key}");
+        }
+        assert_eq!(m["scopes_supported"], json!([SCOPE]));
+        assert_eq!(m["service_documentation"], "https://logikflow.dev/");
+        assert_eq!(m.as_object().map(|o| o.len()), Some(15));
     }
 
     #[test]

@@ -262,15 +262,15 @@ impl DurableObject for PullRequestStore {
             _ => DocumentKind::Order,
         };
         match (req.method(), url.path()) {
-            (Method::Get, "/state") => Response::from_json(&CurrentState {
+            (Method::Get, "/state") => json_reply(serde_json::to_string(&CurrentState {
                 order: self.latest(DocumentKind::Order, true)?.map(Row::record),
                 diagram: self.latest(DocumentKind::Diagram, true)?.map(Row::record),
-            }),
+            })),
             (Method::Post, "/save") => {
                 let request: SaveRequest = json_body(&mut req).await?;
-                Response::from_json(&self.save(&request)?)
+                json_reply(serde_json::to_string(&self.save(&request)?))
             }
-            (Method::Get, "/history") => Response::from_json(&self.history(kind)?),
+            (Method::Get, "/history") => json_reply(serde_json::to_string(&self.history(kind)?)),
             (Method::Get, "/ticks") => {
                 let person = query("person").unwrap_or_default();
                 let ticks = self.ticks(&person)?;
@@ -279,23 +279,23 @@ impl DurableObject for PullRequestStore {
                 shas.sort_unstable();
                 shas.dedup();
                 let heads = self.heads(&shas)?;
-                Response::from_json(&ReviewerState { ticks, heads })
+                json_reply(serde_json::to_string(&ReviewerState { ticks, heads }))
             }
             (Method::Post, "/tick") => {
                 let tick: Tick = json_body(&mut req).await?;
                 let reply = self.tick(&tick)?;
                 self.sweep_ticks()?;
-                Response::from_json(&reply)
+                json_reply(serde_json::to_string(&reply))
             }
             (Method::Post, "/head") => {
                 let head: HeadRecord = json_body(&mut req).await?;
                 self.record_head(&head)?;
-                Response::from_json(&true)
+                json_reply(Ok("true".to_string()))
             }
             (Method::Post, "/ticks/migrate") => {
                 let migration: TickMigration = json_body(&mut req).await?;
                 self.migrate(&migration)?;
-                Response::from_json(&true)
+                json_reply(Ok("true".to_string()))
             }
             (Method::Post, "/ticks/forget") => {
                 let forget: ForgetTicks = json_body(&mut req).await?;
@@ -305,13 +305,22 @@ impl DurableObject for PullRequestStore {
             (Method::Get, "/version") => {
                 let version: i64 = query("v").and_then(|v| v.parse().ok()).unwrap_or(0);
                 match self.version(kind, version)? {
-                    Some(record) => Response::from_json(&record),
+                    Some(record) => json_reply(serde_json::to_string(&record)),
                     None => Response::error("no such version", 404),
                 }
             }
             _ => Response::error("no such operation", 404),
         }
     }
+}
+
+/// A JSON reply from serialized text: one non-generic builder for every operation's answer,
+/// where `Response::from_json` compiles a copy per type (the wasm's size budget).
+fn json_reply(text: serde_json::Result<String>) -> Result<Response> {
+    let text = text.map_err(|e| worker::Error::RustError(e.to_string()))?;
+    let headers = worker::Headers::new();
+    headers.set("content-type", "application/json")?;
+    Ok(Response::ok(text)?.with_headers(headers))
 }
 
 impl PullRequestStore {
