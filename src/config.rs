@@ -2,6 +2,9 @@
 //!
 //! Pure data; `from_env` is the only part that names `worker` and is compiled for wasm only.
 
+/// The default per-attempt time limit of a request to GitHub, in milliseconds.
+pub const DEFAULT_GITHUB_TIMEOUT_MS: u64 = 10_000;
+
 /// Settings from `wrangler.toml` vars and Worker secrets.
 #[derive(Clone, Default, PartialEq, Eq)]
 pub struct Config {
@@ -43,7 +46,7 @@ pub struct Config {
     /// (`ALLOW_LOOPBACK_CLIENT_METADATA=1`; end-to-end tests only).
     pub allow_loopback_client_metadata: bool,
     /// Per-attempt time limit of every request to GitHub, API and OAuth alike
-    /// (`GITHUB_TIMEOUT_MS`, default [`crate::github::client::DEFAULT_TIMEOUT_MS`]; tests lower it).
+    /// (`GITHUB_TIMEOUT_MS`, default [`DEFAULT_GITHUB_TIMEOUT_MS`]; tests lower it).
     pub github_timeout_ms: u64,
     /// The largest KV value a snapshot is written in (`KV_PART_BYTES`, default and at most
     /// [`crate::kv_parts::DEFAULT_PART_BYTES`], under KV's 25 MiB); larger snapshots are
@@ -163,7 +166,7 @@ impl Config {
             allow_loopback_client_metadata: text("ALLOW_LOOPBACK_CLIENT_METADATA")
                 .is_some_and(|v| v == "1" || v == "true"),
             github_timeout_ms: positive(text("GITHUB_TIMEOUT_MS").as_deref(), u64::MAX)
-                .unwrap_or(crate::github::client::DEFAULT_TIMEOUT_MS),
+                .unwrap_or(DEFAULT_GITHUB_TIMEOUT_MS),
             kv_part_bytes: positive(
                 text("KV_PART_BYTES").as_deref(),
                 crate::kv_parts::DEFAULT_PART_BYTES as u64,

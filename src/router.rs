@@ -157,7 +157,7 @@ impl Route {
     }
 }
 
-/// The log label of a request: the OAuth endpoint's name (`oauth::endpoints` serves those paths
+/// The log label of a request: the OAuth endpoint's name (`service::oauth_server` serves those paths
 /// before the route table), else the route's.
 pub fn label(method: &str, path: &str) -> &'static str {
     use crate::oauth::metadata as oauth;

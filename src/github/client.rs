@@ -11,14 +11,11 @@ use super::api::{classify_failure, GitHubError, API_VERSION};
 use crate::json::FromJson;
 use crate::subrequest as wire;
 
-/// How long one GitHub request may take before we give up on it, unless configured.
-pub const DEFAULT_TIMEOUT_MS: u64 = 10_000;
-
 /// A GitHub API client for one person.
 pub struct GitHub<'a> {
     pub base_url: &'a str,
     pub token: &'a str,
-    /// Per-attempt time limit (`GITHUB_TIMEOUT_MS`, default [`DEFAULT_TIMEOUT_MS`]).
+    /// Per-attempt time limit (`GITHUB_TIMEOUT_MS`, default [`crate::config::DEFAULT_GITHUB_TIMEOUT_MS`]).
     pub timeout_ms: u64,
 }
 

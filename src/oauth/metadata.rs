@@ -43,7 +43,7 @@ pub fn authorization_server_metadata(base_url: &str) -> Value {
     )
 }
 
-/// Whether a path belongs to the OAuth endpoints (`oauth::endpoints::handle` serves it).
+/// Whether a path belongs to the OAuth endpoints (`service::oauth_server::handle` serves it).
 pub fn is_oauth_path(path: &str) -> bool {
     matches!(
         path,

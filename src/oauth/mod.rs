@@ -9,8 +9,9 @@
 //! refresh rotation), `tokens` (token formats and hashes), `rate_limit`, `github_flow` (the
 //! GitHub web flow's requests and responses), `person_api` (messages to the person's object),
 //! `form` and `error` (RFC 6749 error codes and their one rendering).
-//! The wasm-only adapters carry the decisions out: `endpoints` (HTTP, KV, GitHub) and `seal`
-//! (AES-GCM for GitHub tokens at rest); `store::PersonStore` holds each person's state.
+//! The wasm-only parts carry the decisions out: `service::oauth_server` (the endpoints: HTTP, KV,
+//! GitHub), `seal` (AES-GCM for GitHub tokens at rest) and `store::PersonStore` (each person's
+//! state).
 //!
 //! # Each MUST and the test that holds it
 //!
@@ -74,8 +75,6 @@ pub mod rate_limit;
 pub mod redirect_uri;
 pub mod tokens;
 
-#[cfg(target_arch = "wasm32")]
-pub mod endpoints;
 #[cfg(target_arch = "wasm32")]
 pub mod seal;
 

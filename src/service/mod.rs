@@ -3,6 +3,7 @@
 
 use worker::{Env, Request, Result};
 
+mod oauth_server;
 mod person_data;
 mod pull_request;
 mod review;
@@ -36,7 +37,7 @@ pub async fn handle(mut req: Request, env: &Env, config: &Config) -> Result<Http
     let url = req.url()?;
     let base_url = origin_of(&url);
     if crate::oauth::is_oauth_path(url.path()) {
-        return crate::oauth::endpoints::handle(req, env, config, &base_url).await;
+        return oauth_server::handle(req, env, config, &base_url).await;
     }
     let method = req.method().to_string();
     Ok(match route(&method, url.path()) {
@@ -220,7 +221,7 @@ async fn authenticate(
     config: &Config,
     base_url: &str,
 ) -> std::result::Result<Caller, HttpReply> {
-    use crate::oauth::endpoints::{authenticate_bearer, BearerRefusal};
+    use oauth_server::{authenticate_bearer, BearerRefusal};
     let Some(authorization) = headers.get("authorization") else {
         return local_caller(headers, host, config).ok_or_else(|| {
             log::error("missing_token");

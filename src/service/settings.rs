@@ -9,11 +9,11 @@
 
 use worker::{Env, Request};
 
+use super::oauth_server::call_person;
 use super::person_data::Deleted;
 use super::web_session;
 use crate::config::Config;
 use crate::http::HttpReply;
-use crate::oauth::endpoints::call_person;
 use crate::oauth::person_api as api;
 use crate::oauth::tokens::PersonId;
 use crate::router::Route;

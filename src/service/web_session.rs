@@ -5,14 +5,14 @@
 //! `/signin?next=/r/…` registers the web client once per host, then sends the browser through
 //! `/authorize` with PKCE; `/signin/callback` redeems the code at the token endpoint and sets the
 //! cookies; `POST /signout` (CSRF-checked) revokes the refresh token and clears them. Requests to the token and
-//! registration endpoints are made in-process through `oauth::endpoints::handle`.
+//! registration endpoints are made in-process through `service::oauth_server::handle`.
 
 use serde_json::Value;
 use worker::{Env, Method, Request};
 
+use super::oauth_server::{authenticate_bearer, handle as oauth_handle, BearerRefusal};
 use crate::config::Config;
 use crate::http::HttpReply;
-use crate::oauth::endpoints::{authenticate_bearer, handle as oauth_handle, BearerRefusal};
 use crate::security::cookie::{self, SameSite};
 use crate::security::{form, pkce, random};
 use crate::tools::caller::Caller;

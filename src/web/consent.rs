@@ -7,7 +7,7 @@
 //! text is escaped; the form carries a CSRF token whose other half is a `__Host-` cookie, and the
 //! page is sent with `frame-ancestors 'none'` and `X-Frame-Options: DENY` so it cannot be
 //! clickjacked.
-//! What not: no decisions and no headers beyond the CSP text; `oauth::endpoints` sends it.
+//! What not: no decisions and no headers beyond the CSP text; `service::oauth_server` sends it.
 
 use super::html::{escape, isolated_name, page, CSP};
 

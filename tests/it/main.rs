@@ -2,3 +2,4 @@
 //! files rather than call the crate.
 
 mod docs;
+mod layers;

@@ -29,22 +29,22 @@ use serde::Serialize;
 use crate::json::FromJson;
 use worker::{web_sys, Delay, Env, Method, Request};
 
-use super::authorize::{
-    self, csrf_cookie_name, flow_cookie_name, AuthorizationRequest, Refusal, SignInFlow,
-};
-use super::clients::{self, ClientRecord};
-use super::error::{self, DocumentProblem, Error, GrantError};
-use super::form::Params;
-use super::github_flow::{self, GitHubTokens};
-use super::grants;
-use super::metadata::{self, authorization_server_metadata};
-use super::person_api as api;
-use super::redirect_uri::RedirectUri;
-use super::tokens::{self, PersonId, TokenKind};
 use crate::config::Config;
 use crate::github::api::{path, Account};
 use crate::github::client::GitHub;
 use crate::http::HttpReply;
+use crate::oauth::authorize::{
+    self, csrf_cookie_name, flow_cookie_name, AuthorizationRequest, Refusal, SignInFlow,
+};
+use crate::oauth::clients::{self, ClientRecord};
+use crate::oauth::error::{self, DocumentProblem, Error, GrantError};
+use crate::oauth::form::Params;
+use crate::oauth::github_flow::{self, GitHubTokens};
+use crate::oauth::grants;
+use crate::oauth::metadata::{self, authorization_server_metadata};
+use crate::oauth::person_api as api;
+use crate::oauth::redirect_uri::RedirectUri;
+use crate::oauth::tokens::{self, PersonId, TokenKind};
 use crate::security::compare::constant_time_eq;
 use crate::security::cookie::{self, SameSite};
 use crate::security::{pkce, random};
