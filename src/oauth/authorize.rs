@@ -186,12 +186,6 @@ pub fn check_scope(scope: Option<&str>) -> Result<(), Error> {
     }
 }
 
-/// Appends query parameters to a redirect URI, keeping the URI exactly as registered.
-pub fn append_query(uri: &str, pairs: &[(&str, &str)]) -> String {
-    let separator = if uri.contains('?') { '&' } else { '?' };
-    format!("{uri}{separator}{}", crate::security::form::encode(pairs))
-}
-
 /// The successful authorization response's `Location` (RFC 6749 §4.1.2, RFC 9207 `iss`).
 pub fn success_location(request: &AuthorizationRequest, code: &str, issuer: &str) -> String {
     let mut pairs = vec![("code", code)];
@@ -199,7 +193,7 @@ pub fn success_location(request: &AuthorizationRequest, code: &str, issuer: &str
         pairs.push(("state", state));
     }
     pairs.push(("iss", issuer));
-    append_query(&request.redirect_uri, &pairs)
+    crate::security::form::append_query(&request.redirect_uri, &pairs)
 }
 
 /// A consent form submission that passed its CSRF checks.

@@ -14,8 +14,6 @@ use crate::json::{DecodeError, Fields, FromJson};
 use super::error::{DocumentProblem, Error};
 use super::redirect_uri::RedirectUri;
 
-/// Longest client name we show.
-pub const MAX_NAME_CHARS: usize = 100;
 /// Most redirect URIs one client may register.
 pub const MAX_REDIRECT_URIS: usize = 10;
 /// Largest registration request or metadata document we read.
@@ -167,7 +165,8 @@ fn check_list(
 /// "Claude Code exe.png").
 fn valid_name(name: &str) -> bool {
     let trimmed = name.trim();
-    trimmed.chars().count() <= MAX_NAME_CHARS && crate::unicode::is_plain_name(trimmed)
+    trimmed.chars().count() <= super::MAX_CLIENT_NAME_CHARS
+        && crate::unicode::is_plain_name(trimmed)
 }
 
 /// The registration response (RFC 7591 §3.2.1).
@@ -299,7 +298,7 @@ pub fn parse_metadata_document(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::oauth::redirect_uri::RedirectUriError;
+    use crate::oauth::error::RedirectUriError;
 
     fn check_register(body: &str, expected: Result<(), Error>) {
         assert_eq!(

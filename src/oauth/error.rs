@@ -10,7 +10,6 @@
 use serde::Serialize;
 use serde_json::json;
 
-use super::redirect_uri::RedirectUriError;
 use crate::http::HttpReply;
 
 /// Why a grant-bound request (code exchange, refresh) was refused; decided in the person's object
@@ -213,7 +212,7 @@ impl Error {
             ),
             Error::ClientMetadata("client_name") => format!(
                 "client_name must be at most {} characters with no control or format characters (such as bidirectional overrides or zero-width spaces)",
-                super::clients::MAX_NAME_CHARS
+                super::MAX_CLIENT_NAME_CHARS
             ),
             Error::ClientMetadata(field) => format!("the {field} field is missing or not supported"),
             Error::InvalidRedirectUri(problem) => {
@@ -367,7 +366,7 @@ pub fn redirect_reply(
     HttpReply::empty(302)
         .with_header(
             "location",
-            super::authorize::append_query(redirect_uri, &pairs),
+            crate::security::form::append_query(redirect_uri, &pairs),
         )
         .with_header("cache-control", "no-store")
 }
@@ -387,6 +386,23 @@ pub fn page_reply(error: &Error, base_url: &str) -> HttpReply {
         reply = reply.with_header("retry-after", retry_after_seconds.to_string());
     }
     reply
+}
+
+/// Why a redirect URI cannot be registered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RedirectUriError {
+    /// Not an absolute URI, or has spaces or control characters.
+    Malformed,
+    /// Longer than [`super::redirect_uri::MAX_LEN`].
+    TooLong,
+    /// Has a `#fragment` (OAuth 2.1 §2.3.1).
+    Fragment,
+    /// Has `user:password@`.
+    UserInfo,
+    /// `javascript:`, `data:`, `file:` and the like.
+    ForbiddenScheme,
+    /// `http` to anything but a loopback address.
+    InsecureHttp,
 }
 
 #[cfg(test)]

@@ -79,3 +79,8 @@ pub mod tokens;
 pub mod seal;
 
 pub use metadata::is_oauth_path;
+
+/// The longest client name we show (registration and client ID metadata documents refuse
+/// longer ones). Here rather than in `clients`, so `error`'s message names it without an import
+/// loop.
+pub const MAX_CLIENT_NAME_CHARS: usize = 100;

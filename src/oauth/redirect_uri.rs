@@ -7,6 +7,7 @@
 //! (`javascript:`, `data:`, `file:` …), fragments and user info are refused.
 //! What not: no fetching, no storage; the client's record keeps the strings it registered.
 
+use super::error::RedirectUriError;
 use serde::Serialize;
 
 /// Longest redirect URI we accept; real ones are far shorter.
@@ -26,23 +27,6 @@ const FORBIDDEN_SCHEMES: &[&str] = &[
     "ws",
     "wss",
 ];
-
-/// Why a redirect URI cannot be registered.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RedirectUriError {
-    /// Not an absolute URI, or has spaces or control characters.
-    Malformed,
-    /// Longer than [`MAX_LEN`].
-    TooLong,
-    /// Has a `#fragment` (OAuth 2.1 §2.3.1).
-    Fragment,
-    /// Has `user:password@`.
-    UserInfo,
-    /// `javascript:`, `data:`, `file:` and the like.
-    ForbiddenScheme,
-    /// `http` to anything but a loopback address.
-    InsecureHttp,
-}
 
 /// A redirect URI that passed the registration rules, kept exactly as the client sent it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

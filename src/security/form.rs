@@ -22,6 +22,13 @@ pub fn encode(pairs: &[(&str, &str)]) -> String {
     out.finish()
 }
 
+/// Appends query parameters to a URI, keeping the URI exactly as it was (an OAuth redirect URI
+/// must stay as registered).
+pub fn append_query(uri: &str, pairs: &[(&str, &str)]) -> String {
+    let separator = if uri.contains('?') { '&' } else { '?' };
+    format!("{uri}{separator}{}", encode(pairs))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

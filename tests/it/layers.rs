@@ -174,6 +174,119 @@ fn imports_only_run_down_the_layers() {
     );
 }
 
+/// Import loops between the modules of one folder that exist today, each with why.
+const KNOWN_LOOPS: &[(&str, &str)] = &[
+    (
+        "service::review",
+        "`review_diff` serves the on-demand parts of the page `review` renders, and both share its viewer read",
+    ),
+    (
+        "tools::show_reading_order",
+        "`views` groups the MCP Apps tools, `show_reading_order` among them",
+    ),
+];
+
+/// The child of `folder` that `module` is or is inside: `oauth::error` for `oauth::error::Error`.
+fn child_of(folder: &str, module: &str) -> Option<String> {
+    let rest = module.strip_prefix(folder)?.strip_prefix("::")?;
+    let child = rest.split("::").next().filter(|c| !c.is_empty())?;
+    Some(format!("{folder}::{child}"))
+}
+
+/// Whether `start` reaches itself through `edges`.
+fn on_a_loop(start: &str, edges: &[(String, String)]) -> bool {
+    let mut seen: Vec<&str> = Vec::new();
+    let mut next: Vec<&str> = edges
+        .iter()
+        .filter(|(from, _)| from == start)
+        .map(|(_, to)| to.as_str())
+        .collect();
+    while let Some(at) = next.pop() {
+        if at == start {
+            return true;
+        }
+        if seen.contains(&at) {
+            continue;
+        }
+        seen.push(at);
+        next.extend(
+            edges
+                .iter()
+                .filter(|(from, _)| from == at)
+                .map(|(_, to)| to.as_str()),
+        );
+    }
+    false
+}
+
+#[test]
+fn no_import_loops_inside_a_folder() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    sources(&src, &mut files);
+    // Edges between sibling modules of each top-level folder (`oauth::error` → `oauth::clients`).
+    let mut edges: Vec<(String, String)> = Vec::new();
+    let mut children: Vec<String> = Vec::new();
+    for file in &files {
+        let module = module_of(&src, file);
+        let Some(folder) = module.split("::").next().filter(|_| module.contains("::")) else {
+            continue;
+        };
+        let Some(from) = child_of(folder, &module) else {
+            continue;
+        };
+        if !children.contains(&from) {
+            children.push(from.clone());
+        }
+        let is_dir_module = file.file_name().is_some_and(|n| n == "mod.rs");
+        let text = std::fs::read_to_string(file).unwrap_or_default();
+        for named in paths_named(&code_of(&text), &module, is_dir_module) {
+            if let Some(to) = child_of(folder, &named) {
+                if to != from && !edges.contains(&(from.clone(), to.clone())) {
+                    edges.push((from.clone(), to));
+                }
+            }
+        }
+    }
+    // Only edges to modules that exist (a path may name an item of the folder's `mod.rs`).
+    edges.retain(|(_, to)| children.contains(to));
+    assert!(children.len() > 40, "found only {} modules", children.len());
+    let looping: Vec<&String> = children
+        .iter()
+        .filter(|module| on_a_loop(module, &edges))
+        .filter(|module| {
+            !KNOWN_LOOPS.iter().any(|(known, _)| {
+                *known == module.as_str()
+                    || edges.iter().any(|(a, b)| a == *known && b == *module)
+                        && edges.iter().any(|(a, b)| b == *known && a == *module)
+            })
+        })
+        .collect();
+    assert!(
+        looping.is_empty(),
+        "modules on an import loop inside their folder: {looping:?}"
+    );
+}
+
+#[test]
+fn the_loop_finder_sees_a_loop() {
+    let edge = |a: &str, b: &str| (a.to_string(), b.to_string());
+    let edges = [
+        edge("o::a", "o::b"),
+        edge("o::b", "o::c"),
+        edge("o::c", "o::a"),
+        edge("o::d", "o::a"),
+    ];
+    assert!(on_a_loop("o::a", &edges));
+    assert!(on_a_loop("o::c", &edges));
+    assert!(!on_a_loop("o::d", &edges));
+    assert_eq!(
+        child_of("oauth", "oauth::error::Error").as_deref(),
+        Some("oauth::error")
+    );
+    assert_eq!(child_of("oauth", "oauthx::error"), None);
+}
+
 #[test]
 fn the_checker_sees_an_upward_path() {
     let named = paths_named(
