@@ -199,12 +199,13 @@ impl<T: FromJson> FromJson for std::collections::BTreeMap<String, T> {
         let Value::Object(map) = value else {
             return Err(expected("an object", &value));
         };
-        map.into_iter()
-            .map(|(key, item)| {
-                let item = T::from_json(item).map_err(|e| e.in_field(&key))?;
-                Ok((key, item))
-            })
-            .collect()
+        // Inserted one by one: collecting sorts the pairs first (another copy of the sort).
+        let mut out = std::collections::BTreeMap::new();
+        for (key, item) in map {
+            let item = T::from_json(item).map_err(|e| e.in_field(&key))?;
+            out.insert(key, item);
+        }
+        Ok(out)
     }
 }
 

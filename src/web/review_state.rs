@@ -71,17 +71,17 @@ pub fn file_items(file: &SnapshotFile) -> Vec<String> {
 /// The content keys of every file at a head, `{path: [change ids or "blob:<sha>"]}`: what the
 /// pull request's object records once per head, so a later visit can tell what is new.
 pub fn head_files(files: &[SnapshotFile]) -> Value {
-    let map: serde_json::Map<String, Value> = files
-        .iter()
-        .map(|file| {
-            let keys: Vec<Value> = file_items(file)
-                .iter()
-                .filter_map(|item| item_key(item))
-                .map(Value::from)
-                .collect();
-            (file.path.clone(), Value::Array(keys))
-        })
-        .collect();
+    // Inserted one by one: collecting into a map sorts the pairs first, one more copy of the
+    // standard sort in the wasm (its size budget).
+    let mut map = serde_json::Map::new();
+    for file in files {
+        let keys: Vec<Value> = file_items(file)
+            .iter()
+            .filter_map(|item| item_key(item))
+            .map(Value::from)
+            .collect();
+        map.insert(file.path.clone(), Value::Array(keys));
+    }
     Value::Object(map)
 }
 
@@ -220,18 +220,18 @@ pub fn review_state(stored: &ReviewerState, files: &[SnapshotFile], head_sha: &s
         .and_then(|tick| tick.head_sha.clone())
         .map(|sha| match keys_at(&stored.heads, &sha) {
             Some(then) => {
-                let new_keys = current
-                    .iter()
-                    .filter_map(|(path, now)| {
-                        let before = then.get(*path);
-                        let new: HashSet<String> = now
-                            .iter()
-                            .filter(|key| before.is_none_or(|before| !before.contains(*key)))
-                            .cloned()
-                            .collect();
-                        (!new.is_empty()).then(|| ((*path).to_string(), new))
-                    })
-                    .collect();
+                let mut new_keys = BTreeMap::new();
+                for (path, now) in &current {
+                    let before = then.get(*path);
+                    let new: HashSet<String> = now
+                        .iter()
+                        .filter(|key| before.is_none_or(|before| !before.contains(*key)))
+                        .cloned()
+                        .collect();
+                    if !new.is_empty() {
+                        new_keys.insert((*path).to_string(), new);
+                    }
+                }
                 let mut left: Vec<String> = then
                     .keys()
                     .filter(|path| !current.contains_key(path.as_str()))
