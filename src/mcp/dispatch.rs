@@ -62,7 +62,8 @@ pub enum Outcome {
 /// A tool's answer, before it is framed as a JSON-RPC result.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ToolResult {
-    /// Success: `structuredContent` plus the same JSON as text.
+    /// Success: `structuredContent` plus the same JSON as text. The value is an object, as
+    /// `structuredContent` must be (MCP 2025-06-18, "Structured Content").
     Structured(Value),
     /// Success whose text is not the JSON (the guide's Markdown), with its structured form.
     TextAndStructured { text: String, structured: Value },
@@ -519,11 +520,12 @@ fn tool_call(
 pub fn tool_reply(request: &ToolRequest, result: ToolResult) -> HttpReply {
     let mut body = match result {
         ToolResult::Json(text) => return json_tool_reply(request, &text),
-        ToolResult::Structured(structured) => json!({
-            "content": [{ "type": "text", "text": structured.to_string() }],
-            "structuredContent": structured,
-            "isError": false,
-        }),
+        // Written once and spliced in as both the text and `structuredContent`: writing the
+        // value a second time inside the reply was a quarter of a repeat get_pull_request's CPU
+        // on a 320-file pull request (`tests/bench/profile.mjs gpr-big`, issue #19).
+        ToolResult::Structured(structured) => {
+            return json_tool_reply(request, &structured.to_string())
+        }
         ToolResult::TextAndStructured { text, structured } => json!({
             "content": [{ "type": "text", "text": text }],
             "structuredContent": structured,
@@ -540,7 +542,8 @@ pub fn tool_reply(request: &ToolRequest, result: ToolResult) -> HttpReply {
     HttpReply::json(200, &jsonrpc::result(&request.id, body))
 }
 
-/// The reply for [`ToolResult::Json`], written around the text (as [`constant_reply`] is).
+/// The reply for [`ToolResult::Json`] and [`ToolResult::Structured`], written around the text
+/// (as [`constant_reply`] is).
 fn json_tool_reply(request: &ToolRequest, text: &str) -> HttpReply {
     let quoted = serde_json::to_string(text).unwrap_or_else(|_| "\"\"".into());
     let result_type = match request.era {

@@ -11,10 +11,11 @@
 // asserts nothing.
 //
 //   LOGIKFLOW_BUILD=skip node tests/bench/hot-pull.mjs        # SECONDS=8 REVIEWERS=32 by default
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { root, standinControl, startStack } from '../e2e/harness.mjs';
 import { OAUTH_VARS, answerConsent, callTool, connect, cookieFrom, hidden, listTools, signIn, sleep } from '../e2e/oauth-flow.mjs';
+import { processCpu } from './cpu.mjs';
 
 const seconds = Number(process.env.SECONDS ?? 8);
 const reviewers = Number(process.env.REVIEWERS ?? 32);
@@ -49,25 +50,9 @@ function readPage(stack, session) {
   return fetch(`${stack.baseUrl}${pullPath}`, { headers: { cookie: session.cookie } });
 }
 
-/** CPU seconds used so far by the workerd processes of a process group (from /proc). */
-function workerdCpu(group) {
-  let ticks = 0;
-  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-    let stat;
-    try { stat = readFileSync(`/proc/${pid}/stat`, 'utf8'); } catch { continue; }
-    const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // After the command: state, ppid, pgrp, …, utime (11th), stime (12th).
-    if (comm === 'workerd' && Number(fields[2]) === group) ticks += Number(fields[11]) + Number(fields[12]);
-  }
-  return ticks / 100; // USER_HZ is 100 on Linux
-}
-
 /** Milliseconds of workerd CPU per request: `count` requests sent one after another. */
-async function cpuPerRequest(stack, count, send) {
-  const before = workerdCpu(stack.workerGroup);
-  for (let i = 0; i < count; i += 1) await send(i);
-  return ((workerdCpu(stack.workerGroup) - before) * 1000) / count;
+function cpuPerRequest(stack, count, send) {
+  return processCpu(stack.workerGroup, count, send);
 }
 
 function percentile(sorted, p) {

@@ -4,15 +4,15 @@
 // (wasm functions carry their Rust names when built with CARGO_PROFILE_RELEASE_STRIP=false).
 //
 //   CARGO_PROFILE_RELEASE_STRIP=false bash tests/scripts/build.sh
-//   LOGIKFLOW_BUILD=skip node tests/bench/profile.mjs [list|token|gpr] [seconds]
+//   LOGIKFLOW_BUILD=skip node tests/bench/profile.mjs [list|legacy|token|gpr|gpr-big] [seconds]
 //
 // A diagnostic, not a benchmark: profiling slows the Worker, so read shares, not rates.
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import WebSocket from 'ws';
 import { root, standinControl, startStack } from '../e2e/harness.mjs';
 import { OAUTH_VARS, connect } from '../e2e/oauth-flow.mjs';
+import { attach } from './cpu.mjs';
 
 const run = promisify(execFile);
 const kind = process.argv[2] ?? 'list';
@@ -24,32 +24,6 @@ function modern(method, params = {}, name) {
   const body = { jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: {
     'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } };
   return { headers, body: JSON.stringify(body) };
-}
-
-/** A minimal DevTools protocol session over the inspector's WebSocket. */
-async function attach(port) {
-  const targets = await (await fetch(`http://127.0.0.1:${port}/json/list`)).json();
-  const target = targets.find((t) => t.webSocketDebuggerUrl) ?? targets[0];
-  // The `ws` package: the inspector proxy refuses Node's built-in WebSocket handshake.
-  const socket = new WebSocket(target.webSocketDebuggerUrl);
-  await new Promise((resolve, reject) => { socket.once('open', resolve); socket.once('error', reject); });
-  let next = 1;
-  const waiting = new Map();
-  socket.on('message', (data) => {
-    const message = JSON.parse(data.toString());
-    if (message.id && waiting.has(message.id)) {
-      waiting.get(message.id)(message);
-      waiting.delete(message.id);
-    }
-  });
-  return {
-    send(method, params = {}) {
-      const id = next++;
-      socket.send(JSON.stringify({ id, method, params }));
-      return new Promise((resolve) => waiting.set(id, resolve));
-    },
-    close: () => socket.close(),
-  };
 }
 
 /** Self and total time per function name from a V8 CPU profile. */
@@ -80,11 +54,18 @@ const stack = await startStack({ vars: { ...OAUTH_VARS, RATE_LIMIT_PER_MINUTE: '
 try {
   await standinControl(stack, 'POST', 'config', { unlimitedRate: true });
   let request = modern('tools/list');
-  if (kind === 'token') {
+  if (kind === 'legacy') {
+    // tools/list in the 2025-06-18 era, as most clients send it: no initialize, version in a header.
+    request = { headers: { 'mcp-protocol-version': '2025-06-18', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }) };
+  } else if (kind === 'token') {
     const { tokens } = await connect(stack);
     request = { ...request, headers: { ...request.headers, authorization: `Bearer ${tokens.access_token}` } };
   } else if (kind === 'gpr') {
     request = modern('tools/call', { name: 'get_pull_request', arguments: { owner: 'logikflow', repo: 'demo', number: 3 } }, 'get_pull_request');
+  } else if (kind === 'gpr-big') {
+    // A repeat read of a 320-file pull request (the snapshot is cached by the warm-up).
+    request = modern('tools/call', { name: 'get_pull_request', arguments: { owner: 'logikflow', repo: 'big', number: 1 } }, 'get_pull_request');
   }
   const env = { ...process.env, BODY: request.body, HEADERS: Object.entries(request.headers).map(([k, v]) => `${k}: ${v}`).join('\n') };
   const load = () => run('wrk', ['-t2', '-c16', `-d${seconds}s`, '-s', join(root, 'tests/bench/post.lua'), stack.mcpUrl], { env });

@@ -1,8 +1,11 @@
-// Server benchmarks on local workerd, side by side in one run (issue #7, DESIGN.md section 7):
-// a trivial JS Worker (the ceiling), LogiKFlow's /mcp tools/list (local development, no token),
-// and get_pull_request at a cached head against the GitHub stand-in; plus GitHub subrequests per
-// get_pull_request for 30, 300 and 3,000-file pull requests, counted by the stand-in.
-// Loads only 127.0.0.1, bounded in time. Prints a Markdown table and writes it to
+// Server benchmarks on local workerd, side by side in one run (issues #7 and #19, DESIGN.md
+// section 7): a trivial JS Worker (the ceiling), LogiKFlow's /mcp tools/list in the 2026-07-28 and
+// the 2025-06-18 era (local development, no token) and with a real token, the official TypeScript
+// SDK's stateless JSON server with the same tool list (tests/bench/sdk), and get_pull_request at
+// a cached head against the GitHub stand-in; then, one request at a time, GitHub subrequests and
+// workerd CPU time per request for get_pull_request on 30, 300 and 3,000-file pull requests
+// (first and repeat read) and for a 50-section save_reading_order (tests/bench/cpu.mjs).
+// Loads only 127.0.0.1, bounded in time. Prints Markdown tables and adds them to
 // tests/artifacts/bench.md. Nothing is asserted.
 import { execFile, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -10,6 +13,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { freePort, root, standinControl, startStack, stopProcess } from '../e2e/harness.mjs';
 import { OAUTH_VARS, connect } from '../e2e/oauth-flow.mjs';
+import { processCpu, workerdCpu } from './cpu.mjs';
 
 const run = promisify(execFile);
 // Short runs, many rounds: each endpoint is measured close in time to the ceiling it is divided by.
@@ -17,8 +21,8 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 // On a shared 2-core machine one run swings by ±10% and the machine's speed drifts over minutes,
 // so the ratio is taken per round (against the ceiling measured seconds before), and the median of
-// ten rounds is reported with the spread of the middle six.
-const rounds = Number(process.env.BENCH_ROUNDS ?? 10);
+// the rounds is reported with the spread of the middle 60%.
+const rounds = Number(process.env.BENCH_ROUNDS ?? 6);
 // One wrk thread: on a 2-core machine a second one takes CPU from workerd, the thing measured.
 const threads = Number(process.env.BENCH_THREADS ?? 1);
 
@@ -29,9 +33,19 @@ function modern(method, params = {}, name) {
   return { headers, body: JSON.stringify(body) };
 }
 
-/** Runs wrk against url and returns { rps, p50, p99, errors }. */
-async function wrk(url, { headers = {}, body = '' } = {}) {
+/** A 2025-06-18 request as most clients send it: no `initialize` first, the version in a header. */
+function legacy(method, params = {}) {
+  const headers = { 'mcp-protocol-version': '2025-06-18', accept: 'application/json, text/event-stream' };
+  return { headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) };
+}
+
+/**
+ * Runs wrk against url and returns { rps, p50, p99, errors, cpu }: cpu is the milliseconds of
+ * CPU time per request used by the workerd processes of process group `group` meanwhile.
+ */
+async function wrk(url, { headers = {}, body = '' } = {}, group = undefined) {
   const env = { ...process.env, BODY: body, HEADERS: Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join('\n') };
+  const before = group ? workerdCpu(group) : 0;
   const { stdout } = await run('wrk', [`-t${threads}`, `-c${connections}`, `-d${seconds}s`, '--latency', '-s', join(root, 'tests/bench/post.lua'), url],
     { env, timeout: (seconds + 30) * 1000 });
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1] ?? 0);
@@ -41,77 +55,152 @@ async function wrk(url, { headers = {}, body = '' } = {}) {
     return Number(m[1]) * ({ us: 0.001, ms: 1, s: 1000 })[m[2]];
   };
   const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(stdout)?.[1] ?? 0);
-  return { rps, p50: latency(50), p99: latency(99), errors: non2xx };
+  const count = Number(/(\d+) requests in/.exec(stdout)?.[1] ?? 0);
+  const cpu = group && count ? ((workerdCpu(group) - before) * 1000) / count : NaN;
+  return { rps, p50: latency(50), p99: latency(99), errors: non2xx, cpu };
 }
 
-async function startCeiling() {
+/** Starts a side Worker of tests/bench/ (`trivial`, the ceiling; `sdk`, the TypeScript SDK). */
+async function startSideWorker(folder) {
   const port = await freePort();
   const child = spawn(process.execPath, [join(root, 'node_modules/wrangler/bin/wrangler.js'), 'dev', '--ip', '127.0.0.1', '--port', String(port),
     '--inspector-port', String(await freePort()), '--show-interactive-dev-session=false', '--log-level', 'warn'],
-  { cwd: join(root, 'tests/bench/trivial'), detached: true, stdio: 'ignore', env: { ...process.env, CI: 'true', WRANGLER_SEND_METRICS: 'false' } });
+  { cwd: join(root, 'tests/bench', folder), detached: true, stdio: 'ignore',
+    env: { ...process.env, CI: 'true', WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' } });
   const url = `http://127.0.0.1:${port}/`;
-  for (let i = 0; i < 300; i++) {
+  for (let i = 0; i < 600; i++) {
     try { await fetch(url); return { url, child }; } catch { await new Promise((r) => setTimeout(r, 100)); }
   }
-  throw new Error('the ceiling Worker did not start');
+  throw new Error(`the ${folder} Worker did not start`);
 }
 
 const rows = [];
 const fmt = (n, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
+const sorted = (values) => [...values].sort((a, b) => a - b);
+/** The median of `values` and the spread of their middle 60%. */
+function middle(values) {
+  const s = sorted(values);
+  const trim = Math.floor(s.length / 5);
+  return { median: s[Math.floor(s.length / 2)], low: s[trim], high: s[s.length - 1 - trim] };
+}
 
-const ceiling = await startCeiling();
+const ceiling = await startSideWorker('trivial');
 // OAuth configured too, so the same Worker serves local development and real tokens; the rate
 // limit is raised for the run, the per-person hop is still made on every request.
 const stack = await startStack({ vars: { ...OAUTH_VARS, RATE_LIMIT_PER_MINUTE: '100000000', ADDRESS_RATE_LIMIT_PER_MINUTE: '100000' } });
+let sdk;
 try {
   await standinControl(stack, 'POST', 'config', { unlimitedRate: true });
   const list = modern('tools/list');
+  const oldList = legacy('tools/list');
+  // The SDK Worker serves LogiKFlow's own tool list, so both send the same definitions.
+  const tools = await fetch(stack.mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json', ...oldList.headers }, body: oldList.body });
+  writeFileSync(join(root, 'tests/bench/sdk/tools.json'), JSON.stringify((await tools.json()).result));
+  sdk = await startSideWorker('sdk');
   const { tokens } = await connect(stack);
   const withToken = { ...list, headers: { ...list.headers, authorization: `Bearer ${tokens.access_token}` } };
   const gpr = modern('tools/call', { name: 'get_pull_request', arguments: { owner: 'logikflow', repo: 'demo', number: 3 } }, 'get_pull_request');
   const endpoints = [
-    ['trivial JS Worker (ceiling)', ceiling.url, { body: '{}' }],
-    ['trivial JS Worker + one Durable Object fetch (reference)', `${ceiling.url}hop`, { body: '{}' }],
-    ['/mcp tools/list, local development (no token)', stack.mcpUrl, list],
-    ['/mcp tools/list, real access token (person-object hop)', stack.mcpUrl, withToken],
-    ['/mcp get_pull_request, cached head (stand-in)', stack.mcpUrl, gpr],
+    ['trivial JS Worker (ceiling)', ceiling.url, { body: '{}' }, ceiling.child.pid],
+    ['trivial JS Worker + one Durable Object fetch (reference)', `${ceiling.url}hop`, { body: '{}' }, ceiling.child.pid],
+    ['/mcp tools/list, 2026-07-28, local development (no token)', stack.mcpUrl, list, stack.workerGroup],
+    ['/mcp tools/list, 2025-06-18, local development (no token)', stack.mcpUrl, oldList, stack.workerGroup],
+    ['TypeScript SDK stateless JSON server, tools/list, 2025-06-18', sdk.url, oldList, sdk.child.pid],
+    ['/mcp tools/list, 2026-07-28, real access token (person-object hop)', stack.mcpUrl, withToken, stack.workerGroup],
+    ['/mcp get_pull_request, cached head (stand-in)', stack.mcpUrl, gpr, stack.workerGroup],
   ];
+  const sdkRow = 4;
   for (const [, url, request] of endpoints) await wrk(url, request); // warm-up
   // Rounds alternate the endpoints, so a slow spell on this machine hits all of them alike; each
   // row is the median round by requests/s.
   const runs = endpoints.map(() => []);
   for (let round = 0; round < rounds; round++) {
-    for (const [i, [, url, request]] of endpoints.entries()) runs[i].push(await wrk(url, request));
+    for (const [i, [, url, request, group]] of endpoints.entries()) runs[i].push(await wrk(url, request, group));
   }
   const median = (results) => [...results].sort((a, b) => a.rps - b.rps)[Math.floor(results.length / 2)];
-  const sorted = (values) => [...values].sort((a, b) => a - b);
   for (const [i, [name]] of endpoints.entries()) {
-    const ratios = sorted(runs[i].map((r, round) => r.rps / runs[0][round].rps));
-    const trim = Math.floor(ratios.length / 5);
-    rows.push([name, median(runs[i]), ratios[Math.floor(ratios.length / 2)], ratios[trim], ratios[ratios.length - 1 - trim]]);
+    const ratio = middle(runs[i].map((r, round) => r.rps / runs[0][round].rps));
+    const toSdk = middle(runs[i].map((r, round) => r.rps / runs[sdkRow][round].rps));
+    rows.push([name, median(runs[i]), ratio, toSdk, middle(runs[i].map((r) => r.cpu))]);
   }
 
   const lines = [`Server, local workerd, ${connections} connections, ${threads} wrk threads, ${seconds} s a run, ${rounds} rounds that alternate the endpoints (wrk, 127.0.0.1).`,
-    'Requests/s and latencies: the median round. Ratio: the median of the per-round ratios to the ceiling measured in the same round; spread: the middle 60% of them.', '',
-    '| endpoint | requests/s | p50 ms | p99 ms | non-2xx | ratio to ceiling | spread |', '|---|---|---|---|---|---|---|'];
-  for (const [name, r, ratio, low, high] of rows) {
-    lines.push(`| ${name} | ${fmt(r.rps)} | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${r.errors} | ${fmt(ratio, 2)} | ${fmt(low, 2)}–${fmt(high, 2)} |`);
+    'Requests/s and latencies: the median round. Ratios: the median of the per-round ratios to the ceiling (or to the SDK) measured in the same round; spread: the middle 60% of them.',
+    'CPU: milliseconds of CPU time per request of the serving wrangler\'s workerd processes during the runs (median and middle 60%), less sensitive to other load than requests/s.', '',
+    '| endpoint | requests/s | p50 ms | p99 ms | non-2xx | ratio to ceiling | spread | ratio to SDK | spread | workerd CPU ms/request | spread |', '|---|---|---|---|---|---|---|---|---|---|---|'];
+  for (const [name, r, ratio, toSdk, cpu] of rows) {
+    lines.push(`| ${name} | ${fmt(r.rps)} | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${r.errors} | ${fmt(ratio.median, 2)} | ${fmt(ratio.low, 2)}–${fmt(ratio.high, 2)} | ${fmt(toSdk.median, 2)} | ${fmt(toSdk.low, 2)}–${fmt(toSdk.high, 2)} | ${fmt(cpu.median, 2)} | ${fmt(cpu.low, 2)}–${fmt(cpu.high, 2)} |`);
   }
+  console.log(lines.join('\n'));
+  await stopProcess(sdk.child);
+  sdk = undefined;
 
+  // One request at a time from here on: subrequests counted by the stand-in, CPU by workerd.
+  const post = (request) => fetch(stack.mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json', ...request.headers }, body: request.body })
+    .then(async (r) => { const text = await r.text(); if (r.status !== 200) throw new Error(`${r.status} ${text.slice(0, 200)}`); return text; });
+  const call = (name, args) => modern('tools/call', { name, arguments: args }, name);
+  // Let calls queued by the load finish first.
+  await new Promise((r) => setTimeout(r, 2000));
   lines.push('', 'GitHub subrequests per get_pull_request (counted by the stand-in):', '', '| pull request | files | first read | repeat read | budget ceil(files/100)+4 |', '|---|---|---|---|---|');
-  for (const [number, files] of [[3, 30], [1, 320], [2, 3000]]) {
-    const call = modern('tools/call', { name: 'get_pull_request', arguments: { owner: 'logikflow', repo: 'big', number } }, 'get_pull_request');
+  const pulls = [[3, 30], [1, 320], [2, 3000]];
+  for (const [number, files] of pulls) {
+    const request = call('get_pull_request', { owner: 'logikflow', repo: 'big', number });
     const counts = [];
-    // Let calls queued by the load finish first.
-    await new Promise((r) => setTimeout(r, 2000));
     for (let i = 0; i < 2; i++) {
       await standinControl(stack, 'DELETE', 'requests');
-      await fetch(stack.mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json', ...call.headers }, body: call.body }).then((r) => r.text());
+      await post(request);
       const log = await standinControl(stack, 'GET', 'requests');
-      // Only this pull request's requests: calls queued by the load above may still be finishing.
       counts.push(log.requests.filter((r) => r.kind === 'rest' && r.path.startsWith('/repos/logikflow/big')).length);
     }
     lines.push(`| logikflow/big#${number} | ${files} | ${counts[0]} | ${counts[1]} | ${Math.ceil(files / 100) + 4} |`);
+  }
+
+  // CPU per request. Each case is sent `count` times in a row; a first read moves the pull
+  // request's head on the stand-in first (not workerd's CPU), so every read is at a new head.
+  // Sent one at a time, every request pays workerd's fixed cost (here several milliseconds on a
+  // busy machine: wrangler's proxy Worker, the inspector that carries the log line to wrangler),
+  // so the floor, a 404 from the Worker, is measured before each case and subtracted.
+  const floor = () => fetch(`${stack.baseUrl}/bench-floor`).then((r) => r.arrayBuffer());
+  const cases = [
+    ['MCP ping, 2025-06-18', 100, () => post(legacy('ping'))],
+    ['tools/list, 2026-07-28', 100, () => post(list)],
+    ['tools/list, 2025-06-18', 100, () => post(oldList)],
+  ];
+  for (const [number, files] of pulls) {
+    const request = call('get_pull_request', { owner: 'logikflow', repo: 'big', number });
+    const count = Math.max(4, Math.round(100 / Math.sqrt(files)));
+    cases.push([`get_pull_request, ${files} files, first read`, count, async () => {
+      await standinControl(stack, 'POST', 'push', { repo: 'logikflow/big', number });
+      await post(request);
+    }]);
+    cases.push([`get_pull_request, ${files} files, repeat read`, count * 2, () => post(request)]);
+  }
+  // 50 sections over big#1's 320 files, each with a note and three checks, as an agent writes them.
+  const pull = { owner: 'logikflow', repo: 'big', number: 1 };
+  const current = JSON.parse(await post(call('get_pull_request', pull))).result.structuredContent;
+  const paths = current.files.map((f) => f.path);
+  const sections = Array.from({ length: 50 }, (_, s) => ({
+    title: `Part ${s + 1}`, layer: 'logic', note: `What part ${s + 1} changes and why it comes here. `.repeat(4),
+    checks: ['The names say what they hold', 'Errors reach the caller', 'A test covers the new branch'],
+    files: paths.filter((_, i) => i % 50 === s).map((path) => ({ path, note: 'Read the new branch first.' })),
+  }));
+  let version = current.baseVersion;
+  cases.push(['save_reading_order, 50 sections, 320 files', 10, async () => {
+    const text = await post(call('save_reading_order', { ...pull, base_version: version, overview: 'A benchmark order.', sections }));
+    const result = JSON.parse(text).result;
+    if (result.isError) throw new Error(result.content[0].text.slice(0, 300));
+    version = result.structuredContent.version;
+  }]);
+  lines.push('', 'CPU time per request inside workerd: user+system CPU of the workerd processes over N requests sent one after another, divided by N (tests/bench/cpu.mjs).',
+    'Floor: the same for a 404 from the Worker, measured just before; request − floor is the request\'s own work. The free plan allows 10 ms.', '',
+    '| request | N | workerd CPU ms/request | floor | request − floor |', '|---|---|---|---|---|');
+  for (const [name, count, send] of cases) {
+    await send(-1); // warm-up, and a first read's snapshot reaches the cache before repeat reads
+    await new Promise((r) => setTimeout(r, 300));
+    const floorMs = await processCpu(stack.workerGroup, 100, floor);
+    const ms = await processCpu(stack.workerGroup, count, send);
+    lines.push(`| ${name} | ${count} | ${fmt(ms, 1)} | ${fmt(floorMs, 1)} | ${fmt(ms - floorMs, 1)} |`);
+    console.log(lines.at(-1));
   }
   const text = lines.join('\n');
   console.log(text);
@@ -124,4 +213,5 @@ try {
 } finally {
   await stack.stop();
   await stopProcess(ceiling.child);
+  if (sdk) await stopProcess(sdk.child);
 }

@@ -1,0 +1,62 @@
+// CPU time inside local workerd, for the benchmarks (issues #19, #20), and the inspector session
+// that tests/bench/profile.mjs records CPU profiles through.
+//
+// `processCpu` reads the user+system CPU time of the workerd processes of one `wrangler dev`
+// (from /proc/<pid>/stat) around N requests and divides by N. Everything workerd does counts:
+// HTTP handling, wrangler's proxy Worker in front of ours, local KV and Durable Object storage,
+// and the log line, which wrangler's inspector session carries out of the runtime. Other load on
+// the machine does not count (only its cache and frequency effects do), which makes it steadier
+// than requests/s on a shared machine. It is an upper bound of what the platform bills.
+//
+// Why not the isolate's busy time from a V8 CPU profile: with a second inspector session
+// attached, every console.log is captured for it, and the profiler's start-up work lands in the
+// first requests; both swamped a small request's own cost when tried (issue #19).
+import { readFileSync, readdirSync } from 'node:fs';
+import WebSocket from 'ws';
+
+/** CPU seconds used so far by the workerd processes of a process group (from /proc). */
+export function workerdCpu(group) {
+  let ticks = 0;
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    let stat;
+    try { stat = readFileSync(`/proc/${pid}/stat`, 'utf8'); } catch { continue; }
+    const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // After the command: state, ppid, pgrp, …, utime (11th), stime (12th).
+    if (comm === 'workerd' && Number(fields[2]) === group) ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  return ticks / 100; // USER_HZ is 100 on Linux
+}
+
+/** Milliseconds of workerd process CPU per request: `count` requests sent one after another. */
+export async function processCpu(group, count, send) {
+  const before = workerdCpu(group);
+  for (let i = 0; i < count; i += 1) await send(i);
+  return ((workerdCpu(group) - before) * 1000) / count;
+}
+
+/** A minimal DevTools protocol session over the inspector's WebSocket. */
+export async function attach(port) {
+  const targets = await (await fetch(`http://127.0.0.1:${port}/json/list`)).json();
+  const target = targets.find((t) => t.webSocketDebuggerUrl) ?? targets[0];
+  // The `ws` package: the inspector proxy refuses Node's built-in WebSocket handshake.
+  const socket = new WebSocket(target.webSocketDebuggerUrl);
+  await new Promise((resolve, reject) => { socket.once('open', resolve); socket.once('error', reject); });
+  let next = 1;
+  const waiting = new Map();
+  socket.on('message', (data) => {
+    const message = JSON.parse(data.toString());
+    if (message.id && waiting.has(message.id)) {
+      waiting.get(message.id)(message);
+      waiting.delete(message.id);
+    }
+  });
+  return {
+    send(method, params = {}) {
+      const id = next++;
+      socket.send(JSON.stringify({ id, method, params }));
+      return new Promise((resolve) => waiting.set(id, resolve));
+    },
+    close: () => socket.close(),
+  };
+}
