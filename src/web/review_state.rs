@@ -94,7 +94,7 @@ pub struct SinceVisit {
     pub known: bool,
     /// Per path, the content keys (change ids, `blob:<sha>`) new or changed since then; a file
     /// that is new to the pull request has all of its keys here.
-    pub new_keys: BTreeMap<String, HashSet<String>>,
+    pub new_keys: HashMap<String, HashSet<String>>,
     /// Files that were in the pull request then and are not now.
     pub left: Vec<String>,
 }
@@ -220,7 +220,7 @@ pub fn review_state(stored: &ReviewerState, files: &[SnapshotFile], head_sha: &s
         .and_then(|tick| tick.head_sha.clone())
         .map(|sha| match keys_at(&stored.heads, &sha) {
             Some(then) => {
-                let mut new_keys = BTreeMap::new();
+                let mut new_keys = HashMap::new();
                 for (path, now) in &current {
                     let before = then.get(*path);
                     let new: HashSet<String> = now
