@@ -16,9 +16,10 @@ import http from 'node:http';
 import { randomBytes, createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 
-import { USERS, userByLogin, buildWorld, accessLevel, resolveRef, readContents, compareCommits, pushToPull, pushedFilesBetween, resetWorld } from './data.mjs';
+import { USERS, OWNER, userByLogin, buildWorld, accessLevel, resolveRef, readContents, compareCommits, pushToPull, pushedFilesBetween, resetWorld } from './data.mjs';
 import { FaultTable, FaultSpecError, STATUS_MESSAGES } from './faults.mjs';
 import { Auth } from './oauth.mjs';
+import { Apps, readManifest } from './apps.mjs';
 import { reviewComments } from './comments.mjs';
 import * as shapes from './shapes.mjs';
 
@@ -35,6 +36,7 @@ const DOCS = {
   comments: 'https://docs.github.com/rest/pulls/comments#list-review-comments-on-a-pull-request',
   contents: 'https://docs.github.com/rest/repos/contents#get-repository-content',
   compare: 'https://docs.github.com/rest/commits/commits#compare-two-commits',
+  manifest: 'https://docs.github.com/rest/apps/apps#create-a-github-app-from-a-manifest',
   rate: 'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api',
   secondary: 'https://docs.github.com/free-pro-team@latest/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits',
 };
@@ -175,6 +177,9 @@ function paginate(items, query, baseUrl) {
   };
 }
 
+/** github.com's App registration pages (apps.mjs): `/settings/apps[/new]`, also under an organization. */
+const APP_PAGES = /^(?:\/organizations\/([^/]+))?\/settings\/apps(\/new)?$/;
+
 function escapeHtml(text) {
   return String(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
 }
@@ -204,6 +209,7 @@ export async function startStandin(options = {}) {
   let clockOffset = 0;
   const now = () => Date.now() + clockOffset;
   const auth = new Auth({ clientIds, clientSecret, now });
+  const apps = new Apps({ now, auth });
   const faults = new FaultTable();
   const limiter = new RateLimiter(now);
   // unlimitedRate: benchmarks load the stand-in far past GitHub's 5,000 requests an hour.
@@ -311,7 +317,9 @@ export async function startStandin(options = {}) {
       query: url.searchParams,
       origin: `http://${req.headers.host || `${host}:${server.address().port}`}`,
       requestId: requestId(),
-      kind: url.pathname.startsWith('/_standin') ? 'control' : url.pathname.startsWith('/login/oauth/') ? 'oauth' : 'rest',
+      kind: url.pathname.startsWith('/_standin') ? 'control'
+        : url.pathname.startsWith('/login/oauth/') ? 'oauth'
+        : APP_PAGES.test(url.pathname) ? 'web' : 'rest',
     };
     try {
       if (ctx.kind === 'control') return await control(ctx);
@@ -329,6 +337,7 @@ export async function startStandin(options = {}) {
         if (await applyFault(ctx, fault)) return;
       }
       if (ctx.kind === 'oauth') return await oauthRoutes(ctx);
+      if (ctx.kind === 'web') return await appPages(ctx);
       return await restRoutes(ctx);
     } catch (err) {
       if (err instanceof HttpError) return sendError(ctx, err);
@@ -396,6 +405,12 @@ export async function startStandin(options = {}) {
     ctx.bucket = identity ? limiter.bucket(`token:${token}`, config.unlimitedRate ? Number.MAX_SAFE_INTEGER : 5000) : limiter.bucket(`ip:${req.socket.remoteAddress}`, 60);
     ctx.bucket.used++;
     ctx.rateHeaders = limiter.headers(ctx.bucket);
+    // Creating an App from a manifest needs no credentials: the one-time code is the proof.
+    const conversion = /^\/app-manifests\/([^/]+)\/conversions$/.exec(ctx.path);
+    if (conversion && !identity) {
+      if (ctx.bucket.used > ctx.bucket.limit) throw new HttpError(403, `API rate limit exceeded for ${req.socket.remoteAddress}.`, DOCS.rate);
+      return convertManifest(ctx, conversion[1]);
+    }
     if (!identity) throw new HttpError(401, 'Bad credentials', DOCS.root);
     ctx.identity = identity;
     ctx.login = identity.login;
@@ -405,6 +420,7 @@ export async function startStandin(options = {}) {
       throw new HttpError(403, `API rate limit exceeded for user ID ${USERS[identity.login].id}. If you reach out to GitHub Support for help, please include the request ID ${ctx.requestId}.`, DOCS.rate);
     }
     if (ctx.path === '/graphql' && req.method === 'POST') return graphql(ctx);
+    if (conversion) return convertManifest(ctx, conversion[1]);
     if (req.method !== 'GET' && req.method !== 'HEAD') throw notFound();
 
     let segments;
@@ -604,12 +620,100 @@ export async function startStandin(options = {}) {
     return send(ctx, 200, form, { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8' });
   }
 
+  // ---- GitHub Apps from manifests -------------------------------------------------------------
+
+  /** POST /app-manifests/{code}/conversions: the new App with its secrets, once per code. */
+  function convertManifest(ctx, code) {
+    if (ctx.method !== 'POST') throw notFound(DOCS.manifest);
+    let app;
+    try {
+      app = apps.convert(decodeURIComponent(code));
+    } catch {
+      app = null;
+    }
+    if (!app) throw notFound(DOCS.manifest);
+    return send(ctx, 201, shapes.appFromManifest(ctx.origin, app));
+  }
+
+  /**
+   * github.com's App registration pages: `/settings/apps/new` (a personal account's) and
+   * `/organizations/{org}/settings/apps/new`. A POSTed `manifest` is checked and shown with a
+   * **Create GitHub App** button (GitHub's page also lets the person rename the App); that button
+   * POSTs to `…/settings/apps`, which creates the App and redirects to the manifest's
+   * `redirect_url` with `code` and `state`. The signed-in person is the stand-in's OAuth user.
+   */
+  async function appPages(ctx) {
+    const [, org, isNew] = APP_PAGES.exec(ctx.path);
+    const user = userByLogin(auth.oauthUser);
+    let owner = { login: user.login, id: user.id, type: 'User' };
+    if (org !== undefined) {
+      if (decodeURIComponent(org).toLowerCase() !== OWNER.login) return sendPage(ctx, 404, 'Not Found', '<p>No such organization.</p>');
+      owner = { login: OWNER.login, id: OWNER.id, type: 'Organization' };
+    }
+    ctx.entry.user = user.login;
+    const action = org !== undefined ? `/organizations/${OWNER.login}/settings/apps` : '/settings/apps';
+    if (isNew && (ctx.method === 'GET' || ctx.method === 'HEAD')) {
+      return sendPage(ctx, 200, 'Register new GitHub App', `<p>The GitHub stand-in registers Apps from a manifest only.</p>
+    <form method="post" action="${action}/new">
+      <label for="manifest">Manifest (JSON)</label><br><textarea id="manifest" name="manifest" rows="12" cols="60"></textarea><br>
+      <button type="submit">Continue</button>
+    </form>`);
+    }
+    if (ctx.method !== 'POST') return sendPage(ctx, 404, 'Not Found', '<p>Not Found</p>');
+    const form = new URLSearchParams((await readBody(ctx.req)).toString('utf8'));
+    const state = ctx.query.get('state') ?? form.get('state');
+    const named = isNew ? undefined : form.get('name') ?? '';
+    const { manifest, errors } = readManifest(form.get('manifest'), { name: named, takenSlugs: apps.takenSlugs() });
+    if (errors.length > 0) {
+      const list = errors.map((e) => `<li>${escapeHtml(e)}</li>`).join('');
+      return sendPage(ctx, 422, 'Invalid GitHub App configuration', `<p>The manifest was refused:</p><ul id="errors">${list}</ul>`);
+    }
+    if (isNew) {
+      const permissions = Object.entries(manifest.default_permissions ?? {}).map(([p, a]) => `<li>${escapeHtml(p)}: ${escapeHtml(a)}</li>`).join('');
+      const callbacks = (manifest.callback_urls ?? []).map((u) => `<li>${escapeHtml(u)}</li>`).join('');
+      return sendPage(ctx, 200, `Create GitHub App for ${owner.login}`, `<form method="post" action="${action}">
+      <input type="hidden" name="manifest" value="${escapeHtml(form.get('manifest'))}">
+      ${state === null ? '' : `<input type="hidden" name="state" value="${escapeHtml(state)}">`}
+      <label for="app-name">GitHub App name</label> <input id="app-name" name="name" value="${escapeHtml(manifest.name)}">
+      <p>Homepage: ${escapeHtml(manifest.url)}</p>
+      <p>Permissions:</p><ul id="permissions">${permissions}</ul>
+      <p>Callback URLs:</p><ul id="callbacks">${callbacks}</ul>
+      <button type="submit" id="create-app">Create GitHub App for ${escapeHtml(owner.login)}</button>
+    </form>`);
+    }
+    const { app, code } = apps.create(manifest, owner);
+    if (!app.redirect_url) {
+      return sendPage(ctx, 201, 'GitHub App created', `<p>${escapeHtml(app.name)} was created: https://github.com/apps/${escapeHtml(app.slug)}</p>`);
+    }
+    const target = new URL(app.redirect_url);
+    target.searchParams.set('code', code);
+    if (state !== null) target.searchParams.set('state', state);
+    const html = `<html><body>You are being <a href="${escapeHtml(target)}">redirected</a>.</body></html>`;
+    return send(ctx, 302, html, { 'content-type': 'text/html; charset=utf-8', location: target.toString(), 'cache-control': 'no-cache' });
+  }
+
+  function sendPage(ctx, status, title, body) {
+    const page = `<!doctype html>
+<html lang="en">
+  <head><meta charset="utf-8"><title>${escapeHtml(title)} · GitHub stand-in</title></head>
+  <body>
+    <main>
+    <h1>${escapeHtml(title)}</h1>
+    ${body}
+    </main>
+  </body>
+</html>
+`;
+    return send(ctx, status, page, { 'content-type': 'text/html; charset=utf-8' });
+  }
+
   // ---- control API (/_standin/…) ------------------------------------------------------------
 
   function summary() {
     return {
       users: Object.values(USERS).map((u) => ({ login: u.login, id: u.id, token: u.token })),
       oauth: { clientIds: [...auth.clientIds], oauthUser: auth.oauthUser },
+      apps: apps.list(),
       config: { ...config },
       repos: [...world.repos.values()].map((repo) => ({
         full_name: repo.fullName,

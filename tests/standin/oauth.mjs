@@ -64,7 +64,25 @@ export class Auth {
     this.codes = new Map(); // code -> grant
     this.minted = new Map(); // access token -> { login, scope, clientId, expiresAt|null }
     this.refreshTokens = new Map(); // refresh token -> { login, scope, clientId, expiresAt, used }
+    this.apps = new Map(); // client id -> { clientSecret, callbackUrls, expiring }: apps made from manifests
     this.reset();
+  }
+
+  /**
+   * Accepts a GitHub App's own client id and secret (apps.mjs creates them from a manifest). Its
+   * sign-ins must name one of its callback URLs exactly, and with `expiring` its user tokens
+   * expire and come with refresh tokens, as a new GitHub App's do.
+   */
+  registerApp({ clientId, clientSecret, callbackUrls, expiring }) {
+    this.apps.set(clientId, { clientSecret, callbackUrls: [...callbackUrls], expiring });
+  }
+
+  /** True when `clientId` and `clientSecret` are a known pair (the shared secret, or an app's own). */
+  clientMatches(clientId, clientSecret) {
+    if (!clientId) return false;
+    const app = this.apps.get(clientId);
+    if (app) return safeEqual(clientSecret ?? '', app.clientSecret);
+    return this.clientIds.has(clientId) && safeEqual(clientSecret ?? '', this.clientSecret);
   }
 
   /** Clears revocations, expiries and flow settings (minted tokens stay valid). */
@@ -109,9 +127,12 @@ export class Auth {
   authorize(params) {
     const fail = (error, error_description) => ({ error: { status: 400, body: { error, error_description } } });
     const clientId = params.get('client_id');
-    if (!clientId || !this.clientIds.has(clientId)) return fail('invalid_client', `Unknown client_id ${JSON.stringify(clientId ?? '')}.`);
+    const app = clientId ? this.apps.get(clientId) : undefined;
+    if (!clientId || (!app && !this.clientIds.has(clientId))) return fail('invalid_client', `Unknown client_id ${JSON.stringify(clientId ?? '')}.`);
     const redirectUri = params.get('redirect_uri');
     if (!redirectUri) return fail('redirect_uri_mismatch', 'redirect_uri is required by the GitHub stand-in.');
+    // A GitHub App redirects only to one of its callback URLs.
+    if (app && !app.callbackUrls.includes(redirectUri)) return fail('redirect_uri_mismatch', 'The redirect_uri is not associated with this application.');
     let target;
     try {
       target = new URL(redirectUri);
@@ -145,7 +166,7 @@ export class Auth {
   /** POST /login/oauth/access_token. Returns `{ login|null, body }`; body is a success or error object. */
   exchange(params) {
     const clientId = params.client_id;
-    if (!clientId || !this.clientIds.has(clientId) || !safeEqual(params.client_secret ?? '', this.clientSecret)) {
+    if (!this.clientMatches(clientId, params.client_secret)) {
       return { login: null, body: tokenError('incorrect_client_credentials') };
     }
     const grantType = params.grant_type || 'authorization_code';
@@ -168,7 +189,8 @@ export class Auth {
         return { login: null, body: tokenError('bad_verification_code', 'The code_verifier does not match the code_challenge.') };
       }
     }
-    return { login: grant.login, body: this.mint(grant.login, grant.scope, clientId, this.expiringTokens) };
+    const expiring = this.expiringTokens || Boolean(this.apps.get(clientId)?.expiring);
+    return { login: grant.login, body: this.mint(grant.login, grant.scope, clientId, expiring) };
   }
 
   refresh(params) {

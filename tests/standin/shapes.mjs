@@ -339,3 +339,26 @@ export function comparison(origin, repo, basehead, baseSha, result) {
     files: (result.files ?? []).slice(0, 300),
   };
 }
+
+/** POST /app-manifests/{code}/conversions: the new GitHub App, with the secrets GitHub shows once. */
+export function appFromManifest(origin, app) {
+  return {
+    id: app.id,
+    slug: app.slug,
+    node_id: nodeId('03:Integration', app.id),
+    client_id: app.client_id,
+    owner: simpleUser(origin, app.owner.login),
+    name: app.name,
+    description: app.description,
+    external_url: app.external_url,
+    html_url: `${WEB}/apps/${app.slug}`,
+    created_at: app.created_at,
+    updated_at: app.updated_at,
+    permissions: app.permissions,
+    events: app.events,
+    installations_count: 0,
+    client_secret: app.client_secret,
+    webhook_secret: app.webhook_secret,
+    pem: app.pem,
+  };
+}

@@ -1071,6 +1071,149 @@ describe('OAuth web flow', () => {
   });
 });
 
+describe('GitHub Apps from a manifest', () => {
+  beforeEach(() => ctl('/reset', {}));
+
+  const SERVER = 'https://logikflow.example';
+  const manifestOf = (fields = {}) => ({
+    name: `LogiKFlow test ${randomBytes(3).toString('hex')}`,
+    url: SERVER,
+    hook_attributes: { url: SERVER, active: false },
+    redirect_url: `${SERVER}/setup`,
+    callback_urls: [`${SERVER}/oauth/callback`],
+    public: false,
+    default_permissions: { pull_requests: 'read', contents: 'read', metadata: 'read' },
+    request_oauth_on_install: false,
+    ...fields,
+  });
+  const post = (path, fields) =>
+    fetch(`${base}${path}`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields) });
+  const convert = (code, headers = {}) =>
+    fetch(`${base}/app-manifests/${code}/conversions`, { method: 'POST', headers: { 'user-agent': UA, ...headers } });
+  const unescape = (text) => text.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  const hiddenValue = (html, name) => unescape(new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1] ?? '');
+  const pageText = async (res) => unescape(await res.text());
+
+  /** Posts the manifest, presses "Create GitHub App" and returns the redirect to redirect_url. */
+  async function createApp(manifest, { state = 'st-42', prefix = '' } = {}) {
+    const page = await post(`${prefix}/settings/apps/new?state=${state}`, { manifest: JSON.stringify(manifest) });
+    assert.equal(page.status, 200);
+    const html = await page.text();
+    assert.match(html, /<button type="submit" id="create-app">Create GitHub App for /);
+    const created = await post(`${prefix}/settings/apps`, { manifest: hiddenValue(html, 'manifest'), state: hiddenValue(html, 'state'), name: manifest.name });
+    assert.equal(created.status, 302, await created.text());
+    return new URL(created.headers.get('location'));
+  }
+
+  test('the manifest flow: the registration page, the redirect with code and state, the conversion once', async () => {
+    const manifest = manifestOf();
+    const back = await createApp(manifest);
+    assert.equal(`${back.origin}${back.pathname}`, `${SERVER}/setup`);
+    assert.equal(back.searchParams.get('state'), 'st-42');
+    const code = back.searchParams.get('code');
+    assert.match(code, /^[0-9a-f]{20}$/);
+
+    const res = await convert(code, { origin: SERVER });
+    assert.equal(res.status, 201);
+    assert.equal(res.headers.get('access-control-allow-origin'), '*', 'a browser page may read the answer');
+    const app = await res.json();
+    assert.equal(app.name, manifest.name);
+    assert.equal(app.slug, manifest.name.toLowerCase().replace(/ /g, '-'));
+    assert.equal(app.html_url, `https://github.com/apps/${app.slug}`);
+    assert.equal(app.external_url, SERVER);
+    assert.equal(app.owner.login, 'octo');
+    assert.deepEqual(app.permissions, manifest.default_permissions);
+    assert.match(app.client_id, /^Iv23li[A-Za-z0-9]{14}$/);
+    assert.match(app.client_secret, /^[0-9a-f]{40}$/);
+    assert.match(app.webhook_secret, /^[0-9a-f]{40}$/);
+    assert.match(app.pem, /^-----BEGIN RSA PRIVATE KEY-----\n/);
+
+    // One time only; an unknown code and a GET are GitHub's 404.
+    for (const again of [await convert(code), await convert('0123456789abcdef0123')]) {
+      assert.equal(again.status, 404);
+      assert.equal((await again.json()).message, 'Not Found');
+    }
+    assert.equal((await fetch(`${base}/app-manifests/${code}/conversions`, { headers: { 'user-agent': UA } })).status, 404);
+
+    // The control API lists the app without its secrets.
+    const info = (await ctl('/info')).json;
+    const listed = info.apps.find((a) => a.client_id === app.client_id);
+    assert.deepEqual(listed.callback_urls, [`${SERVER}/oauth/callback`]);
+    assert.equal(JSON.stringify(info).includes(app.client_secret), false);
+  });
+
+  test("the app's own client id and secret work for the OAuth flow, only with its callback URL", async () => {
+    const back = await createApp(manifestOf());
+    const app = await (await convert(back.searchParams.get('code'))).json();
+    const authorize = (redirect) =>
+      fetch(`${base}/login/oauth/authorize?${new URLSearchParams({ client_id: app.client_id, redirect_uri: redirect, state: 's' })}`, { redirect: 'manual' });
+    const elsewhere = await authorize('https://evil.example/oauth/callback');
+    assert.equal(elsewhere.status, 400);
+    assert.equal((await elsewhere.json()).error, 'redirect_uri_mismatch');
+    const approved = await authorize(`${SERVER}/oauth/callback`);
+    assert.equal(approved.status, 302);
+    const code = new URL(approved.headers.get('location')).searchParams.get('code');
+    const exchange = (secret, grant) =>
+      fetch(`${base}/login/oauth/access_token`, {
+        method: 'POST',
+        headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ client_id: app.client_id, client_secret: secret, code: grant }),
+      }).then((r) => r.json());
+    assert.equal((await exchange('standin-secret', code)).error, 'incorrect_client_credentials', "the shared secret is not the app's");
+    const token = await exchange(app.client_secret, code);
+    assert.match(token.access_token, /^ghu_/, 'a new GitHub App expires its user tokens');
+    assert.match(token.refresh_token, /^ghr_/);
+    assert.equal((await api('/user', { token: token.access_token })).json.login, 'octo');
+  });
+
+  test('an organization owns the app it registers; unknown organizations are 404', async () => {
+    const back = await createApp(manifestOf(), { prefix: '/organizations/logikflow' });
+    const app = await (await convert(back.searchParams.get('code'))).json();
+    assert.equal(app.owner.login, 'logikflow');
+    assert.equal(app.owner.type, 'Organization');
+    const res = await post('/organizations/nobody/settings/apps/new', { manifest: JSON.stringify(manifestOf()) });
+    assert.equal(res.status, 404);
+  });
+
+  test('bad manifests are refused with what is wrong, and nothing is created', async () => {
+    const cases = [
+      ['not json', /The manifest is not valid JSON/],
+      ['[1]', /must be a JSON object/],
+      [manifestOf({ url: undefined }), /Url can't be blank/],
+      [manifestOf({ url: 'javascript:alert(1)' }), /Url must be a valid http or https URL/],
+      [manifestOf({ name: 'x'.repeat(35) }), /Name is too long \(maximum is 34 characters\)/],
+      [manifestOf({ callback_urls: 'https://a.example' }), /callback_urls must be a list/],
+      [manifestOf({ callback_urls: Array.from({ length: 11 }, (_, i) => `https://a.example/${i}`) }), /at most 10/],
+      [manifestOf({ redirect_url: 'nope' }), /redirect_url must be a valid/],
+      [manifestOf({ public: 'no' }), /public must be true or false/],
+      [manifestOf({ hook_attributes: { active: true } }), /Hook url can't be blank/],
+      [manifestOf({ default_permissions: { pull_request: 'read' } }), /"pull_request" is not a GitHub App permission/],
+      [manifestOf({ default_permissions: { contents: 'admin' } }), /contents must be "read" or "write"/],
+      [manifestOf({ default_permissions: { metadata: 'write' } }), /metadata can only be "read"/],
+      [manifestOf({ default_events: ['not_an_event'] }), /"not_an_event" is not supported/],
+      [manifestOf({ request_oauth_on_install: true, callback_urls: [] }), /A callback URL is required/],
+    ];
+    const appsBefore = (await ctl('/info')).json.apps.length;
+    for (const [manifest, message] of cases) {
+      const text = typeof manifest === 'string' ? manifest : JSON.stringify(manifest);
+      const res = await post('/settings/apps/new', { manifest: text });
+      assert.equal(res.status, 422, text);
+      assert.match(await pageText(res), message);
+    }
+    // A name is unique: the second app with the same name is refused when it is created.
+    const manifest = manifestOf();
+    await createApp(manifest);
+    const page = await post('/settings/apps/new', { manifest: JSON.stringify(manifest) });
+    assert.equal(page.status, 422);
+    assert.match(await pageText(page), /Name has already been taken/);
+    // The name typed on the page is checked too.
+    const renamed = await post('/settings/apps', { manifest: JSON.stringify(manifestOf()), name: '' });
+    assert.equal(renamed.status, 422);
+    assert.match(await pageText(renamed), /Name can't be blank/);
+    assert.equal((await ctl('/info')).json.apps.length, appsBefore + 1, 'only the good manifest made an app');
+  });
+});
+
 describe('robustness', () => {
   beforeEach(() => ctl('/reset', {}));
 
