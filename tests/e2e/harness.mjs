@@ -149,8 +149,9 @@ export async function startStack(options = {}) {
     workerLog: () => worker.log(),
     /** The process group of `wrangler dev` and its workerd children (for CPU accounting). */
     get workerGroup() { return worker.child.pid; },
-    /** Stops and starts the Worker, keeping its persisted state. */
-    async restart() {
+    /** Stops and starts the Worker, keeping its persisted state; `moreVars` are set from then on. */
+    async restart(moreVars = {}) {
+      Object.assign(vars, moreVars);
       await stopProcess(worker.child);
       await startWorker();
     },
