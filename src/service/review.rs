@@ -16,7 +16,7 @@ use crate::review::order::{checklist_ids, validate_order, Order};
 use crate::router::PullPath;
 use crate::security::{cookie, form};
 use crate::tools::caller::Caller;
-use crate::tools::save_reading_order::{self as save, SaveTarget};
+use crate::tools::save_reading_order as save;
 use crate::tools::saved::{
     DocumentKind, SaveOutcome, SaveRequest, SavedRecord, TickOutcome, MAX_TICKS_PER_PERSON,
 };
@@ -411,7 +411,14 @@ pub async fn tick(
     ))
 }
 
-/// `GET`/`POST …/arrange`: the arrange form, and saving it with source `web`.
+/// `GET`/`POST …/arrange`: the editor's page shell, and saving what it posts with source `web`.
+///
+/// In this order, so a refused save touches no storage: the viewer's GitHub write access and the
+/// session's grant (both before the body is read); the saved order; for a POST, the CSRF pair
+/// (the `X-CSRF-Token` header against the cookie) and `Origin`; the JSON body; `base_version`
+/// against the latest; the order through the `save_reading_order` tool's validator; then the
+/// object's save, which refuses a stale base version again. Every POST answers JSON:
+/// `{location}` on success, `{error}` otherwise.
 pub async fn arrange(
     req: &mut Request,
     env: &Env,
@@ -446,9 +453,9 @@ pub async fn arrange(
             base_url,
         ));
     };
-    let csrf = csrf_context(req)?;
-    let render = |error: Option<&str>| {
-        arrange_page::render(&arrange_page::ArrangePage {
+    if req.method() != worker::Method::Post {
+        let csrf = csrf_context(req)?;
+        let html = arrange_page::render(&arrange_page::ArrangePage {
             base_url,
             owner: &pull.owner,
             repo: &pull.repo,
@@ -458,44 +465,39 @@ pub async fn arrange(
             base_version: record.version,
             files: &read.snapshot.files,
             csrf: &csrf.token,
-            error,
-        })
-    };
-    if req.method() != worker::Method::Post {
-        return Ok(page_reply(200, render(None), &csrf));
+        });
+        return Ok(page_reply(200, html, &csrf));
     }
-    let Some(form) = checked_form(req, base_url).await? else {
-        return Ok(page_reply(
+    let refuse = |status: u16, message: &str| {
+        HttpReply::json(status, &serde_json::json!({ "error": message }))
+    };
+    let conflict = |person: &str, version: u64| {
+        let who = if person.is_empty() { "someone" } else { person };
+        refuse(409, &format!("Conflict: {who} saved version {version} after you opened this page. Reload to arrange the latest version."))
+    };
+    if !checked_header(req, base_url)? {
+        return Ok(refuse(
             403,
-            render(Some("The form expired; reload the page and try again.")),
-            &csrf,
+            "The page expired or came from another site; reload the page and try again.",
         ));
-    };
-    let base_version = match arrange_page::form_base_version(&form) {
-        Ok(version) => version,
-        Err(message) => return Ok(page_reply(400, render(Some(&message)), &csrf)),
-    };
-    if base_version != record.version {
-        let message = format!(
-            "Conflict: {} saved version {} after you opened this page. Reload to arrange the latest version.",
-            record.person, record.version
-        );
-        return Ok(page_reply(409, render(Some(&message)), &csrf));
     }
-    let input = match arrange_page::apply_form(&order, &form) {
-        Ok(input) => input,
-        Err(message) => return Ok(page_reply(400, render(Some(&message)), &csrf)),
+    let crate::body::Capped::Body(body) =
+        crate::body::read(req.inner(), crate::mcp::transport::MAX_BODY_BYTES).await?
+    else {
+        return Ok(refuse(413, "The order is too large to save."));
     };
+    let submitted = match arrange_page::submission(&body) {
+        Ok(submitted) => submitted,
+        Err(message) => return Ok(refuse(400, &message)),
+    };
+    let base_version = submitted.base_version;
+    if base_version != record.version {
+        return Ok(conflict(&record.person, record.version));
+    }
     let facts = save::facts_from_snapshot(&read.snapshot);
-    let new_order = match validate_order(&input, &facts) {
+    let new_order = match validate_order(&submitted.order, &facts) {
         Ok(order) => order,
-        Err(rejection) => return Ok(page_reply(400, render(Some(&rejection.message())), &csrf)),
-    };
-    let target = SaveTarget {
-        owner: pull.owner.clone(),
-        repo: pull.repo.clone(),
-        number: pull.number,
-        base_version,
+        Err(rejection) => return Ok(refuse(400, &rejection.message())),
     };
     let request = SaveRequest {
         kind: DocumentKind::Order,
@@ -507,14 +509,28 @@ pub async fn arrange(
         head_sha: read.pull.head.sha.clone(),
         saved_at: crate::time::rfc3339(worker::Date::now().as_millis()),
     };
-    match saved_store::save(env, &target.owner, &target.repo, target.number, &request).await? {
-        SaveOutcome::Saved { .. } => Ok(HttpReply::empty(303).with_header(
-            "location",
-            review_page::pull_path(&pull.owner, &pull.repo, pull.number),
+    match saved_store::save(env, &pull.owner, &pull.repo, pull.number, &request).await? {
+        SaveOutcome::Saved { version } => Ok(HttpReply::json(
+            200,
+            &serde_json::json!({
+                "version": version,
+                "location": review_page::pull_path(&pull.owner, &pull.repo, pull.number),
+            }),
         )),
-        SaveOutcome::Conflict { latest } => {
-            let message = save::conflict(&latest, base_version, "", "baseVersion");
-            Ok(page_reply(409, render(Some(&message)), &csrf))
-        }
+        SaveOutcome::Conflict { latest } => Ok(conflict(&latest.person, latest.version)),
     }
+}
+
+/// Checks a JSON POST: the `X-CSRF-Token` header equals the CSRF cookie, and `Origin`, when
+/// present, is this site (the same pair and rule as [`checked_form`]).
+fn checked_header(req: &Request, base_url: &str) -> worker::Result<bool> {
+    let secure = req.url()?.scheme() == "https";
+    let headers = Headers::new(req.headers().entries());
+    let cookie_token = cookie::read(headers.get("cookie"), csrf::cookie_name(secure));
+    Ok(csrf::verify(
+        cookie_token,
+        headers.get("x-csrf-token"),
+        headers.get("origin"),
+        base_url,
+    ))
 }

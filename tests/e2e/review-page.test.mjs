@@ -1,10 +1,12 @@
 // The review page in headless Chromium (Debian's, driven by playwright-core) against the real
 // Worker and the stand-in: open a saved order, tick a check, re-arrange through the tool, reload
 // and find the tick still there; open the diagram tab and find every node; arrange on the web and
-// read the new version back through get_pull_request; agent text with <script> stays text.
+// read the new version back through get_pull_request (a conflict, forged posts and axe-core on
+// the editor too); agent text with <script> stays text.
 // Screenshots (desktop and phone width) go to tests/artifacts/screenshots/.
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -113,21 +115,149 @@ test('the diagram tab shows every node', async () => {
   await page.close();
 });
 
+const arrangePath = '/r/logikflow/demo/pull/3/arrange';
+
+async function openEditor(viewport = { width: 1280, height: 900 }, options = {}) {
+  const context = await browser.newContext({ viewport, ...options });
+  const page = await context.newPage();
+  await page.goto(`${stack.baseUrl}${arrangePath}`);
+  await page.locator('#arrange-root form.arrange').waitFor();
+  return { context, page };
+}
+
 test('arrange on the web, then read the new version back through get_pull_request', async () => {
   const before = await call('get_pull_request', pr);
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  await page.goto(`${stack.baseUrl}/r/logikflow/demo/pull/3/arrange`);
-  // Move the second section to the top and edit its note.
-  await page.locator('input[name="section.1.position"]').fill('1');
-  await page.locator('input[name="section.0.position"]').fill('2');
-  await page.locator('textarea[name="section.1.note"]').fill('Read the tests first, on the web.');
-  await Promise.all([page.waitForURL(/\/pull\/3$/), page.locator('form button[type=submit]').last().click()]);
-  await page.close();
+  const [first, second] = before.currentOrder.sections;
+  assert.ok(first && second, 'the saved order has two sections');
+  // A file moves from the larger section to the other one, so no section is left empty.
+  const from = first.files.length > 1 ? 0 : 1;
+  const to = 1 - from;
+  const moved = before.currentOrder.sections[from].files[0].path;
+  const { context, page } = await openEditor();
+  assert.equal(await page.locator('#arrange-nojs').count(), 0, 'the no-JavaScript notice is gone');
+  // Agent text stays text: a note with <script> is a textarea's value, and nothing ran.
+  const notes = await page.locator('section.sec > .field textarea').evaluateAll((areas) => areas.map((a) => a.value));
+  assert.deepEqual(notes, [first.note ?? '', second.note ?? '']);
+  assert.equal(await page.evaluate(() => window.__pwned), undefined);
+  // Move the file to the other section, with the keyboard only.
+  const entry = page.locator(`li.entry[data-path="${moved}"]`);
+  await entry.getByLabel('Section').focus();
+  await page.keyboard.press(to > from ? 'ArrowDown' : 'ArrowUp');
+  await entry.getByRole('button', { name: 'Move to section' }).focus();
+  await page.keyboard.press('Enter');
+  const there = page.locator('section.sec').nth(to).locator(`li.entry[data-path="${moved}"]`);
+  assert.equal(await there.count(), 1, 'the file moved to the other section');
+  assert.equal(await page.evaluate(() => document.activeElement?.tagName), 'SELECT', 'focus stays on the moved file');
+  assert.match(await page.locator('#arrange-status').textContent(), new RegExp(`Moved .* to the end of section ${to + 1}`));
+  // Move the second section to the top; focus goes to the control that is still usable.
+  await page.locator('section.sec').nth(1).getByRole('button', { name: 'Move section up' }).click();
+  assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Move section down');
+  // Move the file up once within its section, then edit its note and the top section's note.
+  await page.locator(`li.entry[data-path="${moved}"]`).getByRole('button', { name: 'Move up' }).click();
+  await page.locator(`li.entry[data-path="${moved}"]`).getByLabel('Note').fill('Moved on the web: <b>still text</b>');
+  await page.locator('section.sec').first().locator('> .field textarea').fill('Read the tests first, on the web.');
+  await page.screenshot({ path: join(shots, 'arrange-desktop.png'), fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  assert.ok(overflow <= 0, `no sideways scrolling at phone width (${overflow}px)`);
+  await page.screenshot({ path: join(shots, 'arrange-phone.png'), fullPage: true });
+  await Promise.all([page.waitForURL(/\/pull\/3$/), page.getByRole('button', { name: 'Save order' }).click()]);
+  await context.close();
+
   const after = await call('get_pull_request', pr);
   assert.equal(after.baseVersion, before.baseVersion + 1);
   assert.equal(after.currentOrder.source, 'web');
-  assert.equal(after.currentOrder.sections[0].title, before.currentOrder.sections[1].title);
-  assert.equal(after.currentOrder.sections[0].note, 'Read the tests first, on the web.');
+  const [top, next] = after.currentOrder.sections;
+  assert.equal(after.currentOrder.sections.length, 2);
+  assert.equal(top.title, second.title);
+  assert.equal(top.note, 'Read the tests first, on the web.');
+  assert.equal(next.title, first.title);
+  assert.equal(next.note, first.note);
+  const target = to === 1 ? top : next;
+  const index = target.files.findIndex((f) => f.path === moved);
+  assert.equal(index, before.currentOrder.sections[to].files.length - 1, 'moved to the end, then up once');
+  assert.equal(target.files[index].note, 'Moved on the web: <b>still text</b>');
+  // What the editor does not edit is kept exactly: layers, checks, focus, hunks, the overview.
+  assert.deepEqual([top.layer, top.checks], [second.layer, second.checks]);
+  assert.deepEqual([next.layer, next.checks], [first.layer, first.checks]);
+  assert.equal(after.currentOrder.overview, before.currentOrder.overview);
+  const kept = (order) => Object.fromEntries(order.sections.flatMap((s) => s.files).map((f) => [f.path, [f.focus, f.hunks, f.checks]]));
+  assert.deepEqual(kept(after.currentOrder), kept(before.currentOrder));
+});
+
+test('arrange on the web: a save that lost a race is refused with a way to reload', async () => {
+  const { context, page } = await openEditor();
+  const before = await call('get_pull_request', pr);
+  // Someone saves through the tool after the editor opened.
+  const raced = await call('save_reading_order', { ...pr, base_version: before.baseVersion, overview: 'Saved by the agent meanwhile.', sections: sections(false) });
+  await page.getByLabel('Overview').fill('Lost the race.');
+  await page.getByRole('button', { name: 'Save order' }).click();
+  const error = page.locator('#arrange-error');
+  await error.waitFor();
+  assert.match(await error.textContent(), /The order wasn't saved\.Conflict: .* saved version \d+ after you opened this page/);
+  assert.equal(await error.getByRole('link', { name: /Reload/ }).getAttribute('href'), arrangePath);
+  const after = await call('get_pull_request', pr);
+  assert.equal(after.baseVersion, raced.version, 'nothing saved by the editor');
+  assert.equal(after.currentOrder.overview, 'Saved by the agent meanwhile.');
+  // Reloading starts from the new version, and then saving works.
+  await page.reload();
+  await page.getByLabel('Overview').fill('Saved after a reload.');
+  await Promise.all([page.waitForURL(/\/pull\/3$/), page.getByRole('button', { name: 'Save order' }).click()]);
+  assert.equal((await call('get_pull_request', pr)).currentOrder.overview, 'Saved after a reload.');
+  await context.close();
+});
+
+test('arrange on the web: forged and invalid posts are refused and save nothing', async () => {
+  const { context, page } = await openEditor();
+  const before = await call('get_pull_request', pr);
+  const token = await page.locator('#arrange-csrf').inputValue();
+  const url = `${stack.baseUrl}${arrangePath}`;
+  const order = { overview: 'Forged.', sections: sections(false) };
+  const post = (headers, data = { base_version: before.baseVersion, order }) =>
+    page.request.post(url, { headers: { 'content-type': 'application/json', ...headers }, data: JSON.stringify(data), maxRedirects: 0 });
+  assert.equal((await post({})).status(), 403, 'no CSRF token');
+  assert.equal((await post({ 'x-csrf-token': 'x'.repeat(43) })).status(), 403, 'a wrong CSRF token');
+  const foreign = await post({ 'x-csrf-token': token, origin: 'https://evil.example' });
+  assert.equal(foreign.status(), 403, 'another origin');
+  assert.match((await foreign.json()).error, /reload the page/);
+  // The tool's validation and messages: a file left out.
+  const short = sections(false).map((s) => ({ ...s, files: s.files.slice(1) })).filter((s) => s.files.length);
+  const invalid = await post({ 'x-csrf-token': token }, { base_version: before.baseVersion, order: { sections: short } });
+  assert.equal(invalid.status(), 400);
+  assert.match((await invalid.json()).error, /^The order must list every changed file: /);
+  const shape = await post({ 'x-csrf-token': token }, { base_version: before.baseVersion, order: { sections: [{ title: 'x'.repeat(201), files: [] }] } });
+  assert.equal(shape.status(), 400);
+  assert.match((await shape.json()).error, /^The order is invalid: /);
+  assert.equal((await post({ 'x-csrf-token': token }, { order })).status(), 400, 'no base_version');
+  const after = await call('get_pull_request', pr);
+  assert.equal(after.baseVersion, before.baseVersion, 'nothing saved');
+  assert.notEqual(after.currentOrder.overview, 'Forged.');
+  await context.close();
+});
+
+test('arrange on the web without JavaScript says it needs JavaScript; the editor passes axe-core', async () => {
+  const noJs = await browser.newContext({ viewport: { width: 1280, height: 900 }, javaScriptEnabled: false });
+  const plain = await noJs.newPage();
+  await plain.goto(`${stack.baseUrl}${arrangePath}`);
+  assert.match(await plain.locator('#arrange-nojs').textContent(), /Arranging needs JavaScript/);
+  assert.equal(await plain.locator('#arrange-nojs a').getAttribute('href'), '/r/logikflow/demo/pull/3');
+  await noJs.close();
+  const axe = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+  const found = [];
+  for (const scheme of ['light', 'dark']) {
+    for (const viewport of [{ width: 1280, height: 900 }, { width: 390, height: 844 }]) {
+      const { context, page } = await openEditor(viewport, { colorScheme: scheme, bypassCSP: true });
+      await page.addScriptTag({ path: axe });
+      const violations = await page.evaluate(async () => {
+        const result = await window.axe.run(document, { resultTypes: ['violations'] });
+        return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+          .map((v) => ({ id: v.id, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));
+      });
+      found.push(...violations.map((v) => ({ scheme, width: viewport.width, ...v })));
+      await context.close();
+    }
+  }
+  assert.deepEqual(found, [], JSON.stringify(found, null, 2));
 });
 
 test('a reviewer signs in with GitHub on a server without local development', async () => {
