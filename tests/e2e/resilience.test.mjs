@@ -84,8 +84,15 @@ describe('load', () => {
     const saves = outcomes.map((o, i) => ({ ...o, note: `save ${i}` })).filter((_, i) => i % 2 === 1);
     const won = saves.filter((o) => !o.result.isError);
     const conflicts = saves.filter((o) => o.result.isError && /^Conflict: /.test(o.result.content[0].text));
+    // This file runs with a 1.5 s GitHub time limit (for its fault tests); on a loaded machine a
+    // save can wait longer than that for its GitHub read and is refused before it reaches the
+    // object. That is not a collision, and it saves nothing: allowed, but nothing else is.
+    const timedOut = saves.filter((o) => o.result.isError && /did not answer in time/.test(o.result.content[0].text));
+    const other = saves.filter((o) => o.result.isError && !conflicts.includes(o) && !timedOut.includes(o));
+    assert.deepEqual(other.map((o) => o.result.content[0].text.slice(0, 160)), [], 'saves fail only by conflict (or a GitHub time-out)');
     assert.equal(won.length, 1, 'exactly one save on the shared base wins');
-    assert.equal(conflicts.length, saves.length - 1, 'every other save is a conflict');
+    assert.equal(conflicts.length + timedOut.length, saves.length - 1, 'every other save is a conflict');
+    assert.ok(conflicts.length > 0, 'the saves really collided');
     const reads = outcomes.filter((_, i) => i % 2 === 0);
     for (const r of reads) assert.equal(r.result.isError, false);
     const end = await read();
