@@ -230,17 +230,12 @@ fn catalog_source() -> String {
     include_str!("catalog-text.json").to_string()
 }
 
-/// Every tool, as `tools/list` lists them: built once per instance.
+/// Every tool, as `tools/list` lists them (`mcp::dispatch` keeps the written result per instance).
 pub fn tool_definitions() -> Vec<Value> {
-    static DEFINITIONS: OnceLock<Vec<Value>> = OnceLock::new();
-    DEFINITIONS
-        .get_or_init(|| {
-            ToolName::ALL
-                .into_iter()
-                .map(ToolName::definition)
-                .collect()
-        })
-        .clone()
+    ToolName::ALL
+        .into_iter()
+        .map(ToolName::definition)
+        .collect()
 }
 
 /// The ordering guide as Markdown: returned by `get_ordering_guide`, served as a resource and at
