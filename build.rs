@@ -3,6 +3,12 @@
 //! nor the page: `tests/scripts/build.sh` copies the page into the static assets, where it is
 //! served as `/docs/ordering-guide`, with the pages' security headers in `_headers` (the same CSP
 //! as `web::html::CSP`, which this reads). Outputs go to `OUT_DIR`.
+//!
+//! It also composes the MCP Apps view: `src/mcp/apps/reading-order.html` with the diagram's
+//! drawing code, `src/static/diagram.js` (the review page's static asset), inlined at the view's
+//! one `/*@logikflow/diagram.js*/` marker, so both draw with one copy of the code. Native builds
+//! include the composed file (`mcp::apps::view_html`); `tests/scripts/build.sh` hands it to the
+//! Worker's bundle.
 
 #[allow(dead_code)]
 #[path = "src/web/escape.rs"]
@@ -20,6 +26,10 @@ mod unicode;
 use std::path::Path;
 
 const GUIDE: &str = "src/guide/ordering-guide.md";
+const VIEW: &str = "src/mcp/apps/reading-order.html";
+const DIAGRAM_JS: &str = "src/static/diagram.js";
+/// Where the view takes the drawing code: an inline script holding only this comment.
+const DIAGRAM_MARKER: &str = "<script>/*@logikflow/diagram.js*/</script>";
 
 fn main() {
     for input in [
@@ -28,6 +38,8 @@ fn main() {
         "src/web/escape.rs",
         "src/web/html.rs",
         "src/unicode.rs",
+        VIEW,
+        DIAGRAM_JS,
         "build.rs",
     ] {
         println!("cargo::rerun-if-changed={input}");
@@ -51,4 +63,26 @@ fn main() {
             html::CSP
         ),
     );
+    write("reading-order.html", &compose_view());
+}
+
+/// The view with the drawing code in place of its marker. Panics (fails the build) unless the
+/// marker is there exactly once and the script can't end its own `<script>` element early.
+fn compose_view() -> String {
+    let read = |path: &str| {
+        std::fs::read_to_string(path).unwrap_or_else(|error| panic!("reading {path}: {error}"))
+    };
+    let view = read(VIEW);
+    let script = read(DIAGRAM_JS);
+    assert_eq!(
+        view.matches(DIAGRAM_MARKER).count(),
+        1,
+        "{VIEW} must hold {DIAGRAM_MARKER} exactly once"
+    );
+    let lower = script.to_ascii_lowercase();
+    assert!(
+        !lower.contains("</script") && !lower.contains("<!--"),
+        "{DIAGRAM_JS} must not contain `</script` or `<!--`: it is inlined into {VIEW}"
+    );
+    view.replace(DIAGRAM_MARKER, &format!("<script>\n{}</script>", script))
 }

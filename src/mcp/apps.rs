@@ -8,7 +8,8 @@
 //! requests carry none).
 //!
 //! The view is one self-contained HTML file (inline script and style, no external loads),
-//! `apps/reading-order.html`. It is not compiled into the wasm: the wasm is near its size budget
+//! `apps/reading-order.html`, with the diagram's drawing code, shared with the review page
+//! (`src/static/diagram.js`), inlined by `build.rs`. It is not compiled into the wasm: the wasm is near its size budget
 //! (DESIGN.md section 7), so the Worker's JavaScript bundle carries the text and the adapter hands
 //! it over once per instance ([`install_view`], from `service::view_asset`); native builds and
 //! tests include the file directly. It declares no CSP domains, so hosts apply the restrictive default (`connect-src 'none'`):
@@ -50,10 +51,11 @@ pub fn view_html() -> &'static str {
     VIEW_HTML.get().map_or("", String::as_str)
 }
 
-/// The view itself, compiled in for native builds and tests.
+/// The view itself, compiled in for native builds and tests: the file as `build.rs` composes
+/// it, with the diagram's drawing code (`src/static/diagram.js`) inlined.
 #[cfg(not(target_arch = "wasm32"))]
 pub fn view_html() -> &'static str {
-    include_str!("apps/reading-order.html")
+    include_str!(concat!(env!("OUT_DIR"), "/reading-order.html"))
 }
 
 /// Who may call a tool, as `_meta.ui.visibility` says it (hosts enforce it).
@@ -179,6 +181,22 @@ mod tests {
         }
         // The view never speaks for the user in the conversation.
         assert!(!html.contains("ui/message"));
+    }
+
+    /// One copy of the drawing code: the view's source names it, the served view carries it.
+    #[test]
+    fn the_view_carries_the_shared_drawing_code() {
+        let source = include_str!("apps/reading-order.html");
+        let drawing = include_str!("../static/diagram.js");
+        assert!(source.contains("<script>/*@logikflow/diagram.js*/</script>"));
+        assert!(
+            !source.contains("document.createElementNS("),
+            "drawing code in the view's source"
+        );
+        let html = view_html();
+        assert!(!html.contains("/*@logikflow/diagram.js*/"));
+        assert_eq!(html.matches(drawing).count(), 1);
+        assert!(html.find(drawing) < html.find("window.LogiKFlowDiagram.draw("));
     }
 
     #[test]

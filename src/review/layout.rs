@@ -1,8 +1,9 @@
 //! Layered layout of flow diagrams: where each node, edge, label and group box goes, top to bottom
 //! (MCP reference: `save_diagram`; the ordering guide's Diagrams section).
 //!
-//! Why: the **Diagram** tab draws the stored diagram as inline SVG with no script, so positions are
-//! computed here, once, on the server. The method is the classic Sugiyama pipeline, sized for the
+//! Why: the **Diagram** tab (review page and MCP Apps view) draws the stored diagram with one
+//! small script, `src/static/diagram.js`, so positions are computed here, once, on the server,
+//! and the drawing only turns numbers into SVG elements. The method is the classic Sugiyama pipeline, sized for the
 //! diagram limits (40 nodes, 80 edges, 12 groups):
 //!
 //! 1. Break cycles: a depth-first search in input order reverses every back edge.
@@ -22,7 +23,8 @@
 //! (with room to spare) so the work stays bounded.
 //!
 //! What not: no validation (`review::diagram` does that before a diagram is stored), no SVG (that
-//! is `web::diagram_svg`), no links (the page decides where a node's file points).
+//! is `src/static/diagram.js`, in the browser), no links (the page decides where a node's file
+//! points).
 
 #![deny(
     clippy::indexing_slicing,
@@ -185,8 +187,10 @@ pub struct PlacedNode {
     pub hunk: Option<String>,
 }
 
+#[cfg(test)]
 impl PlacedNode {
-    /// The y offset, from the node's top, where its first title line starts.
+    /// The y offset, from the node's top, where its first title line starts (the drawing,
+    /// `src/static/diagram.js`, starts there too).
     pub fn text_top(&self) -> f64 {
         content_top(self.kind)
     }
@@ -302,7 +306,7 @@ fn string(value: &Value, key: &str) -> Option<String> {
 }
 
 /// The width and height of the box drawn behind an edge label.
-pub fn label_size(label: &str) -> (f64, f64) {
+fn label_size(label: &str) -> (f64, f64) {
     let chars = label.chars().count() as f64;
     (chars * LABEL_CHAR_PX + 2.0 * LABEL_PAD_X, LABEL_H_PX)
 }

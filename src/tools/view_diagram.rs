@@ -5,8 +5,8 @@
 //! and strings, never from an SVG string the server wrote, so no diagram text can become markup;
 //! and the layout stays one piece of Rust rather than a second copy in the view's script.
 //!
-//! What not: no colours or shapes (the view owns its style), no links (the view maps a node's
-//! file to the entry in its own list).
+//! What not: no colours (the view owns its style), no drawing (`src/static/diagram.js`, inlined
+//! into the view), no links (the view maps a node's file to the entry in its own list).
 
 use serde::Serialize;
 use serde_json::Value;
@@ -17,11 +17,11 @@ use super::show_reading_order::ViewTarget;
 use crate::github::api::PullRequest;
 use crate::review::layout::{self, Layout};
 
-/// The text metrics the layout was computed for, so the view's fonts match the boxes, and the
-/// sizes of the shapes it draws (`web::diagram_svg` draws the same ones). Written out as text
-/// (a test checks it against `review::layout`'s constants): as data it costs the wasm a fraction
-/// of what serializing fourteen fields costs as code.
-const METRICS: &str = r#"{"titleFontPx":13,"titleLinePx":17,"rowFontPx":11,"rowLinePx":14,"rowsGapPx":4,"nodePadX":12,"nodePadY":9,"labelFontPx":11,"labelCharPx":6.6,"labelPadX":5,"labelHPx":16,"groupTitlePx":20,"decisionInsetPx":14,"dataCapPx":7}"#;
+/// The text metrics the layout was computed for, so the drawing's fonts match the boxes, and the
+/// sizes of the shapes it draws (`src/static/diagram.js`, for the view and the review page, which
+/// embeds them too). Written out as text (a test checks it against `review::layout`'s
+/// constants): as data it costs the wasm a fraction of what serializing the fields costs as code.
+pub const METRICS: &str = r#"{"titleFontPx":13,"titleLinePx":17,"rowFontPx":11,"rowLinePx":14,"rowCharPx":6.6,"rowsGapPx":4,"nodePadX":12,"nodePadY":9,"labelFontPx":11,"labelCharPx":6.6,"labelPadX":5,"labelHPx":16,"groupTitlePx":20,"decisionInsetPx":14,"dataCapPx":7}"#;
 
 /// The answer; everything but the URL and the (null) layout is left out when no diagram is saved.
 #[derive(Serialize)]
@@ -80,6 +80,7 @@ fn metrics_are_the_layouts_constants() {
         ("titleLinePx", layout::TITLE_LINE_PX),
         ("rowFontPx", layout::ROW_FONT_PX),
         ("rowLinePx", layout::ROW_LINE_PX),
+        ("rowCharPx", layout::ROW_CHAR_PX),
         ("rowsGapPx", layout::ROWS_GAP_PX),
         ("nodePadX", layout::NODE_PAD_X),
         ("nodePadY", layout::NODE_PAD_Y),

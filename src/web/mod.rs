@@ -11,7 +11,6 @@
 pub mod arrange_page;
 pub mod consent;
 pub mod csrf;
-pub mod diagram_svg;
 pub mod escape;
 pub mod html;
 pub mod markdown;

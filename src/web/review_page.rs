@@ -13,6 +13,8 @@
 //! untrusted: it goes through `html::escape` or `markdown::render_code_spans`, nothing else.
 //! The page works without JavaScript: tabs are anchors switched with CSS `:target`, skim and
 //! generated diffs fold with `<details>`, and each tick is a small form with its own submit button.
+//! The diagram tab lists the diagram's steps; `/static/diagram.js` draws the diagram in their place
+//! from the layout the page carries as JSON ([`DIAGRAM_JS_PATH`]).
 //! `src/static/review.js`, served as a static asset at [`REVIEW_JS_PATH`], only upgrades those forms to
 //! background `fetch` posts with the same fields and keeps the "X of Y done" counter current.
 //! The page then needs `script-src 'self'; connect-src 'self'` in its CSP (`html::CSP` has neither).
@@ -45,16 +47,22 @@ use serde_json::Value;
 
 use crate::github::api::ReviewComment;
 use crate::review::change_id::describe_changes;
+use crate::review::layout::{self, Layout};
 use crate::review::order::{checklist_ids, ChecklistItem, FileEntry, Focus, Order};
 use crate::review::patch::parse_patch;
 use crate::tools::get_pull_request::SnapshotFile;
 use crate::tools::saved::VersionSummary;
+use crate::tools::view_diagram::METRICS;
 use crate::web::html::{self, escape, escape_into};
 use crate::web::markdown::render_code_spans;
 use crate::web::review_state::{self, ReviewState};
 
 pub mod context_lines;
 pub mod diff_view;
+
+/// The diagram's drawing code, `src/static/diagram.js`, served as a static asset (the MCP Apps
+/// view carries the same file inlined).
+pub const DIAGRAM_JS_PATH: &str = "/static/diagram.js";
 
 /// The review page's script, `src/static/review.js`, served as a static asset.
 pub const REVIEW_JS_PATH: &str = "/static/review.js";
@@ -1173,12 +1181,17 @@ fn diagram_panel(out: &mut String, page: &ReviewPage<'_>, plan: &Plan<'_>) {
     out.push_str("<h2 id=\"diagram-title\" class=\"vh\">Diagram</h2>\n");
     match page.diagram {
         Some(diagram) => {
-            out.push_str("<div class=\"diagram-wrap\" role=\"region\" aria-label=\"Diagram\" tabindex=\"0\">\n");
-            out.push_str(&crate::web::diagram_svg::render_diagram(
-                diagram,
-                &|path: &str, hunk: Option<&str>| plan.link_for(path, hunk),
-            ));
-            out.push_str("</div>\n<p class=\"muted\">Steps tied to a file link to it in the reading order.</p>\n");
+            let layout = layout::layout(&layout::input_from_json(diagram));
+            let links: Vec<Option<String>> = layout
+                .nodes
+                .iter()
+                .map(|node| {
+                    let file = node.file.as_deref()?;
+                    plan.link_for(file, node.hunk.as_deref())
+                })
+                .collect();
+            diagram_drawing(out, &layout, &links);
+            out.push_str("<p class=\"muted\">Steps tied to a file link to it in the reading order.</p>\n");
         }
         None => out.push_str(
             "<p class=\"empty\">No diagram yet.</p>\n<p class=\"muted\">An agent can draw one with the \
@@ -1186,6 +1199,45 @@ fn diagram_panel(out: &mut String, page: &ReviewPage<'_>, plan: &Plan<'_>) {
         ),
     }
     out.push_str("</section>\n");
+}
+
+/// The diagram's place: its steps in order as a list, which [`DIAGRAM_JS_PATH`] replaces with
+/// the drawing, then the data it draws from (the layout, the text metrics and each node's link,
+/// `links[i]` for `layout.nodes[i]`) as a JSON block. In that block every `<` is written
+/// `\u003c`, so no text can end the `<script>` element; JSON data is no script, so the CSP's
+/// `script-src 'self'` allows it.
+fn diagram_drawing(out: &mut String, layout: &Layout, links: &[Option<String>]) {
+    out.push_str(
+        "<div id=\"diagram-drawing\" class=\"diagram-wrap\" role=\"region\" aria-label=\"Diagram\" tabindex=\"0\">\n\
+         <p>The diagram\u{2019}s steps, in order:</p>\n<ol class=\"diagram-steps\">\n",
+    );
+    for (node, link) in layout.nodes.iter().zip(links) {
+        out.push_str("<li>");
+        match link {
+            Some(href) => {
+                let _ = write!(
+                    out,
+                    "<a href=\"{}\">{}</a>",
+                    escape(href),
+                    escape(&node.title)
+                );
+            }
+            None => escape_into(out, &node.title),
+        }
+        out.push_str("</li>\n");
+    }
+    out.push_str("</ol>\n</div>\n<script type=\"application/json\" id=\"diagram-layout\">");
+    let data = format!(
+        "{{\"metrics\":{},\"links\":{},\"layout\":{}}}",
+        METRICS,
+        serde_json::to_string(links).unwrap_or_else(|_| "[]".into()),
+        serde_json::to_string(layout).unwrap_or_else(|_| "null".into()),
+    );
+    out.push_str(&data.replace('<', "\\u003c"));
+    let _ = writeln!(
+        out,
+        "</script>\n<script src=\"{DIAGRAM_JS_PATH}\" defer></script>"
+    );
 }
 
 fn order_panel(out: &mut String, page: &ReviewPage<'_>, plan: &Plan<'_>, ctx: &mut Ctx<'_>) {

@@ -208,7 +208,8 @@ test('a saved order renders in light theme: sections, files, hostile text as tex
     assert.ok(notes.includes(HOSTILE), JSON.stringify(notes));
     assert.equal(await frame.evaluate(() => window.__pwned), undefined);
     assert.equal(await frame.$$eval('img', (n) => n.length), 0);
-    assert.equal(await frame.$$eval('script', (n) => n.length), 1);
+    // The view's own two: the shared drawing code (src/static/diagram.js) and the view's script.
+    assert.equal(await frame.$$eval('script', (n) => n.length), 2);
     // Backticks become code, as on the review page.
     assert.deepEqual(await frame.$$eval('.overview code', (n) => n.map((c) => c.textContent)), ['order']);
     // Every file the order places, the split file in two parts, and its key focus.
@@ -289,7 +290,7 @@ test('dark theme with host variables; a diagram save opens on the Diagram tab, d
     assert.equal(await frame.$$eval('svg script, svg foreignObject, svg image', (n) => n.length), 0);
     assert.equal(await frame.evaluate(() => window.__pwned), undefined);
     assert.equal(await frame.$$eval('svg .edge', (n) => n.length), 2);
-    assert.ok((await frame.$$eval('svg .edge text', (n) => n.map((t) => t.textContent))).includes('order'));
+    assert.ok((await frame.$$eval('svg .edge-label text', (n) => n.map((t) => t.textContent))).includes('order'));
     await page.screenshot({ path: join(shots, 'mcp-app-diagram-dark.png'), fullPage: true });
 
     // A node tied to a file opens it in the reading order.

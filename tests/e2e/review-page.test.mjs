@@ -3,7 +3,10 @@
 // and find the tick still there; open the diagram tab and find every node; arrange on the web and
 // read the new version back through get_pull_request (a conflict, forged posts and axe-core on
 // the editor too); agent text with <script> stays text.
-// Screenshots (desktop and phone width) go to tests/artifacts/screenshots/.
+// The diagram tab is drawn in the browser (src/static/diagram.js) from the layout the page
+// carries: checked in both themes, with axe-core, by keyboard and without JavaScript.
+// Screenshots (desktop and phone width, the diagram dark and without script) go to
+// tests/artifacts/screenshots/.
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -14,6 +17,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { launchChromium, root, startStack } from './harness.mjs';
 
 const shots = join(root, 'tests/artifacts/screenshots');
+const axe = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const pr = { owner: 'logikflow', repo: 'demo', number: 3 };
 let stack;
 let client;
@@ -85,34 +89,93 @@ test('tick a check, re-arrange through the tool, reload: the tick is still there
   await page.close();
 });
 
-test('the diagram tab shows every node', async () => {
+test('the diagram tab draws every node in the browser, linked to its entry, in both themes', async () => {
   const current = await call('get_pull_request', pr);
   const split = current.files.find((f) => f.changes);
+  const spec = current.files.find((f) => f.testOf) ?? current.files.find((f) => f.path !== split.path);
   const nodes = [
-    { id: 'agent', title: 'Agent saves an order', kind: 'trigger' },
+    { id: 'agent', title: 'Agent saves an order', kind: 'trigger', lines: [{ label: 'tool', text: 'save_reading_order' }] },
     { id: 'validate', title: 'Validate the order', kind: 'decision', file: split.path, hunk: split.changes[0].id },
     { id: 'store', title: 'Store the version', kind: 'data', group: 'server' },
-    { id: 'page', title: 'Reviewer opens the page', kind: 'ui' },
-    { id: 'spec', title: 'Tests', kind: 'test', group: 'server' },
+    { id: 'page', title: 'Reviewer opens <the> page', kind: 'ui' },
+    { id: 'spec', title: 'Tests', kind: 'test', group: 'server', file: spec.path },
   ];
   await call('save_diagram', {
     ...pr, base_version: current.diagramBaseVersion,
     diagram: { title: 'Saving an order', groups: [{ id: 'server', title: 'Server' }], nodes,
       edges: [{ from: 'agent', to: 'validate' }, { from: 'validate', to: 'store', label: 'if valid' }, { from: 'store', to: 'page' }, { from: 'validate', to: 'spec', dashed: true }] },
   });
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  await page.goto(`${stack.baseUrl}/r/logikflow/demo/pull/3#diagram`);
-  for (const node of nodes) {
-    assert.equal(await page.locator(`[data-node="${node.id}"]`).count(), 1, node.id);
+  const url = `${stack.baseUrl}/r/logikflow/demo/pull/3#diagram`;
+  const fills = {};
+  let hrefs;
+  for (const scheme of ['light', 'dark']) {
+    // bypassCSP lets the test inject axe-core; the page's own scripts run under its CSP as usual.
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: scheme, bypassCSP: true });
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(url);
+    const svg = page.locator('#diagram svg.lkf-diagram');
+    await svg.waitFor();
+    assert.ok(await svg.isVisible(), 'the diagram tab is shown');
+    // Its nodes link, so it is a named group rather than an image (whose content is presentational).
+    assert.equal(await svg.getAttribute('role'), 'group');
+    assert.equal(await page.evaluate(() => document.querySelector('#diagram svg').getAttribute('aria-describedby')), 'lkf-diagram-desc');
+    assert.equal(await page.locator('#lkf-diagram-title').textContent(), 'Saving an order');
+    assert.equal(await page.locator('#lkf-diagram-desc').textContent(), 'Flow diagram with 5 steps and 4 links in 1 group');
+    assert.equal(await page.locator('#diagram .diagram-steps').count(), 0, 'the drawing replaced the list of steps');
+    for (const node of nodes) {
+      assert.equal(await page.locator(`#diagram [data-node="${node.id}"]`).count(), 1, node.id);
+    }
+    assert.equal(await page.locator('#diagram .edge').count(), 4);
+    assert.equal(await page.locator('#diagram .edge.dashed').count(), 1);
+    assert.equal(await page.locator('#diagram .edge-label text').textContent(), 'if valid');
+    assert.equal((await page.locator('#diagram [data-node="page"] .title').allTextContents()).join(' '), 'Reviewer opens <the> page');
+    // Nodes tied to a file link to that file's entry in the reading order; the others don't link.
+    const links = await page.$$eval('#diagram a.node-link', (all) => all.map((a) => ({
+      node: a.querySelector('[data-node]').dataset.node,
+      href: a.getAttribute('href'),
+      entry: document.getElementById(a.getAttribute('href').slice(1))?.querySelector('h3.path')?.textContent ?? null,
+    })));
+    assert.deepEqual(links.map((l) => [l.node, l.entry]), [['validate', split.path], ['spec', spec.path]], JSON.stringify(links));
+    hrefs = links.map((l) => l.href);
+    await page.screenshot({ path: join(shots, scheme === 'light' ? 'diagram-desktop.png' : 'diagram-dark.png'), fullPage: true });
+    // The keyboard reaches the links (from the scrollable region, Tab) and follows one into the order.
+    await page.locator('#diagram-drawing').focus();
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement.getAttribute('href')), links[0].href);
+    fills[scheme] = await page.$eval('#diagram [data-node="agent"] .shape', (n) => getComputedStyle(n).fill);
+    await page.addScriptTag({ path: axe });
+    const violations = await page.evaluate(async () => {
+      const result = await window.axe.run('#diagram', { resultTypes: ['violations'] });
+      return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ') + ' ' + (n.failureSummary ?? '')) }));
+    });
+    assert.deepEqual(violations, [], `${scheme}: ${JSON.stringify(violations, null, 2)}`);
+    await page.keyboard.press('Enter');
+    await page.waitForFunction((hash) => location.hash === hash, links[0].href);
+    assert.ok(await page.locator(`article[id="${links[0].href.slice(1)}"]`).isVisible(), 'the entry is shown');
+    assert.deepEqual(errors, []);
+    if (scheme === 'light') {
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.goto(url);
+      await svg.waitFor();
+      await page.screenshot({ path: join(shots, 'diagram-phone.png'), fullPage: true });
+    }
+    await context.close();
   }
-  assert.ok(await page.locator('#diagram svg').isVisible(), 'the diagram tab is shown');
-  const link = page.locator('#diagram a[href^="#file-"]').first();
-  assert.ok(await link.count(), 'a node with a file links into the order');
-  await page.screenshot({ path: join(shots, 'diagram-desktop.png'), fullPage: true });
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.reload();
-  await page.screenshot({ path: join(shots, 'diagram-phone.png'), fullPage: true });
-  await page.close();
+  assert.notEqual(fills.light, fills.dark, 'the dark theme has its own palette');
+
+  // Without JavaScript the tab lists the steps in order, linked like the nodes.
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto(url);
+  assert.equal(await page.locator('#diagram svg').count(), 0);
+  assert.deepEqual(await page.locator('#diagram .diagram-steps li').allTextContents(), nodes.map((n) => n.title));
+  assert.deepEqual(await page.locator('#diagram .diagram-steps a').evaluateAll((all) => all.map((a) => a.getAttribute('href'))),
+    hrefs);
+  await page.screenshot({ path: join(shots, 'diagram-no-script.png'), fullPage: true });
+  await context.close();
 });
 
 const arrangePath = '/r/logikflow/demo/pull/3/arrange';
@@ -242,7 +305,6 @@ test('arrange on the web without JavaScript says it needs JavaScript; the editor
   assert.match(await plain.locator('#arrange-nojs').textContent(), /Arranging needs JavaScript/);
   assert.equal(await plain.locator('#arrange-nojs a').getAttribute('href'), '/r/logikflow/demo/pull/3');
   await noJs.close();
-  const axe = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
   const found = [];
   for (const scheme of ['light', 'dark']) {
     for (const viewport of [{ width: 1280, height: 900 }, { width: 390, height: 844 }]) {

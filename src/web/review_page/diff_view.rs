@@ -31,7 +31,6 @@ use super::{safe_github, shown, EntryPlan, Select, Shown};
 use crate::github::api::ReviewComment;
 use crate::review::patch::{Hunk, LineKind};
 use crate::tools::get_pull_request::SnapshotFile;
-use crate::web::diagram_svg::DIAGRAM_CSS_PATH;
 use crate::web::html::{self, escape, escape_into};
 use crate::web::markdown::render_code_spans;
 
@@ -42,6 +41,10 @@ pub const VIEW_JS_PATH: &str = "/static/review-view.js";
 /// The diffs' own style (line links, comments, "Load diff", "Expand" and the highlighter's
 /// colours for both themes), a static asset too: the CSP allows `style-src 'self'`.
 pub const VIEW_CSS_PATH: &str = "/static/review-view.css";
+/// The flow diagram's style (`src/static/diagram.css`): the drawing `/static/diagram.js` makes
+/// is inline SVG, which shares the page's style sheets, so its rules, scoped to `.lkf-diagram`
+/// with a light and a dark palette, live in a file the page links.
+pub const DIAGRAM_CSS_PATH: &str = "/static/diagram.css";
 /// highlight.js with the languages the script maps file names to, bundled by
 /// `tests/scripts/build.sh` from `src/web/highlight-bundle.mjs`.
 pub const HIGHLIGHT_JS_PATH: &str = "/static/highlight.js";

@@ -428,6 +428,16 @@ fn tabs_and_anchors() {
     assert!(diagram < order);
 }
 
+/// The JSON block the page's drawing script reads (`src/static/diagram.js`).
+fn diagram_data(html: &str) -> Value {
+    let start = "<script type=\"application/json\" id=\"diagram-layout\">";
+    let text = html
+        .split_once(start)
+        .and_then(|(_, rest)| rest.split_once("</script>"))
+        .map_or("", |(text, _)| text);
+    serde_json::from_str(text).unwrap_or_else(|error| panic!("{error}: {text}"))
+}
+
 #[test]
 fn diagram_nodes_link_to_their_entries() {
     let router = ids(ROUTER_PATCH);
@@ -439,21 +449,81 @@ fn diagram_nodes_link_to_their_entries() {
             { "id": "route", "title": "Route", "file": "app/router.ts", "hunk": router.get(1) },
             { "id": "import", "title": "Import", "file": "app/router.ts", "hunk": router.first() },
             { "id": "new", "title": "New", "file": "new/file.ts" },
-            { "id": "ext", "title": "Elsewhere", "file": "not/changed.ts" }
+            { "id": "ext", "title": "Elsewhere", "file": "not/changed.ts" },
+            { "id": "idea", "title": "An idea" }
         ],
         "edges": [{ "from": "flag", "to": "route" }]
     }));
     let html = html_of(&d);
+    // The drawing script and its data; no drawing written by the server.
     check(
         &html,
         &[
-            "<svg",
-            "href=\"#file-lib/flags.ts\"",
-            "href=\"#file-app/router.ts-part-2\"",
-            "href=\"#file-app/router.ts\"",
-            "href=\"#file-new/file.ts\"",
+            "<div id=\"diagram-drawing\" class=\"diagram-wrap\" role=\"region\" aria-label=\"Diagram\"",
+            "<script src=\"/static/diagram.js\" defer></script>",
+            "<link rel=\"stylesheet\" href=\"/static/diagram.css\">",
         ],
-        &["No diagram yet", "href=\"#file-not/changed.ts\""],
+        &["No diagram yet", "<svg", "href=\"#file-not/changed.ts\""],
+    );
+    let data = diagram_data(&html);
+    let nodes: Vec<&str> = data["layout"]["nodes"]
+        .as_array()
+        .map(|nodes| nodes.iter().filter_map(|n| n["id"].as_str()).collect())
+        .unwrap_or_default();
+    assert_eq!(nodes, ["flag", "route", "import", "new", "ext", "idea"]);
+    assert_eq!(
+        data["links"],
+        json!([
+            "#file-lib/flags.ts",
+            "#file-app/router.ts-part-2",
+            "#file-app/router.ts",
+            "#file-new/file.ts",
+            null,
+            null
+        ])
+    );
+    assert_eq!(data["metrics"]["titleFontPx"], 13);
+    assert_eq!(data["layout"]["title"], "Invite flow");
+    // Without JavaScript: the steps in order, linked like the drawing's nodes.
+    check(
+        &html,
+        &["<ol class=\"diagram-steps\">\n<li><a href=\"#file-lib/flags.ts\">Flag</a></li>\n\
+           <li><a href=\"#file-app/router.ts-part-2\">Route</a></li>\n\
+           <li><a href=\"#file-app/router.ts\">Import</a></li>\n\
+           <li><a href=\"#file-new/file.ts\">New</a></li>\n<li>Elsewhere</li>\n<li>An idea</li>\n</ol>"],
+        &[],
+    );
+}
+
+/// Agent text in the data block can't end the `<script>` element or become markup, and reads
+/// back exactly.
+#[test]
+fn diagram_data_keeps_text_inside_its_script() {
+    let mut d = data();
+    let hostile = "</script><script>alert(1)</script><!-- &";
+    d.diagram = Some(json!({
+        "title": hostile,
+        "groups": [{ "id": "g", "title": hostile }],
+        "nodes": [
+            { "id": "a", "title": hostile, "group": "g", "lines": [{ "label": "<b>", "text": hostile }] },
+            { "id": "b", "title": "B" }
+        ],
+        "edges": [{ "from": "a", "to": "b", "label": "</SCRIPT>" }]
+    }));
+    let html = html_of(&d);
+    let block = html
+        .split_once("id=\"diagram-layout\">")
+        .and_then(|(_, rest)| rest.split_once("</script>"))
+        .map_or("", |(text, _)| text);
+    assert!(!block.contains('<'), "{block}");
+    let data = diagram_data(&html);
+    assert_eq!(data["layout"]["title"], hostile);
+    assert_eq!(data["layout"]["nodes"][0]["title"], hostile);
+    assert_eq!(data["layout"]["edges"][0]["label"], "</SCRIPT>");
+    check(
+        &html,
+        &["<li>&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;!-- &amp;"],
+        &["<script>alert(1)", "<b>"],
     );
 }
 

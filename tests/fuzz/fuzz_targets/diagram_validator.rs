@@ -1,4 +1,4 @@
-//! Fuzzes diagram validation and the server-side layout and SVG rendering.
+//! Fuzzes diagram validation and the server-side layout (the browser draws it, from its JSON).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -6,7 +6,7 @@ use logikflow::github::api::PullFile;
 use logikflow::review::diagram::validate_diagram;
 use logikflow::tools::get_pull_request::build_snapshot;
 use logikflow::tools::save_reading_order::facts_from_snapshot;
-use logikflow::web::diagram_svg::render_diagram;
+use logikflow::review::layout::{input_from_json, layout};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(input) = serde_json::from_slice::<serde_json::Value>(data) else {
@@ -23,6 +23,6 @@ fuzz_target!(|data: &[u8]| {
     }];
     let facts = facts_from_snapshot(&build_snapshot(files, 1, None, None));
     let _ = validate_diagram(&input, &facts);
-    // Stored diagrams are rendered whatever they contain.
-    let _ = render_diagram(&input, &|file, _| Some(format!("#file-{file}")));
+    // Stored diagrams are laid out and sent to the page whatever they contain.
+    let _ = serde_json::to_string(&layout(&input_from_json(&input)));
 });
