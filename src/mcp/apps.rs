@@ -21,6 +21,8 @@
 
 use serde_json::Value;
 
+use crate::json::literal;
+
 #[cfg(target_arch = "wasm32")]
 use std::sync::OnceLock;
 
@@ -78,11 +80,6 @@ impl Visibility {
             Visibility::App => &["app"],
         }
     }
-}
-
-/// Parses JSON this module writes itself; a literal is data in the wasm, where `json!` is code.
-fn literal(text: &str) -> Value {
-    serde_json::from_str(text).unwrap_or(Value::Null)
 }
 
 /// The server's entry under `capabilities.extensions` (initialize and `server/discover`).

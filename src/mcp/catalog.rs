@@ -79,16 +79,6 @@ impl ToolName {
         matches!(self, ToolName::SaveReadingOrder | ToolName::SaveDiagram)
     }
 
-    /// The tool's title, from `catalog-text.json`.
-    fn title(self) -> &'static str {
-        text(&["tools", self.as_str(), "title"])
-    }
-
-    /// The tool's description for an agent, from `catalog-text.json`.
-    fn description(self) -> &'static str {
-        text(&["tools", self.as_str(), "description"])
-    }
-
     /// The tool's input and output schemas, as `schema/<tool>.{input,output}.json` hold them.
     fn schemas(self) -> (Value, Value) {
         let pair = tool_schemas().get(self.as_str());
@@ -102,22 +92,12 @@ impl ToolName {
 
     /// The tool as `tools/list` describes it.
     pub fn definition(self) -> Value {
+        // Name, title, description and annotations are data (`catalog-text.json`; a unit test
+        // holds the annotations to `writes` and the rest of this type).
         let (input, output) = self.schemas();
-        let read_only = !self.writes();
-        let mut definition = json!({
-            "name": self.as_str(),
-            "title": self.title(),
-            "description": self.description(),
-            "inputSchema": input,
-            "outputSchema": output,
-            "annotations": {
-                "title": self.title(),
-                "readOnlyHint": read_only,
-                "destructiveHint": false,
-                "idempotentHint": true,
-                "openWorldHint": !matches!(self, ToolName::GetOrderingGuide),
-            }
-        });
+        let mut definition = catalog_text()["tools"][self.as_str()].clone();
+        definition["inputSchema"] = input;
+        definition["outputSchema"] = output;
         if let Some(visibility) = self.ui() {
             definition["_meta"] = apps::tool_meta(visibility);
         }
@@ -275,30 +255,16 @@ pub fn resource_definitions() -> Vec<Value> {
 }
 
 fn guide_resource_definition() -> Value {
-    json!({
-        "uri": GUIDE_RESOURCE_URI,
-        "name": "ordering-guide",
-        "title": text(&["guide", "title"]),
-        "description": text(&["guide", "description"]),
-        "mimeType": "text/markdown",
-        "size": ordering_guide().len(),
-    })
+    let mut definition = catalog_text()["guide"].clone();
+    definition["size"] = Value::from(ordering_guide().len());
+    definition
 }
 
 /// The prompt's name.
 pub const ARRANGE_PROMPT: &str = "arrange-pull-request";
 
 pub fn prompt_definitions() -> Vec<Value> {
-    vec![json!({
-        "name": ARRANGE_PROMPT,
-        "title": text(&["prompt", "title"]),
-        "description": text(&["prompt", "description"]),
-        "arguments": [{
-            "name": "pull_request",
-            "description": text(&["prompt", "argument"]),
-            "required": true,
-        }],
-    })]
+    vec![catalog_text()["prompt"]["definition"].clone()]
 }
 
 /// A pull request reference as a person types it.
@@ -385,14 +351,13 @@ mod tests {
     #[test]
     fn every_catalog_text_is_there() {
         for tool in ToolName::ALL {
-            assert!(!tool.title().is_empty(), "{}", tool.as_str());
-            assert!(tool.description().len() > 40, "{}", tool.as_str());
+            assert!(!text(&["tools", tool.as_str(), "title"]).is_empty());
+            assert!(text(&["tools", tool.as_str(), "description"]).len() > 40);
         }
         for path in [
             &["instructions"][..],
-            &["prompt", "title"],
-            &["prompt", "description"],
-            &["prompt", "argument"],
+            &["prompt", "definition", "title"],
+            &["prompt", "definition", "description"],
             &["prompt", "result"],
             &["prompt", "message"],
             &["guide", "title"],
@@ -400,6 +365,45 @@ mod tests {
         ] {
             assert!(!text(path).is_empty(), "{path:?}");
         }
+        // The data agrees with the code.
+        for tool in ToolName::ALL {
+            let definition = tool.definition();
+            assert_eq!(definition["name"], tool.as_str());
+            let annotations = &definition["annotations"];
+            assert_eq!(
+                annotations["title"],
+                definition["title"],
+                "{}",
+                tool.as_str()
+            );
+            assert_eq!(
+                annotations["readOnlyHint"],
+                !tool.writes(),
+                "{}",
+                tool.as_str()
+            );
+            assert_eq!(annotations["destructiveHint"], false);
+            assert_eq!(annotations["idempotentHint"], true);
+            let open_world = !matches!(tool, ToolName::GetOrderingGuide);
+            assert_eq!(
+                annotations["openWorldHint"],
+                open_world,
+                "{}",
+                tool.as_str()
+            );
+            assert_eq!(
+                definition.as_object().map(|d| d.len()),
+                Some(6 + usize::from(tool.ui().is_some()))
+            );
+        }
+        let prompt = &prompt_definitions()[0];
+        assert_eq!(prompt["name"], ARRANGE_PROMPT);
+        assert_eq!(prompt["arguments"][0]["name"], "pull_request");
+        assert_eq!(prompt["arguments"][0]["required"], true);
+        let guide = guide_resource_definition();
+        assert_eq!(guide["uri"], GUIDE_RESOURCE_URI);
+        assert_eq!(guide["mimeType"], "text/markdown");
+        assert!(guide["size"].as_u64().is_some_and(|size| size > 1000));
         let bundle = include_str!("apps/view-asset.mjs");
         assert!(bundle.contains("@logikflow/catalog-text"));
     }

@@ -87,19 +87,20 @@ pub const SERVER: ServerInfo = ServerInfo {
 };
 
 fn server_info() -> Value {
-    json!({ "name": SERVER.name, "title": "LogiKFlow", "version": SERVER.version })
+    crate::json::literal(concat!(
+        r#"{"name":"logikflow","title":"LogiKFlow","version":""#,
+        env!("CARGO_PKG_VERSION"),
+        r#""}"#
+    ))
 }
 
 /// The same in every era: the MCP Apps extension is declared to every client, since hosts that
 /// don't render views ignore it (see `apps`).
 fn capabilities() -> Value {
-    json!({
-        "tools": {},
-        "resources": {},
-        "prompts": {},
-        "completions": {},
-        "extensions": { apps::EXTENSION: apps::capability() },
-    })
+    crate::json::literal(
+        r#"{"tools":{},"resources":{},"prompts":{},"completions":{},
+            "extensions":{"io.modelcontextprotocol/ui":{"mimeTypes":["text/html;profile=mcp-app"]}}}"#,
+    )
 }
 
 /// Handles one POST body that passed the transport checks.

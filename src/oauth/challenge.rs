@@ -4,6 +4,7 @@
 //! 401's `resource_metadata` parameter (RFC 9728 §5.1), so every unauthenticated `/mcp` answer
 //! carries it, with the scope the tools need.
 
+use crate::mcp::jsonrpc::RpcError;
 use serde_json::{json, Value};
 
 use crate::http::HttpReply;
@@ -38,11 +39,7 @@ pub fn unauthorized(base_url: &str, refusal: Refusal) -> HttpReply {
             "The access token expired or was revoked: refresh it or connect again",
         ),
     };
-    let body = json!({
-        "jsonrpc": "2.0",
-        "id": null,
-        "error": { "code": -32001, "message": message },
-    });
+    let body = RpcError::new(Value::Null, -32001, message).to_json();
     HttpReply::json(401, &body).with_header("www-authenticate", challenge)
 }
 
@@ -65,15 +62,10 @@ pub const INSUFFICIENT_SCOPE_CODE: i64 = -32003;
 pub fn rate_limited_reply(retry_after_seconds: u64) -> HttpReply {
     let seconds = retry_after_seconds.max(1);
     let unit = if seconds == 1 { "second" } else { "seconds" };
-    let body = json!({
-        "jsonrpc": "2.0",
-        "id": null,
-        "error": {
-            "code": RATE_LIMITED_CODE,
-            "message": format!("Too many requests for this account: retry in {seconds} {unit}"),
-            "data": { "retryAfterSeconds": seconds },
-        },
-    });
+    let message = format!("Too many requests for this account: retry in {seconds} {unit}");
+    let body = RpcError::new(Value::Null, RATE_LIMITED_CODE, message)
+        .with_data(json!({ "retryAfterSeconds": seconds }))
+        .to_json();
     HttpReply::json(429, &body).with_header("retry-after", seconds.to_string())
 }
 
@@ -84,27 +76,23 @@ pub fn insufficient_scope_reply(base_url: &str, id: &Value) -> HttpReply {
     let challenge = format!(
         r#"Bearer error="insufficient_scope", scope="{SCOPE}", resource_metadata="{metadata}", error_description="Saving reading orders and diagrams was not granted""#
     );
-    let body = json!({
-        "jsonrpc": "2.0",
-        "id": id,
-        "error": {
-            "code": INSUFFICIENT_SCOPE_CODE,
-            "message": "This connection may only read: saving reading orders and diagrams was not granted. Reconnect LogiKFlow and keep \"Save reading orders and diagrams\" ticked",
-        },
-    });
+    let body = RpcError::new(
+        id.clone(),
+        INSUFFICIENT_SCOPE_CODE,
+        "This connection may only read: saving reading orders and diagrams was not granted. Reconnect LogiKFlow and keep \"Save reading orders and diagrams\" ticked",
+    )
+    .to_json();
     HttpReply::json(403, &body).with_header("www-authenticate", challenge)
 }
 
 /// HTTP 503 when the person's object (token check) cannot be reached: the client should retry.
 pub fn unavailable_reply() -> HttpReply {
-    let body = json!({
-        "jsonrpc": "2.0",
-        "id": null,
-        "error": {
-            "code": -32603,
-            "message": "Sign-in storage is unavailable right now: retry in a few seconds",
-        },
-    });
+    let body = RpcError::new(
+        Value::Null,
+        -32603,
+        "Sign-in storage is unavailable right now: retry in a few seconds",
+    )
+    .to_json();
     HttpReply::json(503, &body).with_header("retry-after", "5")
 }
 

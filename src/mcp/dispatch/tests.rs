@@ -655,3 +655,16 @@ fn json_text_results_frame_like_structured_ones() {
         assert_eq!(got["id"], "r-1");
     }
 }
+
+#[test]
+fn literal_documents_name_the_constants() {
+    let caps = capabilities();
+    assert_eq!(caps["extensions"][apps::EXTENSION], apps::capability());
+    for key in ["tools", "resources", "prompts", "completions"] {
+        assert_eq!(caps[key], json!({}), "{key}");
+    }
+    let info = server_info();
+    assert_eq!(info["name"], SERVER.name);
+    assert_eq!(info["version"], SERVER.version);
+    assert_eq!(info["title"], "LogiKFlow");
+}
