@@ -127,20 +127,43 @@ fn paths_named(code: &str, module: &str, is_dir_module: bool) -> Vec<String> {
     found
 }
 
-#[test]
-fn imports_only_run_down_the_layers() {
+/// One module of the crate as the checks see it: its path, its code without tests, and the
+/// module paths that code names.
+struct Module {
+    name: String,
+    code: String,
+    named: Vec<String>,
+}
+
+/// Every module under `src/`, read once.
+fn modules() -> Vec<Module> {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = Vec::new();
     sources(&src, &mut files);
     assert!(files.len() > 50, "found only {} source files", files.len());
+    files
+        .iter()
+        .map(|file| {
+            let name = module_of(&src, file);
+            let is_dir_module = file.file_name().is_some_and(|n| n == "mod.rs");
+            let code = code_of(&std::fs::read_to_string(file).unwrap_or_default());
+            let named = paths_named(&code, &name, is_dir_module);
+            Module { name, code, named }
+        })
+        .collect()
+}
+
+#[test]
+fn imports_only_run_down_the_layers() {
     let mut problems = Vec::new();
-    for file in &files {
-        let module = module_of(&src, file);
-        let is_dir_module = file.file_name().is_some_and(|n| n == "mod.rs");
-        let text = std::fs::read_to_string(file).unwrap_or_default();
-        let code = code_of(&text);
+    for Module {
+        name: module,
+        code,
+        named,
+    } in modules()
+    {
         let own = layer_of(&module);
-        for named in paths_named(&code, &module, is_dir_module) {
+        for named in named {
             let target = layer_of(&named);
             let known = KNOWN_UPWARD
                 .iter()
@@ -221,14 +244,15 @@ fn on_a_loop(start: &str, edges: &[(String, String)]) -> bool {
 
 #[test]
 fn no_import_loops_inside_a_folder() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    sources(&src, &mut files);
     // Edges between sibling modules of each top-level folder (`oauth::error` → `oauth::clients`).
     let mut edges: Vec<(String, String)> = Vec::new();
     let mut children: Vec<String> = Vec::new();
-    for file in &files {
-        let module = module_of(&src, file);
+    for Module {
+        name: module,
+        named,
+        ..
+    } in modules()
+    {
         let Some(folder) = module.split("::").next().filter(|_| module.contains("::")) else {
             continue;
         };
@@ -238,9 +262,7 @@ fn no_import_loops_inside_a_folder() {
         if !children.contains(&from) {
             children.push(from.clone());
         }
-        let is_dir_module = file.file_name().is_some_and(|n| n == "mod.rs");
-        let text = std::fs::read_to_string(file).unwrap_or_default();
-        for named in paths_named(&code_of(&text), &module, is_dir_module) {
+        for named in named {
             if let Some(to) = child_of(folder, &named) {
                 if to != from && !edges.contains(&(from.clone(), to.clone())) {
                     edges.push((from.clone(), to));
