@@ -874,8 +874,9 @@ impl PersonStore {
         if let Some(key) = self.key.borrow().as_ref() {
             return Ok(key.clone());
         }
-        let secret = Config::from_env(&self.env)
+        let secret = Config::for_isolate(&self.env)
             .token_encryption_key
+            .clone()
             .ok_or_else(|| worker::Error::RustError("TOKEN_ENCRYPTION_KEY is not set".into()))?;
         let key = seal::import_key(&secret)
             .await
@@ -978,7 +979,7 @@ impl PersonStore {
     }
 
     async fn refresh_github(&self, github: &GitHubTokens, now: u64) -> Result<GitHubTokens> {
-        let config = Config::from_env(&self.env);
+        let config = Config::for_isolate(&self.env);
         let (Some(client_id), Some(secret), Some(refresh_token)) = (
             config.github_client_id.as_deref(),
             config.github_client_secret.as_deref(),
