@@ -69,6 +69,19 @@ pub struct SnapshotChange {
     pub deletions: usize,
 }
 
+/// A change as the snapshot keeps it: its description from `review::change_id`.
+impl From<crate::review::change_id::Change> for SnapshotChange {
+    fn from(change: crate::review::change_id::Change) -> SnapshotChange {
+        SnapshotChange {
+            id: change.id,
+            header: change.header,
+            preview: change.preview,
+            additions: change.additions,
+            deletions: change.deletions,
+        }
+    }
+}
+
 impl FromJson for SnapshotChange {
     fn from_json(value: Value) -> Result<Self, DecodeError> {
         let mut f = Fields::of(value)?;
@@ -222,13 +235,7 @@ pub fn build_snapshot_in(
                 .map(describe_changes)
                 .unwrap_or_default()
                 .into_iter()
-                .map(|change| SnapshotChange {
-                    id: change.id,
-                    header: change.header,
-                    preview: change.preview,
-                    additions: change.additions,
-                    deletions: change.deletions,
-                })
+                .map(SnapshotChange::from)
                 .collect();
             SnapshotFile {
                 path: file.filename.clone(),

@@ -107,11 +107,8 @@ export async function answerConsent(stack, consent, { action = 'approve', write 
   return fetch(`${stack.baseUrl}/authorize/consent`, { method: 'POST', redirect: 'manual', headers, body: form });
 }
 
-/** The whole browser part: returns { code, redirect, verifier, state, consent }. */
-export async function authorizeCode(stack, { clientId, redirectUri = 'http://127.0.0.1:33418/callback', login = 'octo', write = true } = {}) {
-  const { verifier, challenge } = pkce();
-  const state = 'st-' + randomBytes(6).toString('hex');
-  const result = await signIn(stack, authorizeUrl(stack, { clientId, redirectUri, challenge, state }), { login });
+/** Where a sign-in's browser lands: straight back, or after answering the consent page. */
+async function afterConsent(stack, result, write) {
   let redirect = result.redirect;
   if (result.consent) {
     const answered = await answerConsent(stack, result.consent, { write });
@@ -119,6 +116,15 @@ export async function authorizeCode(stack, { clientId, redirectUri = 'http://127
     redirect = new URL(answered.headers.get('location'));
   }
   assert.ok(redirect, JSON.stringify(result.error));
+  return redirect;
+}
+
+/** The whole browser part: returns { code, redirect, verifier, state, consent }. */
+export async function authorizeCode(stack, { clientId, redirectUri = 'http://127.0.0.1:33418/callback', login = 'octo', write = true } = {}) {
+  const { verifier, challenge } = pkce();
+  const state = 'st-' + randomBytes(6).toString('hex');
+  const result = await signIn(stack, authorizeUrl(stack, { clientId, redirectUri, challenge, state }), { login });
+  const redirect = await afterConsent(stack, result, write);
   assert.equal(redirect.searchParams.get('state'), state);
   assert.equal(redirect.searchParams.get('iss'), stack.baseUrl);
   return { code: redirect.searchParams.get('code'), redirect, verifier, state, consent: result.consent };
@@ -173,13 +179,7 @@ export async function webSignIn(stack, login = 'octo', next = '/settings', { wri
   const signinCookie = cookieFrom(start, 'lkf_signin');
   assert.ok(signinCookie, 'sign-in sets its flow cookie');
   const result = await signIn(stack, new URL(start.headers.get('location'), stack.baseUrl), { login });
-  let redirect = result.redirect;
-  if (result.consent) {
-    const answered = await answerConsent(stack, result.consent, { write });
-    assert.equal(answered.status, 303, await answered.text());
-    redirect = new URL(answered.headers.get('location'));
-  }
-  assert.ok(redirect, JSON.stringify(result.error));
+  const redirect = await afterConsent(stack, result, write);
   assert.equal(redirect.pathname, '/signin/callback');
   const done = await fetch(redirect, { redirect: 'manual', headers: { cookie: signinCookie } });
   assert.equal(done.status, 303, await done.text());

@@ -22,20 +22,15 @@ const ROUTER_PATCH: &str = "@@ -1,3 +1,4 @@ import\n import a from \"a\";\n+impo
 const LOCK_PATCH: &str = "@@ -1,1 +1,1 @@\n-\"lockfileVersion\": 2\n+\"lockfileVersion\": 3";
 const NEW_PATCH: &str = "@@ -0,0 +1,1 @@\n+export const brandNew = true;";
 
-/// A changed file as the snapshot holds it, with change ids computed from the patch.
-fn file(path: &str, status: &str, patch: Option<&str>) -> SnapshotFile {
+/// A changed file as the snapshot holds it, with change ids computed from the patch (also the
+/// diff view's tests' fixture).
+pub(super) fn file(path: &str, status: &str, patch: Option<&str>) -> SnapshotFile {
     let hunks = patch
         .map(|patch| parse_patch(patch).unwrap_or_else(|error| panic!("{path}: {error}")))
         .unwrap_or_default();
     let changes: Vec<SnapshotChange> = describe_changes(&hunks)
         .into_iter()
-        .map(|change| SnapshotChange {
-            id: change.id,
-            header: change.header,
-            preview: change.preview,
-            additions: change.additions,
-            deletions: change.deletions,
-        })
+        .map(SnapshotChange::from)
         .collect();
     SnapshotFile {
         path: path.to_string(),

@@ -6,37 +6,15 @@ use super::{diff, fragment, github_file_anchor, DiffLinks, View};
 use crate::github::api::{Account, ReviewComment};
 use crate::review::change_id::describe_changes;
 use crate::review::patch::parse_patch;
-use crate::tools::get_pull_request::{SnapshotChange, SnapshotFile};
+use crate::tools::get_pull_request::SnapshotFile;
 use crate::web::review_page::{render, ReviewPage, Shown};
 
 const PATCH: &str = "@@ -10,3 +10,3 @@ fn main\n keep();\n-old();\n+new();\n tail();";
 const PR: &str = "https://github.com/acme/app/pull/7";
 
+/// A modified file with `patch` (the review page's tests' fixture).
 fn file(path: &str, patch: &str) -> SnapshotFile {
-    let hunks = parse_patch(patch).unwrap_or_else(|error| panic!("{path}: {error}"));
-    let changes: Vec<SnapshotChange> = describe_changes(&hunks)
-        .into_iter()
-        .map(|change| SnapshotChange {
-            id: change.id,
-            header: change.header,
-            preview: change.preview,
-            additions: change.additions,
-            deletions: change.deletions,
-        })
-        .collect();
-    SnapshotFile {
-        path: path.into(),
-        status: "modified".into(),
-        previous_path: None,
-        additions: changes.iter().map(|c| c.additions as u64).sum(),
-        deletions: changes.iter().map(|c| c.deletions as u64).sum(),
-        changes,
-        patch: Some(patch.into()),
-        depends_on: Vec::new(),
-        test_of: None,
-        likely_generated: false,
-        blob_sha: None,
-    }
+    crate::web::review_page::tests::file(path, "modified", Some(patch))
 }
 
 fn comment(id: u64, path: &str, side: &str, line: Option<u32>, body: &str) -> ReviewComment {
