@@ -406,33 +406,6 @@ fn text_is_wrapped_and_sized() {
 }
 
 #[test]
-fn wrap_cases() {
-    let cases: [(&str, usize, usize, &[&str]); 7] = [
-        ("", 10, 3, &[]),
-        ("short", 10, 3, &["short"]),
-        ("one two three four", 9, 3, &["one two", "three", "four"]),
-        ("one two three four five six", 9, 2, &["one two", "three…"]),
-        ("abcdefghijklmnop", 5, 3, &["abcde", "fghij", "klmn…"]),
-        ("abcdefghij", 5, 2, &["abcde", "fghij"]),
-        ("  spaced\tout\n words ", 20, 3, &["spaced out words"]),
-    ];
-    for (text, width, lines, expected) in cases {
-        assert_eq!(
-            wrap(&clean(text), width, width, lines),
-            expected,
-            "{text:?}"
-        );
-    }
-    assert_eq!(
-        wrap("GET /invite/abc123?redirect=/teams/42", 12, 12, 3),
-        ["GET /invite/", "abc123?redir", "ect=/teams/…"]
-    );
-    assert_eq!(fit("abcdef", 4), "abc…");
-    assert_eq!(fit("abc", 4), "abc");
-    assert_eq!(clean("a\u{0}b\u{7}\r\nc"), "a b c");
-}
-
-#[test]
 fn reads_the_stored_json() {
     let input = input_from_json(&json!({
         "title": "Flow",
