@@ -103,6 +103,19 @@ pub fn literal(text: &str) -> Value {
     parse(text).unwrap_or(Value::Null)
 }
 
+/// A short, safe rendering of a value the agent sent, for error messages: the tools' argument
+/// problems (`tools::arguments`) and a `tools/call` whose arguments are not an object
+/// (`mcp::dispatch`), which is why it lives below both.
+pub fn describe(value: &Value) -> String {
+    let text = value.to_string();
+    if text.chars().count() > 60 {
+        let cut: String = text.chars().take(57).collect();
+        format!("{cut}...")
+    } else {
+        text
+    }
+}
+
 /// Parses a UTF-8 body as JSON; `None` when it is not UTF-8 or not JSON.
 pub fn value(body: &[u8]) -> Option<Value> {
     serde_json::from_str(std::str::from_utf8(body).ok()?).ok()
@@ -400,5 +413,11 @@ mod tests {
                 .as_deref(),
             Some("unknown variant \"no\"")
         );
+    }
+
+    #[test]
+    fn long_values_are_cut() {
+        let long = Value::String("x".repeat(500));
+        assert!(describe(&long).chars().count() <= 60);
     }
 }

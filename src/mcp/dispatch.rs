@@ -509,7 +509,7 @@ fn tool_call(
             let message = format!(
                 "The request is invalid: arguments must be an object of {}'s arguments, got {}",
                 tool.as_str(),
-                crate::tools::arguments::describe(other)
+                crate::json::describe(other)
             );
             Outcome::Reply(tool_reply(&request, ToolResult::Error(message)))
         }

@@ -4,6 +4,7 @@
 use serde_json::{Map, Value};
 
 use crate::github::api::is_repo_name;
+use crate::json::describe;
 
 /// Collects every problem with a call's arguments, not just the first.
 #[derive(Debug, Default)]
@@ -25,17 +26,6 @@ impl Problems {
 
     pub fn into_vec(self) -> Vec<String> {
         self.0
-    }
-}
-
-/// A short, safe rendering of a value the agent sent, for error messages.
-pub fn describe(value: &Value) -> String {
-    let text = value.to_string();
-    if text.chars().count() > 60 {
-        let cut: String = text.chars().take(57).collect();
-        format!("{cut}...")
-    } else {
-        text
     }
 }
 
@@ -288,11 +278,5 @@ mod tests {
         assert!(all[1].contains("path must be a string of 1 to 10 characters"));
         assert!(all[2].contains("change must be a string"));
         assert!(all[3].contains("absent is required"));
-    }
-
-    #[test]
-    fn long_values_are_cut() {
-        let long = Value::String("x".repeat(500));
-        assert!(describe(&long).chars().count() <= 60);
     }
 }

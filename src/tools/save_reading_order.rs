@@ -186,7 +186,7 @@ pub fn diagram_argument(args: &Map<String, Value>) -> Result<&Value, String> {
         Some(value @ Value::Object(_)) => Ok(value),
         Some(other) => Err(format!(
             "diagram must be an object with nodes and edges, got {}",
-            super::arguments::describe(other)
+            crate::json::describe(other)
         )),
         None => Err("diagram is required (an object with nodes and edges)".into()),
     }
