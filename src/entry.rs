@@ -59,16 +59,17 @@ pub async fn fetch(req: web_sys::Request, env: Env, _ctx: Context) -> Result<web
 async fn serve(req: web_sys::Request, env: &Env, config: &Config) -> Result<HttpReply> {
     let url = url::Url::parse(&req.url())?;
     let method = req.method();
-    log::note(|record| record.route = crate::router::label(&method, url.path()));
+    let route = route(&method, url.path());
+    log::note(|record| record.route = route.log_label(url.path()));
     if url.path() == CRASH_PATH && config.local_dev && config.crash_test {
         panic!("a deliberate panic: CRASH_TEST is set and {CRASH_PATH} was requested");
     }
-    if matches!(route(&method, url.path()), Route::Mcp) {
+    if matches!(route, Route::Mcp) {
         let headers = Headers::new(worker::Headers(req.headers()).entries());
         let body = crate::body::read(&req, crate::mcp::transport::MAX_BODY_BYTES);
         return service::mcp(&method, &url, &headers, body, env, config).await;
     }
-    service::handle(worker::Request::from(req), env, config).await
+    service::handle(worker::Request::from(req), route, env, config).await
 }
 
 /// Panics on purpose, so `tests/e2e/recovery.test.mjs` can show that `src/worker.mjs` resets the

@@ -1,6 +1,9 @@
-//! Which handler a request's method and path go to. Pure, so the route table is tested natively.
+//! Which handler a request's method and path go to: the Worker's one route table, the OAuth
+//! endpoints included, so a 405 and its `Allow` header are decided here for every path. Pure, so
+//! the table is tested natively.
 
 use crate::github::api::is_repo_name;
+use crate::oauth::metadata as oauth;
 
 /// A page or endpoint of the Worker.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -9,6 +12,10 @@ pub enum Route {
     Mcp,
     /// RFC 9728 protected-resource metadata, path-suffixed or root form.
     ResourceMetadata,
+    /// An endpoint of the authorization server (`service::oauth_server`), with a method it takes.
+    OAuth(OAuthEndpoint),
+    /// `OPTIONS` on an OAuth endpoint: the CORS preflight, whatever the endpoint.
+    OAuthPreflight(OAuthEndpoint),
     /// The landing page.
     Home,
     /// The ordering guide as Markdown.
@@ -41,6 +48,81 @@ pub enum Route {
     NotFound,
     /// A known path with a method it does not serve, and the methods it does (`Allow`).
     MethodNotAllowed(&'static str),
+}
+
+/// The authorization server's endpoints (paths in `oauth::metadata`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OAuthEndpoint {
+    /// `GET /.well-known/oauth-authorization-server`: RFC 8414 metadata.
+    Metadata,
+    /// `GET /authorize`: the authorization request.
+    Authorize,
+    /// `GET /oauth/callback`: GitHub's redirect back.
+    Callback,
+    /// `POST /authorize/consent`: the consent form's answer.
+    Consent,
+    /// `POST /oauth/token`: code exchange and refresh.
+    Token,
+    /// `POST /oauth/register`: dynamic registration (RFC 7591).
+    Register,
+    /// `POST /oauth/revoke`: revocation (RFC 7009).
+    Revoke,
+}
+
+impl OAuthEndpoint {
+    /// The endpoint at `path`, if any.
+    pub fn of(path: &str) -> Option<OAuthEndpoint> {
+        Some(match path {
+            oauth::METADATA_PATH => OAuthEndpoint::Metadata,
+            oauth::AUTHORIZE_PATH => OAuthEndpoint::Authorize,
+            oauth::CALLBACK_PATH => OAuthEndpoint::Callback,
+            oauth::CONSENT_PATH => OAuthEndpoint::Consent,
+            oauth::TOKEN_PATH => OAuthEndpoint::Token,
+            oauth::REGISTER_PATH => OAuthEndpoint::Register,
+            oauth::REVOKE_PATH => OAuthEndpoint::Revoke,
+            _ => return None,
+        })
+    }
+
+    /// The methods it takes (`Allow`): the metadata is read, the two browser redirects arrive
+    /// as `GET`, everything else is a form `POST`.
+    fn allow(self) -> &'static str {
+        match self {
+            OAuthEndpoint::Metadata => READ,
+            OAuthEndpoint::Authorize | OAuthEndpoint::Callback => GET,
+            _ => POST,
+        }
+    }
+
+    /// Its fixed name in the request log.
+    pub fn label(self) -> &'static str {
+        match self {
+            OAuthEndpoint::Metadata => "oauth_metadata",
+            OAuthEndpoint::Authorize => "authorize",
+            OAuthEndpoint::Callback => "oauth_callback",
+            OAuthEndpoint::Consent => "consent",
+            OAuthEndpoint::Token => "token",
+            OAuthEndpoint::Register => "register",
+            OAuthEndpoint::Revoke => "revoke",
+        }
+    }
+}
+
+/// An OAuth path's route: `OPTIONS` is its CORS preflight (clients in a browser call these
+/// endpoints cross-origin), a method it takes is the endpoint, any other a 405.
+fn oauth_route(method: &str, endpoint: OAuthEndpoint) -> Route {
+    let allow = endpoint.allow();
+    let takes = match allow {
+        READ => matches!(method, "GET" | "HEAD"),
+        _ => method == allow,
+    };
+    if method == "OPTIONS" {
+        Route::OAuthPreflight(endpoint)
+    } else if takes {
+        Route::OAuth(endpoint)
+    } else {
+        Route::MethodNotAllowed(allow)
+    }
 }
 
 /// The pull request a `/r/…` path names.
@@ -76,10 +158,14 @@ fn pull_path(path: &str) -> Option<(PullPath, &str)> {
 
 /// The `Allow` header of a 405, by what the path takes.
 const READ: &str = "GET, HEAD";
+const GET: &str = "GET";
 const POST: &str = "POST";
 const READ_AND_POST: &str = "GET, HEAD, POST";
 
 pub fn route(method: &str, path: &str) -> Route {
+    if let Some(endpoint) = OAuthEndpoint::of(path) {
+        return oauth_route(method, endpoint);
+    }
     if let Some((pull, tail)) = pull_path(path) {
         return match (method, tail) {
             ("GET" | "HEAD", "") => Route::Review(pull),
@@ -131,10 +217,22 @@ pub fn route(method: &str, path: &str) -> Route {
 }
 
 impl Route {
+    /// The request log's name for this route of `path`: [`Route::label`], except that an OAuth
+    /// path keeps its endpoint's name for a method it does not take too, as it always has.
+    pub fn log_label(&self, path: &str) -> &'static str {
+        match self {
+            Route::MethodNotAllowed(_) => {
+                OAuthEndpoint::of(path).map_or_else(|| self.label(), OAuthEndpoint::label)
+            }
+            _ => self.label(),
+        }
+    }
+
     /// A short fixed name for the request log (`log`): never the path, which carries names.
     pub fn label(&self) -> &'static str {
         match self {
             Route::Mcp => "mcp",
+            Route::OAuth(endpoint) | Route::OAuthPreflight(endpoint) => endpoint.label(),
             Route::ResourceMetadata => "resource_metadata",
             Route::Home => "home",
             Route::GuideMarkdown => "guide",
@@ -157,20 +255,9 @@ impl Route {
     }
 }
 
-/// The log label of a request: the OAuth endpoint's name (`service::oauth_server` serves those paths
-/// before the route table), else the route's.
+/// The log label of a request (`Route::log_label`).
 pub fn label(method: &str, path: &str) -> &'static str {
-    use crate::oauth::metadata as oauth;
-    match path {
-        oauth::METADATA_PATH => "oauth_metadata",
-        oauth::AUTHORIZE_PATH => "authorize",
-        oauth::CONSENT_PATH => "consent",
-        oauth::CALLBACK_PATH => "oauth_callback",
-        oauth::TOKEN_PATH => "token",
-        oauth::REGISTER_PATH => "register",
-        oauth::REVOKE_PATH => "revoke",
-        _ => route(method, path).label(),
-    }
+    route(method, path).log_label(path)
 }
 
 /// Every label [`label`] can return, for the log's tests.
@@ -320,6 +407,62 @@ mod tests {
         check("POST", "/settings/delete", Route::SettingsDeleteData);
         check("GET", "/settings/delete", Route::MethodNotAllowed(POST));
         check("GET", "/settings/other", Route::NotFound);
+        use OAuthEndpoint as O;
+        check(
+            "GET",
+            "/.well-known/oauth-authorization-server",
+            Route::OAuth(O::Metadata),
+        );
+        check(
+            "HEAD",
+            "/.well-known/oauth-authorization-server",
+            Route::OAuth(O::Metadata),
+        );
+        check(
+            "POST",
+            "/.well-known/oauth-authorization-server",
+            Route::MethodNotAllowed(READ),
+        );
+        check("GET", "/authorize", Route::OAuth(O::Authorize));
+        check("HEAD", "/authorize", Route::MethodNotAllowed(GET));
+        check("GET", "/oauth/callback", Route::OAuth(O::Callback));
+        check("POST", "/oauth/callback", Route::MethodNotAllowed(GET));
+        check("POST", "/authorize/consent", Route::OAuth(O::Consent));
+        check("GET", "/authorize/consent", Route::MethodNotAllowed(POST));
+        check("POST", "/oauth/token", Route::OAuth(O::Token));
+        check("GET", "/oauth/token", Route::MethodNotAllowed(POST));
+        check("POST", "/oauth/register", Route::OAuth(O::Register));
+        check("PUT", "/oauth/register", Route::MethodNotAllowed(POST));
+        check("POST", "/oauth/revoke", Route::OAuth(O::Revoke));
+        check("OPTIONS", "/oauth/token", Route::OAuthPreflight(O::Token));
+        check("OPTIONS", "/authorize", Route::OAuthPreflight(O::Authorize));
+        check("OPTIONS", "/mcp", Route::Mcp);
+        check("GET", "/oauth", Route::NotFound);
+    }
+
+    /// Moved from `oauth::metadata` with the table: exactly these paths are the OAuth endpoints.
+    #[test]
+    fn oauth_paths() {
+        for path in [
+            "/.well-known/oauth-authorization-server",
+            "/authorize",
+            "/authorize/consent",
+            "/oauth/callback",
+            "/oauth/token",
+            "/oauth/register",
+            "/oauth/revoke",
+        ] {
+            assert!(OAuthEndpoint::of(path).is_some(), "{path}");
+        }
+        for path in [
+            "/mcp",
+            "/",
+            "/oauth",
+            "/authorize/",
+            "/.well-known/oauth-protected-resource",
+        ] {
+            assert!(OAuthEndpoint::of(path).is_none(), "{path}");
+        }
     }
 
     #[test]

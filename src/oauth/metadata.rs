@@ -8,7 +8,7 @@
 
 use serde_json::Value;
 
-/// Paths of the authorization server's endpoints.
+/// Paths of the authorization server's endpoints (routed by `router::OAuthEndpoint`).
 pub const AUTHORIZE_PATH: &str = "/authorize";
 pub const CONSENT_PATH: &str = "/authorize/consent";
 pub const CALLBACK_PATH: &str = "/oauth/callback";
@@ -40,20 +40,6 @@ pub fn authorization_server_metadata(base_url: &str) -> Value {
             "service_documentation": "{origin}/"
         }"#,
         base_url,
-    )
-}
-
-/// Whether a path belongs to the OAuth endpoints (`service::oauth_server::handle` serves it).
-pub fn is_oauth_path(path: &str) -> bool {
-    matches!(
-        path,
-        METADATA_PATH
-            | AUTHORIZE_PATH
-            | CONSENT_PATH
-            | CALLBACK_PATH
-            | TOKEN_PATH
-            | REGISTER_PATH
-            | REVOKE_PATH
     )
 }
 
@@ -98,29 +84,5 @@ mod tests {
         assert_eq!(m["scopes_supported"], json!([SCOPE]));
         assert_eq!(m["service_documentation"], "https://logikflow.dev/");
         assert_eq!(m.as_object().map(|o| o.len()), Some(15));
-    }
-
-    #[test]
-    fn paths() {
-        for path in [
-            "/.well-known/oauth-authorization-server",
-            "/authorize",
-            "/authorize/consent",
-            "/oauth/callback",
-            "/oauth/token",
-            "/oauth/register",
-            "/oauth/revoke",
-        ] {
-            assert!(is_oauth_path(path), "{path}");
-        }
-        for path in [
-            "/mcp",
-            "/",
-            "/oauth",
-            "/authorize/",
-            "/.well-known/oauth-protected-resource",
-        ] {
-            assert!(!is_oauth_path(path), "{path}");
-        }
     }
 }

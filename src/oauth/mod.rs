@@ -78,8 +78,6 @@ pub mod tokens;
 #[cfg(target_arch = "wasm32")]
 pub mod seal;
 
-pub use metadata::is_oauth_path;
-
 /// The longest client name we show (registration and client ID metadata documents refuse
 /// longer ones). Here rather than in `clients`, so `error`'s message names it without an import
 /// loop.

@@ -26,21 +26,27 @@ use crate::mcp::catalog::ToolName;
 use crate::mcp::dispatch::{self, Outcome, ToolRequest, ToolResult};
 use crate::mcp::transport::{self, RequestParts};
 use crate::oauth::challenge::{self, Refusal};
-use crate::router::{route, Route};
+use crate::router::Route;
 use crate::tools::caller::Caller;
 use crate::tools::get_pull_request as gpr;
 use crate::tools::ordering_guide::get_ordering_guide;
 use crate::web;
 
-/// Handles one request to the Worker.
-pub async fn handle(mut req: Request, env: &Env, config: &Config) -> Result<HttpReply> {
+/// Handles one request to the Worker, on the route the entry found for it (`router::route`).
+pub async fn handle(
+    mut req: Request,
+    route: Route,
+    env: &Env,
+    config: &Config,
+) -> Result<HttpReply> {
     let url = req.url()?;
     let base_url = origin_of(&url);
-    if crate::oauth::is_oauth_path(url.path()) {
-        return oauth_server::handle(req, env, config, &base_url).await;
-    }
-    let method = req.method().to_string();
-    Ok(match route(&method, url.path()) {
+    Ok(match route {
+        Route::OAuth(endpoint) => {
+            let query = url.query().unwrap_or_default();
+            oauth_server::handle(&mut req, endpoint, query, env, config, &base_url).await
+        }
+        Route::OAuthPreflight(_) => oauth_server::preflight(),
         // The entry serves `/mcp` through [`mcp`] straight from the raw request; it never routes
         // it here, and a second call site would compile the whole MCP path into this future again.
         Route::Mcp => html(404, web::pages::not_found(&base_url)),

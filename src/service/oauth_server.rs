@@ -27,7 +27,7 @@ use futures_util::future::{select, Either};
 use serde::Serialize;
 
 use crate::json::FromJson;
-use worker::{web_sys, Delay, Env, Method, Request};
+use worker::{web_sys, Delay, Env, Request};
 
 use crate::config::Config;
 use crate::github::api::{path, Account};
@@ -45,6 +45,7 @@ use crate::oauth::metadata::{self, authorization_server_metadata};
 use crate::oauth::person_api as api;
 use crate::oauth::redirect_uri::RedirectUri;
 use crate::oauth::tokens::{self, PersonId, TokenKind};
+use crate::router::OAuthEndpoint;
 use crate::security::compare::constant_time_eq;
 use crate::security::cookie::{self, SameSite};
 use crate::security::{pkce, random};
@@ -60,52 +61,41 @@ const DOCUMENT_FAILURE_TTL_SECONDS: u64 = 60;
 const DOCUMENT_TIMEOUT_MS: u64 = 3_000;
 const MAX_FORM_BYTES: usize = 16 * 1024;
 
-/// Serves every path `oauth::is_oauth_path` accepts.
+/// Serves an OAuth endpoint the route table (`router::route`) matched with a method it takes;
+/// the table answers the preflight and 405s.
 pub async fn handle(
-    mut req: Request,
+    req: &mut Request,
+    endpoint: OAuthEndpoint,
+    query: &str,
     env: &Env,
     config: &Config,
     base_url: &str,
-) -> worker::Result<HttpReply> {
-    let url = req.url()?;
-    let path = url.path().to_string();
-    let query = url.query().unwrap_or_default().to_string();
-    let method = req.method();
-    if method == Method::Options {
-        return Ok(preflight());
-    }
-    Ok(match (method, path.as_str()) {
-        (Method::Get | Method::Head, metadata::METADATA_PATH) => cors(HttpReply::json(
+) -> HttpReply {
+    match endpoint {
+        OAuthEndpoint::Metadata => cors(HttpReply::json(
             200,
             &authorization_server_metadata(base_url),
         ))
         .with_header("cache-control", "public, max-age=3600"),
-        (Method::Get, metadata::AUTHORIZE_PATH) => {
-            authorize_endpoint(&req, env, config, base_url, &query).await
+        OAuthEndpoint::Authorize => authorize_endpoint(req, env, config, base_url, query).await,
+        OAuthEndpoint::Callback => callback_endpoint(req, env, config, base_url, query).await,
+        OAuthEndpoint::Consent => {
+            let body = read_body(req).await;
+            consent_endpoint(req, env, config, base_url, body).await
         }
-        (Method::Get, metadata::CALLBACK_PATH) => {
-            callback_endpoint(&req, env, config, base_url, &query).await
+        OAuthEndpoint::Token => {
+            let body = read_body(req).await;
+            cors(json_errors(token(req, env, config, body).await))
         }
-        (Method::Post, metadata::CONSENT_PATH) => {
-            let body = read_body(&mut req).await;
-            consent_endpoint(&req, env, config, base_url, body).await
+        OAuthEndpoint::Register => {
+            let body = read_body(req).await;
+            cors(json_errors(register(req, env, config, body).await))
         }
-        (Method::Post, metadata::TOKEN_PATH) => {
-            let body = read_body(&mut req).await;
-            cors(json_errors(token(&req, env, config, body).await))
-        }
-        (Method::Post, metadata::REGISTER_PATH) => {
-            let body = read_body(&mut req).await;
-            cors(json_errors(register(&req, env, config, body).await))
-        }
-        (Method::Post, metadata::REVOKE_PATH) => {
-            let body = read_body(&mut req).await;
+        OAuthEndpoint::Revoke => {
+            let body = read_body(req).await;
             cors(revoke_endpoint(env, config, body).await)
         }
-        (_, metadata::METADATA_PATH) => not_allowed("GET, HEAD"),
-        (_, metadata::AUTHORIZE_PATH | metadata::CALLBACK_PATH) => not_allowed("GET"),
-        _ => not_allowed("POST"),
-    })
+    }
 }
 
 /// Why a bearer token on `/mcp` was not accepted.
@@ -191,7 +181,8 @@ fn cors(reply: HttpReply) -> HttpReply {
     reply.with_header("access-control-allow-origin", "*")
 }
 
-fn preflight() -> HttpReply {
+/// The CORS preflight of every OAuth endpoint (`OPTIONS`).
+pub fn preflight() -> HttpReply {
     cors(HttpReply::empty(204))
         .with_header("access-control-allow-methods", "GET, POST, OPTIONS")
         .with_header(
@@ -199,11 +190,6 @@ fn preflight() -> HttpReply {
             "authorization, content-type, mcp-protocol-version",
         )
         .with_header("access-control-max-age", "86400")
-}
-
-fn not_allowed(allow: &str) -> HttpReply {
-    HttpReply::new(405, "text/plain; charset=utf-8", "Method not allowed")
-        .with_header("allow", allow)
 }
 
 fn redirect(status: u16, location: &str) -> HttpReply {

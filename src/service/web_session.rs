@@ -13,6 +13,7 @@ use worker::{Env, Method, Request};
 use super::oauth_server::{authenticate_bearer, handle as oauth_handle, BearerRefusal};
 use crate::config::Config;
 use crate::http::HttpReply;
+use crate::router::OAuthEndpoint;
 use crate::security::cookie::{self, SameSite};
 use crate::security::{form, pkce, random};
 use crate::tools::caller::Caller;
@@ -51,12 +52,13 @@ fn encode(text: &str) -> String {
     url::form_urlencoded::byte_serialize(text.as_bytes()).collect()
 }
 
-/// Calls one of this server's OAuth endpoints in-process with a form body.
+/// Calls one of this server's OAuth endpoints in-process with a form body (the request's URL
+/// only needs to parse: the endpoint is chosen here, not by path).
 async fn call_oauth(
     env: &Env,
     config: &Config,
     base_url: &str,
-    path: &str,
+    endpoint: OAuthEndpoint,
     content_type: &str,
     body: String,
 ) -> worker::Result<(u16, Value)> {
@@ -66,11 +68,18 @@ async fn call_oauth(
     init.set_method("POST");
     init.set_headers(&headers);
     init.set_body(&body.into());
-    let request = Request::from(worker::web_sys::Request::new_with_str_and_init(
-        &format!("{base_url}{path}"),
-        &init,
+    let mut request = Request::from(worker::web_sys::Request::new_with_str_and_init(
+        base_url, &init,
     )?);
-    let reply = Box::pin(oauth_handle(request, env, config, base_url)).await?;
+    let reply = Box::pin(oauth_handle(
+        &mut request,
+        endpoint,
+        "",
+        env,
+        config,
+        base_url,
+    ))
+    .await;
     let value = serde_json::from_str(&reply.body).unwrap_or(Value::Null);
     Ok((reply.status, value))
 }
@@ -96,7 +105,7 @@ async fn web_client(env: &Env, config: &Config, base_url: &str) -> worker::Resul
         env,
         config,
         base_url,
-        "/oauth/register",
+        OAuthEndpoint::Register,
         "application/json",
         registration.to_string(),
     )
@@ -190,7 +199,7 @@ pub async fn callback(
         env,
         config,
         base_url,
-        "/oauth/token",
+        OAuthEndpoint::Token,
         "application/x-www-form-urlencoded",
         form,
     )
@@ -263,7 +272,7 @@ pub async fn sign_out(
             env,
             config,
             base_url,
-            "/oauth/revoke",
+            OAuthEndpoint::Revoke,
             "application/x-www-form-urlencoded",
             format!("token={}", encode(&refresh)),
         )
@@ -338,7 +347,7 @@ pub async fn viewer(
             env,
             config,
             base_url,
-            "/oauth/token",
+            OAuthEndpoint::Token,
             "application/x-www-form-urlencoded",
             form,
         )
