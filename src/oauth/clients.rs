@@ -90,12 +90,35 @@ impl ClientRecord {
     }
 }
 
-/// Validates an RFC 7591 registration request and builds the client's record.
+/// What a registration request asks to be (RFC 7591 §2), validated: the name and redirect URIs
+/// its record keeps. `/oauth/register` reads it from JSON ([`read_registration`]); the review
+/// pages' own client is one built in code (`web_client::registration`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Registration {
+    /// The name the client gave, trimmed (may be empty).
+    pub client_name: String,
+    pub redirect_uris: Vec<RedirectUri>,
+}
+
+impl Registration {
+    /// The registered client's record, under a `client_id` the caller freshly minted.
+    pub fn record(self, client_id: String, now: u64) -> ClientRecord {
+        ClientRecord {
+            client_id,
+            client_name: self.client_name,
+            redirect_uris: self.redirect_uris,
+            created_at: now,
+            kind: ClientKind::Registered,
+        }
+    }
+}
+
+/// Validates an RFC 7591 registration request.
 ///
-/// `client_id` is freshly minted by the caller. Requests for client authentication other than
-/// `none` are answered with `none` (RFC 7591 §3.2.1 lets the server replace requested values):
-/// every client here is public and proves itself with PKCE.
-pub fn register(body: &[u8], client_id: String, now: u64) -> Result<ClientRecord, Error> {
+/// Requests for client authentication other than `none` are answered with `none` (RFC 7591
+/// §3.2.1 lets the server replace requested values): every client here is public and proves
+/// itself with PKCE.
+pub fn read_registration(body: &[u8]) -> Result<Registration, Error> {
     if body.len() > MAX_DOCUMENT_BYTES {
         return Err(Error::MalformedBody);
     }
@@ -125,12 +148,9 @@ pub fn register(body: &[u8], client_id: String, now: u64) -> Result<ClientRecord
         Some(Value::String(name)) if valid_name(name) => name.trim().to_string(),
         Some(_) => return Err(Error::ClientMetadata("client_name")),
     };
-    Ok(ClientRecord {
-        client_id,
+    Ok(Registration {
         client_name,
         redirect_uris,
-        created_at: now,
-        kind: ClientKind::Registered,
     })
 }
 
@@ -302,7 +322,7 @@ mod tests {
 
     fn check_register(body: &str, expected: Result<(), Error>) {
         assert_eq!(
-            register(body.as_bytes(), "lfd_x".into(), 1).map(|_| ()),
+            read_registration(body.as_bytes()).map(|_| ()),
             expected,
             "{body}"
         );
@@ -382,11 +402,9 @@ mod tests {
 
     #[test]
     fn registration_response_is_public_client() {
-        let record = register(
-            br#"{"redirect_uris":["https://a.example/cb"],"client_name":"A"}"#,
-            "lfd_1".into(),
-            7,
-        );
+        let record =
+            read_registration(br#"{"redirect_uris":["https://a.example/cb"],"client_name":"A"}"#)
+                .map(|registration| registration.record("lfd_1".into(), 7));
         let response = record
             .map(|r| registration_response(&r))
             .unwrap_or_default();

@@ -6,9 +6,11 @@
 //! `challenge` (401/403/429 replies and RFC 9728 metadata), `metadata` (RFC 8414), `pkce`,
 //! `redirect_uri`, `clients` (RFC 7591 registration and Client ID Metadata Documents),
 //! `authorize` (the authorization request and the consent form), `grants` (codes, grants,
-//! refresh rotation), `tokens` (token formats and hashes), `rate_limit`, `github_flow` (the
-//! GitHub web flow's requests and responses), `person_api` (messages to the person's object),
-//! `form` and `error` (RFC 6749 error codes and their one rendering).
+//! refresh rotation), `token_request` (a code exchange or refresh, typed, and the person it goes
+//! to), `tokens` (token formats and hashes), `rate_limit`, `github_flow` (the GitHub web flow's
+//! requests and responses), `person_api` (messages to the person's object), `web_client` (the
+//! review pages' own registration, authorization request and token requests), `form` and `error`
+//! (RFC 6749 error codes and their one rendering).
 //! The wasm-only parts carry the decisions out: `service::oauth_server` (the endpoints: HTTP, KV,
 //! GitHub), `seal` (AES-GCM for GitHub tokens at rest) and `store::PersonStore` (each person's
 //! state).
@@ -47,6 +49,7 @@
 //! | `/settings`: apps with access and last use; Disconnect ends a grant on the very next request, its refresh refused | `web::settings_page::tests::escapes_names_and_shows_access` | `connected apps are listed` |
 //! | `/settings` forms: CSRF double-submit cookie + `Origin`; CSP, no framing | `web::csrf::tests::verification` | `forms without the CSRF token` |
 //! | API tokens (`lfk_`): hashed, shown once, bearer on `/mcp`, name in `updatedBy`, revocable | `tokens::tests::mint_and_parse`, `web::settings_page::tests::shows_a_new_token_once` | `an API token is shown once` |
+//! | the review pages' web sign-in is an ordinary client: the registration rules, PKCE, client, redirect URI and resource bindings, refresh rotation, and the token endpoint's per-address limit | `web_client::tests::the_callback_grant_is_refused_with_a_wrong_verifier_or_client`, `web_client::tests::a_session_refresh_names_its_client_and_resource`, `token_request::tests::only_our_tokens_of_the_right_kind_name_a_person` | `a reviewer signs in with GitHub` (`tests/e2e/review-page.test.mjs`), `4. sign-out` |
 //!
 //! ### Hardening after the outside attack run (issue 14)
 //!
@@ -73,7 +76,9 @@ pub mod person_api;
 pub mod pkce;
 pub mod rate_limit;
 pub mod redirect_uri;
+pub mod token_request;
 pub mod tokens;
+pub mod web_client;
 
 #[cfg(target_arch = "wasm32")]
 pub mod seal;

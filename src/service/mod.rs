@@ -81,7 +81,7 @@ pub async fn handle(
                 }
             },
         },
-        Route::SignIn => web_session::sign_in(&req, env, config, &base_url).await?,
+        Route::SignIn => web_session::sign_in(&req, env, &base_url).await?,
         Route::SignInCallback => web_session::callback(&req, env, config, &base_url).await?,
         Route::SignOut => web_session::sign_out(&mut req, env, config, &base_url).await?,
         settings_route @ (Route::Settings

@@ -10,7 +10,9 @@
 //!   or holds a pending consent shown on the consent page.
 //! * `POST /authorize/consent` — CSRF-checked answer; redirects to the client with `code`,
 //!   `state` and `iss` (or `error=access_denied`).
-//! * `POST /oauth/token`, `POST /oauth/register`, `POST /oauth/revoke`.
+//! * `POST /oauth/token`, `POST /oauth/register`, `POST /oauth/revoke`. What they do past
+//!   reading the request is a function of its own, typed values in and out (`grant_tokens`,
+//!   `register_client`, `revoke`), which the review pages' sign-in (`web_session`) calls too.
 //!
 //! Per-address limits for `/authorize`, `/oauth/token` and `/oauth/register` are counted in a
 //! `PersonStore` object named `ip:<address>` (in memory, one window per address): strongly
@@ -36,14 +38,15 @@ use crate::http::HttpReply;
 use crate::oauth::authorize::{
     self, csrf_cookie_name, flow_cookie_name, AuthorizationRequest, Refusal, SignInFlow,
 };
-use crate::oauth::clients::{self, ClientRecord};
-use crate::oauth::error::{self, DocumentProblem, Error, GrantError};
+use crate::oauth::clients::{self, ClientRecord, Registration};
+use crate::oauth::error::{self, DocumentProblem, Error};
 use crate::oauth::form::Params;
 use crate::oauth::github_flow::{self, GitHubTokens};
 use crate::oauth::grants;
 use crate::oauth::metadata::{self, authorization_server_metadata};
 use crate::oauth::person_api as api;
 use crate::oauth::redirect_uri::RedirectUri;
+use crate::oauth::token_request::{IssuedTokens, TokenRequest};
 use crate::oauth::tokens::{self, PersonId, TokenKind};
 use crate::router::OAuthEndpoint;
 use crate::security::compare::constant_time_eq;
@@ -252,8 +255,9 @@ async fn kv_json<T: FromJson>(kv: &worker::KvStore, key: &str) -> Result<Option<
     Ok(text.and_then(|text| crate::json::decode(&text).ok()))
 }
 
-/// The per-address limit for the endpoints that create state. Fails open.
-async fn address_limit(req: &Request, env: &Env, config: &Config) -> Result<(), Error> {
+/// The per-address limit for the endpoints that create state (and the review pages' doors to
+/// the token endpoint, see `web_session`), keyed on `req`'s address. Fails open.
+pub(crate) async fn address_limit(req: &Request, env: &Env, config: &Config) -> Result<(), Error> {
     let address = config
         .client_address
         .of(header(req, "cf-connecting-ip").as_deref());
@@ -416,14 +420,25 @@ async fn register(
 ) -> Result<HttpReply, Error> {
     address_limit(req, env, config).await?;
     let body = body.ok_or(Error::MalformedBody)?;
-    let client_id = format!("{}{}", clients::REGISTERED_PREFIX, &random_text()?[..22]);
-    let client = clients::register(&body, client_id, now())?;
-    store_client(env, &client).await?;
+    let client = register_client(env, clients::read_registration(&body)?).await?;
     Ok(
         HttpReply::json(201, &clients::registration_response(&client))
             .with_header("cache-control", "no-store")
             .with_header("pragma", "no-cache"),
     )
+}
+
+/// Registers a client (RFC 7591 §3.2.1): mints its id and keeps its record. Shared by
+/// `/oauth/register`, which reads the registration from JSON and counts the per-address limit
+/// first, and the review pages' own client (`web_session`), registered once per host.
+pub(crate) async fn register_client(
+    env: &Env,
+    registration: Registration,
+) -> Result<ClientRecord, Error> {
+    let client_id = format!("{}{}", clients::REGISTERED_PREFIX, &random_text()?[..22]);
+    let client = registration.record(client_id, now());
+    store_client(env, &client).await?;
+    Ok(client)
 }
 
 async fn store_client(env: &Env, client: &ClientRecord) -> Result<(), Error> {
@@ -821,55 +836,56 @@ async fn token(
 ) -> Result<HttpReply, Error> {
     address_limit(req, env, config).await?;
     let params = form(req, body)?;
-    let ttl = config.access_token_ttl_seconds.max(1);
-    let reply: api::TokenReply = match params.require("grant_type")? {
-        "authorization_code" => {
-            let code = params.require("code")?;
-            let request = api::CodeTokenRequest {
-                code: code.to_string(),
-                client_id: params.require("client_id")?.to_string(),
-                redirect_uri: params.get("redirect_uri")?.map(str::to_string),
-                code_verifier: params.require("code_verifier")?.to_string(),
-                resource: params.get("resource")?.map(str::to_string),
-                access_ttl_seconds: ttl,
-            };
-            let Some((TokenKind::Code, person)) = ours(config, code) else {
-                return Err(Error::Grant(GrantError::CodeUnknown));
-            };
-            call_person(env, &person.object_name(), api::TOKEN, &request)
-                .await
-                .map_err(|e| internal("person object token", e))?
-        }
-        "refresh_token" => {
-            let refresh_token = params.require("refresh_token")?;
-            authorize::check_scope(params.get("scope")?)?;
-            let request = api::RefreshTokenRequest {
-                refresh_token: refresh_token.to_string(),
-                // OAuth 2.1 section 4.3.1: a public client identifies itself on refresh too.
-                client_id: Some(params.require("client_id")?.to_string()),
-                resource: params.get("resource")?.map(str::to_string),
-                access_ttl_seconds: ttl,
-            };
-            let Some((TokenKind::Refresh, person)) = ours(config, refresh_token) else {
-                return Err(Error::Grant(GrantError::RefreshUnknown));
-            };
-            call_person(env, &person.object_name(), api::REFRESH, &request)
-                .await
-                .map_err(|e| internal("person object refresh", e))?
-        }
-        _ => return Err(Error::UnsupportedGrantType),
+    let request = TokenRequest::from_form(&params, access_ttl_seconds(config))?;
+    let issued = grant_tokens(env, config, &request).await?;
+    Ok(HttpReply::json(
+        200,
+        &grants::token_response(
+            &issued.access_token,
+            &issued.refresh_token,
+            issued.expires_in,
+        ),
+    )
+    .with_header("cache-control", "no-store")
+    .with_header("pragma", "no-cache"))
+}
+
+/// How long the access tokens we issue live (`ACCESS_TOKEN_TTL_SECONDS`, at least a second).
+pub(crate) fn access_ttl_seconds(config: &Config) -> u64 {
+    config.access_token_ttl_seconds.max(1)
+}
+
+/// Issues tokens for a code exchange or a refresh (OAuth 2.1 §4.1.3, §4.3). The object of the
+/// person the presented token names decides everything about the grant (`grants`: PKCE, client,
+/// redirect URI, resource, single-use codes, refresh rotation and replay). Shared by
+/// `/oauth/token` and the review pages' sign-in (`web_session`); each counts the per-address
+/// limit itself first.
+pub(crate) async fn grant_tokens(
+    env: &Env,
+    config: &Config,
+    request: &TokenRequest,
+) -> Result<IssuedTokens, Error> {
+    let object = request
+        .person(config.token_tag_key().as_ref())?
+        .object_name();
+    let reply: api::TokenReply = match request {
+        TokenRequest::Code(request) => call_person(env, &object, api::TOKEN, request)
+            .await
+            .map_err(|e| internal("person object token", e))?,
+        TokenRequest::Refresh(request) => call_person(env, &object, api::REFRESH, request)
+            .await
+            .map_err(|e| internal("person object refresh", e))?,
     };
     match reply {
         api::TokenReply::Issued {
             access_token,
             refresh_token,
             expires_in,
-        } => Ok(HttpReply::json(
-            200,
-            &grants::token_response(&access_token, &refresh_token, expires_in),
-        )
-        .with_header("cache-control", "no-store")
-        .with_header("pragma", "no-cache")),
+        } => Ok(IssuedTokens {
+            access_token,
+            refresh_token,
+            expires_in,
+        }),
         api::TokenReply::Refused { error } => Err(Error::Grant(error)),
     }
 }
@@ -882,24 +898,43 @@ async fn revoke_endpoint(env: &Env, config: &Config, body: Option<Vec<u8>>) -> H
             .and_then(|b| String::from_utf8(b).ok())
             .unwrap_or_default(),
     );
-    let token = match params.require("token") {
-        Ok(token) => token,
-        Err(error) => return error::json_reply(&error),
+    let revoked = match params.require("token") {
+        Ok(token) => revoke(env, config, token, params.get("client_id").ok().flatten()).await,
+        Err(error) => Err(error),
     };
-    // RFC 7009 §2.2: an unknown or invalid token still gets 200. API tokens are revoked here
-    // too (holding one is the authority to end it), so a script can retire its own token.
+    match revoked {
+        Ok(()) => HttpReply::empty(200).with_header("cache-control", "no-store"),
+        Err(error) => error::json_reply(&error),
+    }
+}
+
+/// Revokes an access, refresh or API token (RFC 7009 §2.1); an access or refresh token ends its
+/// whole grant, unless `client_id` names another client. An unknown or invalid token is no
+/// error (§2.2). API tokens are revoked here too (holding one is the authority to end it), so a
+/// script can retire its own token. Shared by `/oauth/revoke` and sign-out (`web_session`).
+pub(crate) async fn revoke(
+    env: &Env,
+    config: &Config,
+    token: &str,
+    client_id: Option<&str>,
+) -> Result<(), Error> {
     if let Some((TokenKind::Access | TokenKind::Refresh | TokenKind::Api, person)) =
         ours(config, token)
     {
         let request = api::RevokeRequest {
             token: token.to_string(),
-            client_id: params.get("client_id").ok().flatten().map(str::to_string),
+            client_id: client_id.map(str::to_string),
         };
-        let result: worker::Result<serde_json::Value> =
-            call_person(env, &person.object_name(), api::REVOKE, &request).await;
-        if let Err(error) = result {
-            return error::json_reply(&internal("person object revoke", error));
+        // The object's answer carries nothing; its status says whether the revocation happened.
+        let body = serde_json::to_string(&request).map_err(|e| internal("encoding", e))?;
+        let object = person.object_name();
+        let reply = crate::subrequest::post_to_object(env, PERSONS, &object, api::REVOKE, &body)
+            .await
+            .map_err(|e| internal("person object revoke", e))?;
+        if reply.status != 200 {
+            let refusal = worker::Error::RustError(reply.body);
+            return Err(internal("person object revoke", refusal));
         }
     }
-    HttpReply::empty(200).with_header("cache-control", "no-store")
+    Ok(())
 }

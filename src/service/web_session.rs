@@ -3,19 +3,33 @@
 //! token rotation, revocation and rate limit as an agent's — held in HttpOnly cookies.
 //!
 //! `/signin?next=/r/…` registers the web client once per host, then sends the browser through
-//! `/authorize` with PKCE; `/signin/callback` redeems the code at the token endpoint and sets the
-//! cookies; `POST /signout` (CSRF-checked) revokes the refresh token and clears them. Requests to the token and
-//! registration endpoints are made in-process through `service::oauth_server::handle`.
+//! `/authorize` with PKCE; `/signin/callback` redeems the code and sets the cookies; `POST
+//! /signout` (CSRF-checked) revokes the refresh token and clears them. The registration, the
+//! code exchange, the refresh and the revocation call the functions behind `/oauth/register`,
+//! `/oauth/token` and `/oauth/revoke` (`service::oauth_server`) directly, with requests built in
+//! `oauth::web_client`: the same checks, no HTTP round trip inside the Worker.
+//!
+//! The code exchange at `/signin/callback` and the refresh of an expired session count against
+//! the browser's address in the window `/oauth/token` counts: anyone can send the callback a code
+//! and a verifier of their choosing (the sign-in cookie is theirs to write), and any page a
+//! refresh cookie, so these two are doors to the token endpoint and get its limit. (When they
+//! went through that endpoint in-process, the limit keyed on the inner request, which has no
+//! `cf-connecting-ip`: on a deployed Worker every web sign-in and refresh shared one window.) The
+//! pages' registration is not counted: it is the server's own, made once per host, and the
+//! `/authorize` that follows it counts the browser.
 
-use serde_json::Value;
 use worker::{Env, Method, Request};
 
-use super::oauth_server::{authenticate_bearer, handle as oauth_handle, BearerRefusal};
+use super::oauth_server::{
+    access_ttl_seconds, address_limit, authenticate_bearer, grant_tokens, register_client, revoke,
+    BearerRefusal,
+};
 use crate::config::Config;
 use crate::http::HttpReply;
-use crate::router::OAuthEndpoint;
+use crate::oauth::token_request::IssuedTokens;
+use crate::oauth::web_client;
 use crate::security::cookie::{self, SameSite};
-use crate::security::{form, pkce, random};
+use crate::security::{form, random};
 use crate::tools::caller::Caller;
 use crate::web::csrf;
 
@@ -52,42 +66,10 @@ fn encode(text: &str) -> String {
     url::form_urlencoded::byte_serialize(text.as_bytes()).collect()
 }
 
-/// Calls one of this server's OAuth endpoints in-process with a form body (the request's URL
-/// only needs to parse: the endpoint is chosen here, not by path).
-async fn call_oauth(
-    env: &Env,
-    config: &Config,
-    base_url: &str,
-    endpoint: OAuthEndpoint,
-    content_type: &str,
-    body: String,
-) -> worker::Result<(u16, Value)> {
-    let headers = worker::web_sys::Headers::new()?;
-    headers.set("content-type", content_type)?;
-    let init = worker::web_sys::RequestInit::new();
-    init.set_method("POST");
-    init.set_headers(&headers);
-    init.set_body(&body.into());
-    let mut request = Request::from(worker::web_sys::Request::new_with_str_and_init(
-        base_url, &init,
-    )?);
-    let reply = Box::pin(oauth_handle(
-        &mut request,
-        endpoint,
-        "",
-        env,
-        config,
-        base_url,
-    ))
-    .await;
-    let value = serde_json::from_str(&reply.body).unwrap_or(Value::Null);
-    Ok((reply.status, value))
-}
-
 /// The web client's id for this host, registered on first use, and again once its registration
 /// has expired (client records last 180 days after their last `/authorize`; this pointer has
 /// no expiry of its own, so a host with no web sign-in for that long would otherwise be stuck).
-async fn web_client(env: &Env, config: &Config, base_url: &str) -> worker::Result<String> {
+async fn pages_client(env: &Env, base_url: &str) -> worker::Result<String> {
     let kv = env.kv("CLIENTS")?;
     let key = format!("webclient:{base_url}");
     if let Some(id) = kv.get(&key).text().await? {
@@ -95,39 +77,43 @@ async fn web_client(env: &Env, config: &Config, base_url: &str) -> worker::Resul
             return Ok(id);
         }
     }
-    let registration = serde_json::json!({
-        "client_name": "LogiKFlow review pages",
-        "redirect_uris": [format!("{base_url}/signin/callback")],
-        "grant_types": ["authorization_code", "refresh_token"],
-        "token_endpoint_auth_method": "none",
-    });
-    let (status, body) = call_oauth(
-        env,
-        config,
-        base_url,
-        OAuthEndpoint::Register,
-        "application/json",
-        registration.to_string(),
-    )
-    .await?;
-    let id = body
-        .get("client_id")
-        .and_then(Value::as_str)
-        .ok_or_else(|| {
-            worker::Error::RustError(format!("registering the web client failed ({status})"))
-        })?
-        .to_string();
+    let registered = match web_client::registration(base_url) {
+        Ok(registration) => register_client(env, registration).await,
+        Err(error) => Err(error),
+    };
+    // The entry logs the failure and answers 500, as when this went through `/oauth/register`.
+    let id = registered
+        .map_err(|error| worker::Error::RustError(error.description()))?
+        .client_id;
     kv.put(&key, crate::store::KvText(&id))?.execute().await?;
     Ok(id)
 }
 
+/// The session's cookies for newly issued tokens.
+fn session_cookies(reply: HttpReply, issued: &IssuedTokens, secure: bool) -> HttpReply {
+    reply
+        .with_header(
+            "set-cookie",
+            set_cookie(
+                ACCESS_COOKIE,
+                &issued.access_token,
+                issued.expires_in,
+                secure,
+            ),
+        )
+        .with_header(
+            "set-cookie",
+            set_cookie(
+                REFRESH_COOKIE,
+                &issued.refresh_token,
+                REFRESH_MAX_AGE,
+                secure,
+            ),
+        )
+}
+
 /// `GET /signin?next=…`: starts the OAuth flow for the review pages.
-pub async fn sign_in(
-    req: &Request,
-    env: &Env,
-    config: &Config,
-    base_url: &str,
-) -> worker::Result<HttpReply> {
+pub async fn sign_in(req: &Request, env: &Env, base_url: &str) -> worker::Result<HttpReply> {
     let url = req.url()?;
     let secure = url.scheme() == "https";
     let next = crate::http::same_site_path(
@@ -136,16 +122,10 @@ pub async fn sign_in(
             .map(|(_, v)| v.into_owned())
             .as_deref(),
     );
-    let client_id = web_client(env, config, base_url).await?;
+    let client_id = pages_client(env, base_url).await?;
     let verifier = random_text()?;
     let state = random_text()?;
-    let location = format!(
-        "{base_url}/authorize?response_type=code&client_id={}&redirect_uri={}&code_challenge={}&code_challenge_method=S256&state={state}&scope=reviews&resource={}",
-        encode(&client_id),
-        encode(&format!("{base_url}/signin/callback")),
-        pkce::s256(&verifier),
-        encode(&format!("{base_url}/mcp")),
-    );
+    let location = web_client::authorize_url(base_url, &client_id, &verifier, &state);
     let flow = format!("{state}.{verifier}.{}", encode(&next));
     Ok(HttpReply::empty(302)
         .with_header("location", location)
@@ -186,46 +166,32 @@ pub async fn callback(
     if state.is_empty() || query("state").as_deref() != Some(state) {
         return Ok(super::html(400, crate::web::html::page("Sign-in expired", "<h1>Sign-in expired</h1><p>This sign-in was started in another browser or took too long. <a href=\"/signin\">Start again</a>.</p>", base_url)));
     }
-    let client_id = web_client(env, config, base_url).await?;
-    let form = format!(
-        "grant_type=authorization_code&code={}&redirect_uri={}&client_id={}&code_verifier={}&resource={}",
-        encode(&code),
-        encode(&format!("{base_url}/signin/callback")),
-        encode(&client_id),
-        encode(verifier),
-        encode(&format!("{base_url}/mcp")),
-    );
-    let (status, tokens) = call_oauth(
-        env,
-        config,
+    let client_id = pages_client(env, base_url).await?;
+    let request = web_client::code_grant(
         base_url,
-        OAuthEndpoint::Token,
-        "application/x-www-form-urlencoded",
-        form,
-    )
-    .await?;
-    let (Some(access), Some(refresh)) = (
-        tokens.get("access_token").and_then(Value::as_str),
-        tokens.get("refresh_token").and_then(Value::as_str),
-    ) else {
-        worker::console_error!("web sign-in: token endpoint answered {status}");
-        return Ok(super::html(400, crate::web::html::page("Sign-in failed", "<h1>Sign-in failed</h1><p>The sign-in code could not be redeemed. <a href=\"/signin\">Start again</a>.</p>", base_url)));
+        &client_id,
+        &code,
+        verifier,
+        access_ttl_seconds(config),
+    );
+    // The token endpoint's per-address limit, then its grant (see the module's note).
+    let granted = match address_limit(req, env, config).await {
+        Ok(()) => grant_tokens(env, config, &request).await,
+        Err(error) => Err(error),
     };
-    let access_age = tokens
-        .get("expires_in")
-        .and_then(Value::as_u64)
-        .unwrap_or(3600);
-    Ok(HttpReply::empty(303)
-        .with_header("location", next)
-        .with_header(
-            "set-cookie",
-            set_cookie(ACCESS_COOKIE, access, access_age, secure),
-        )
-        .with_header(
-            "set-cookie",
-            set_cookie(REFRESH_COOKIE, refresh, REFRESH_MAX_AGE, secure),
-        )
-        .with_header("set-cookie", set_cookie(SIGNIN_COOKIE, "", 0, secure)))
+    let issued = match granted {
+        Ok(issued) => issued,
+        Err(error) => {
+            worker::console_error!("web sign-in: the code was refused: {}", error.description());
+            return Ok(super::html(400, crate::web::html::page("Sign-in failed", "<h1>Sign-in failed</h1><p>The sign-in code could not be redeemed. <a href=\"/signin\">Start again</a>.</p>", base_url)));
+        }
+    };
+    Ok(session_cookies(
+        HttpReply::empty(303).with_header("location", next),
+        &issued,
+        secure,
+    )
+    .with_header("set-cookie", set_cookie(SIGNIN_COOKIE, "", 0, secure)))
 }
 
 /// `/signout`. `GET` shows a button; `POST` with a valid CSRF pair and a same-site `Origin`
@@ -268,15 +234,8 @@ pub async fn sign_out(
         .with_header("cache-control", "no-store"));
     }
     if let Some(refresh) = read_cookie(req, REFRESH_COOKIE, secure) {
-        let _ = call_oauth(
-            env,
-            config,
-            base_url,
-            OAuthEndpoint::Revoke,
-            "application/x-www-form-urlencoded",
-            format!("token={}", encode(&refresh)),
-        )
-        .await;
+        // Failures are logged where they happen; the cookies go either way.
+        let _ = revoke(env, config, &refresh, None).await;
     }
     Ok(signed_out(secure))
 }
@@ -336,40 +295,19 @@ pub async fn viewer(
         }
     }
     if let Some(refresh) = read_cookie(req, REFRESH_COOKIE, secure) {
-        let client_id = web_client(env, config, base_url).await?;
-        let form = format!(
-            "grant_type=refresh_token&refresh_token={}&client_id={}&resource={}",
-            encode(&refresh),
-            encode(&client_id),
-            encode(&format!("{base_url}/mcp"))
-        );
-        let (_, tokens) = call_oauth(
-            env,
-            config,
-            base_url,
-            OAuthEndpoint::Token,
-            "application/x-www-form-urlencoded",
-            form,
-        )
-        .await?;
-        if let (Some(access), Some(refresh)) = (
-            tokens.get("access_token").and_then(Value::as_str),
-            tokens.get("refresh_token").and_then(Value::as_str),
-        ) {
-            let access_age = tokens
-                .get("expires_in")
-                .and_then(Value::as_u64)
-                .unwrap_or(3600);
-            return Ok(Err(HttpReply::empty(303)
-                .with_header("location", here)
-                .with_header(
-                    "set-cookie",
-                    set_cookie(ACCESS_COOKIE, access, access_age, secure),
-                )
-                .with_header(
-                    "set-cookie",
-                    set_cookie(REFRESH_COOKIE, refresh, REFRESH_MAX_AGE, secure),
+        let client_id = pages_client(env, base_url).await?;
+        let request =
+            web_client::refresh_grant(base_url, &client_id, &refresh, access_ttl_seconds(config));
+        // A refused refresh (expired, replayed, revoked, limited) signs the person in again.
+        // As at the callback: the token endpoint's per-address limit, then its grant.
+        if address_limit(req, env, config).await.is_ok() {
+            if let Ok(issued) = grant_tokens(env, config, &request).await {
+                return Ok(Err(session_cookies(
+                    HttpReply::empty(303).with_header("location", here),
+                    &issued,
+                    secure,
                 )));
+            }
         }
     }
     if req.method() != Method::Get {
