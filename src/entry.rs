@@ -27,6 +27,11 @@ use crate::service;
 fn start() {
     console_error_panic_hook::set_once();
     crate::case::install(|text| String::from(worker::js_sys::JsString::from(text).to_lower_case()));
+    crate::quote::install(|text| {
+        worker::js_sys::JSON::stringify(&JsValue::from_str(text))
+            .ok()
+            .and_then(|quoted| quoted.as_string())
+    });
 }
 
 #[event(fetch)]

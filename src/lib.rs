@@ -16,6 +16,7 @@ pub mod log;
 pub mod mcp;
 pub mod oauth;
 pub mod person_data;
+pub mod quote;
 pub mod review;
 pub mod router;
 pub mod security;

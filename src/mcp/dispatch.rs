@@ -546,7 +546,7 @@ pub fn tool_reply(request: &ToolRequest, result: ToolResult) -> HttpReply {
 /// The reply for [`ToolResult::Json`] and [`ToolResult::Structured`], written around the text
 /// (as [`constant_reply`] is).
 fn json_tool_reply(request: &ToolRequest, text: &str) -> HttpReply {
-    let quoted = serde_json::to_string(text).unwrap_or_else(|_| "\"\"".into());
+    let quoted = crate::quote::json_string(text);
     let result_type = match request.era {
         Era::Modern => r#","resultType":"complete""#,
         Era::Legacy => "",

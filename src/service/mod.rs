@@ -18,6 +18,7 @@ mod web_session;
 use crate::body::Capped;
 use crate::config::Config;
 use crate::errors;
+use crate::github::api::{GitHubError, PullRequest, Repository};
 use crate::github::client::GitHub;
 use crate::http::{is_loopback_host, origin_of, Headers, HttpReply};
 use crate::json::FromJson;
@@ -29,7 +30,9 @@ use crate::oauth::challenge::{self, Refusal};
 use crate::router::Route;
 use crate::tools::caller::Caller;
 use crate::tools::get_pull_request as gpr;
+use crate::tools::get_pull_request::listing::{self, Listing};
 use crate::tools::ordering_guide::get_ordering_guide;
+use crate::tools::saved::CurrentState;
 use crate::web;
 
 /// Handles one request to the Worker, on the route the entry found for it (`router::route`).
@@ -327,18 +330,13 @@ async fn get_pull_request(
         Err(message) => return ToolResult::Error(message),
     };
     let github = github_for(config, caller);
-    let read = match pull_request::read_pull_with_files(
-        env,
-        &github,
-        &args.owner,
-        &args.repo,
-        args.number,
-    )
-    .await
-    {
-        Ok(read) => read,
-        Err(error) => return ToolResult::Error(errors::github_failure(&error, &args.label())),
-    };
+    let failed =
+        |error: GitHubError| ToolResult::Error(errors::github_failure(&error, &args.label()));
+    let (repository, pull) =
+        match pull_request::read_pull(&github, &args.owner, &args.repo, args.number).await {
+            Ok(read) => read,
+            Err(error) => return failed(error),
+        };
     let current = match saved_store::current(env, &args.owner, &args.repo, args.number).await {
         Ok(current) => current,
         Err(error) => {
@@ -348,20 +346,100 @@ async fn get_pull_request(
             );
         }
     };
-    let facts = crate::tools::save_reading_order::facts_from_snapshot(&read.snapshot);
-    let suggestions = |body: &serde_json::Value| {
-        crate::review::order::Order::from_json(body.clone())
-            .map(|order| crate::review::order::suggest_for_current(&order, &facts))
-            .unwrap_or_default()
-    };
-    let saved = gpr::saved_state(&current, &read.pull.head.sha, &suggestions);
-    ToolResult::Structured(gpr::shape_result(gpr::ResultInputs {
+    let pulled = Pulled {
         args: &args,
         base_url,
-        repository: &read.repository,
-        pull: &read.pull,
-        snapshot: &read.snapshot,
-        saved,
+        repository: &repository,
+        pull: &pull,
+        current: &current,
         may_write: caller.may_write,
-    }))
+    };
+    // A repeat read splices the cached listing in (no patches asked for): it decodes the
+    // snapshot only for the suggestions of a saved order, and only its lean copy.
+    if !args.include_patches {
+        if let Some(text) = pull_request::cached_listing(env, &args.owner, &args.repo, &pull).await
+        {
+            if let Some(result) = Listing::read(&text).and_then(|listing| {
+                let lean;
+                let facts_from = if current.order.is_some() {
+                    lean = listing.lean_snapshot()?;
+                    &lean
+                } else {
+                    &listing.meta
+                };
+                let inputs = pulled.inputs(&listing.meta, facts_from);
+                gpr::shape_listed(inputs, listing.files, listing.trimmed)
+            }) {
+                return ToolResult::Json(result);
+            }
+        }
+    }
+    let (snapshot, cached) =
+        match pull_request::read_snapshot(env, &github, &args.owner, &args.repo, &pull).await {
+            Ok(read) => read,
+            Err(error) => return failed(error),
+        };
+    // The files written once: spliced into the result when they fit, else shaped as values and
+    // trimmed to the cap (or given patches); either list is cached for the next reads.
+    let written = (!args.include_patches).then(|| gpr::files_text(&snapshot));
+    let spliced = written.and_then(|files| {
+        let result = gpr::shape_listed(pulled.inputs(&snapshot, &snapshot), &files, false)?;
+        Some((files, result))
+    });
+    let (result, listed) = match spliced {
+        Some((files, result)) => (ToolResult::Json(result), Some((files, false))),
+        None => {
+            let result = gpr::shape_result(pulled.inputs(&snapshot, &snapshot));
+            let trimmed = !args.include_patches && result.get("fileListTrimmed").is_some();
+            let files = result
+                .get("files")
+                .filter(|_| trimmed)
+                .map(|f| (f.to_string(), true));
+            (ToolResult::Structured(result), files)
+        }
+    };
+    if let (true, Some((files, trimmed))) = (cached, listed) {
+        let listing = listing::write_listing(&snapshot, &files, trimmed);
+        pull_request::cache_listing(env, &args.owner, &args.repo, &pull, listing).await;
+    }
+    result
+}
+
+/// What a `get_pull_request` result is built from besides the files.
+struct Pulled<'a> {
+    args: &'a gpr::Args,
+    base_url: &'a str,
+    repository: &'a Repository,
+    pull: &'a PullRequest,
+    current: &'a CurrentState,
+    may_write: bool,
+}
+
+impl<'a> Pulled<'a> {
+    /// The result's inputs: `snapshot` gives the files and flags, `facts_from` the files a saved
+    /// order's suggestions are checked against (the same snapshot, or a listing's lean copy).
+    /// Out of line: three call sites would each carry a copy (the wasm's size budget).
+    #[inline(never)]
+    fn inputs(
+        &self,
+        snapshot: &'a gpr::Snapshot,
+        facts_from: &gpr::Snapshot,
+    ) -> gpr::ResultInputs<'a> {
+        // Called only when an order is saved: the facts are built then.
+        let suggestions = |body: &serde_json::Value| {
+            let facts = crate::tools::save_reading_order::facts_from_snapshot(facts_from);
+            crate::review::order::Order::from_json(body.clone())
+                .map(|order| crate::review::order::suggest_for_current(&order, &facts))
+                .unwrap_or_default()
+        };
+        gpr::ResultInputs {
+            args: self.args,
+            base_url: self.base_url,
+            repository: self.repository,
+            pull: self.pull,
+            snapshot,
+            saved: gpr::saved_state(self.current, &self.pull.head.sha, &suggestions),
+            may_write: self.may_write,
+        }
+    }
 }

@@ -17,6 +17,7 @@ use crate::github::client::GitHub;
 use crate::github::graphql::{self, Blobs};
 use crate::review::hints::project::{self, Project};
 use crate::tools::conventions;
+use crate::tools::get_pull_request::listing::listing_key;
 use crate::tools::get_pull_request::{build_snapshot_in, snapshot_key, Snapshot};
 
 /// How long a snapshot is kept: it never changes, this only bounds storage.
@@ -58,39 +59,78 @@ pub async fn read_pull_with_files(
     number: u64,
 ) -> Result<PullRead, GitHubError> {
     let (repository, pull) = read_pull(github, owner, repo, number).await?;
+    let (snapshot, _) = read_snapshot(env, github, owner, repo, &pull).await?;
+    Ok(PullRead {
+        repository,
+        pull,
+        snapshot,
+    })
+}
+
+/// The pull request's snapshot from KV, or built from GitHub and cached; and whether it is in
+/// the cache (so what is derived from it may be cached too).
+
+pub async fn read_snapshot(
+    env: &Env,
+    github: &GitHub<'_>,
+    owner: &str,
+    repo: &str,
+    pull: &PullRequest,
+) -> Result<(Snapshot, bool), GitHubError> {
     let key = snapshot_key(owner, repo, &pull.base.sha, &pull.head.sha);
     let cache = env.kv("CACHE").ok();
     if let Some(cache) = &cache {
         if let Ok(Some(text)) = crate::store::get_text(cache, &key).await {
             if let Ok(snapshot) = crate::json::decode::<Snapshot>(&text) {
                 crate::log::note(|record| record.cache = Some("hit"));
-                return Ok(PullRead {
-                    repository,
-                    pull,
-                    snapshot,
-                });
+                return Ok((snapshot, true));
             }
         }
     }
     crate::log::note(|record| record.cache = Some("miss"));
-    let (snapshot, complete) = fetch_snapshot(github, owner, repo, &pull).await?;
+    let (snapshot, complete) = fetch_snapshot(github, owner, repo, pull).await?;
     // A snapshot built while `.gitattributes` or the conventions file could not be read is
     // served once but not cached: cached, it would hide their hints until the next push.
-    let cache = cache.filter(|_| complete);
-    if let (Some(cache), Ok(text)) = (&cache, serde_json::to_string(&snapshot)) {
-        // A failed cache write only costs the next read some requests.
-        let part_bytes = crate::config::Config::for_isolate(env).kv_part_bytes;
-        match crate::store::put_text(cache, &key, &text, part_bytes, SNAPSHOT_TTL_SECONDS).await {
-            Ok(true) => {}
-            Ok(false) => worker::console_warn!("{key}: the snapshot is too large to cache"),
-            Err(error) => worker::console_warn!("{key}: caching the snapshot failed: {error}"),
+    if complete {
+        if let Ok(text) = serde_json::to_string(&snapshot) {
+            put_cached(env, &key, &text).await;
         }
     }
-    Ok(PullRead {
-        repository,
-        pull,
-        snapshot,
-    })
+    Ok((snapshot, complete))
+}
+
+/// The cached listing of the pull request at this base and head (`get_pull_request::listing`),
+/// when there is one.
+pub async fn cached_listing(
+    env: &Env,
+    owner: &str,
+    repo: &str,
+    pull: &PullRequest,
+) -> Option<String> {
+    let key = listing_key(&snapshot_key(owner, repo, &pull.base.sha, &pull.head.sha));
+    let text = crate::store::get_text(&env.kv("CACHE").ok()?, &key)
+        .await
+        .ok()??;
+    crate::log::note(|record| record.cache = Some("hit"));
+    Some(text)
+}
+
+/// Caches a listing written from a snapshot that is itself cached.
+pub async fn cache_listing(env: &Env, owner: &str, repo: &str, pull: &PullRequest, text: String) {
+    let key = listing_key(&snapshot_key(owner, repo, &pull.base.sha, &pull.head.sha));
+    put_cached(env, &key, &text).await;
+}
+
+/// Writes a derived text to the cache for [`SNAPSHOT_TTL_SECONDS`]. A failed write only costs
+/// the next read some work, so it is logged, not returned.
+async fn put_cached(env: &Env, key: &str, text: &str) {
+    let Ok(cache) = env.kv("CACHE") else { return };
+    let part_bytes = crate::config::Config::for_isolate(env).kv_part_bytes;
+    match crate::store::put_text(&cache, key, text, part_bytes, SNAPSHOT_TTL_SECONDS).await {
+        Ok(true) => {}
+        Ok(false) => worker::console_warn!("{key}: too large to cache"),
+        Err(error) => worker::console_warn!("{key}: caching failed: {error}"),
+    }
 }
 
 /// The snapshot, and whether it may be cached: both optional files were read (present or

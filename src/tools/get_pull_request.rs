@@ -288,8 +288,8 @@ pub fn review_url(base_url: &str, owner: &str, repo: &str, number: u64) -> Strin
     format!("{base_url}/r/{owner}/{repo}/pull/{number}")
 }
 
-/// Shapes the tool's result (`structuredContent`), applying the patch caps.
-pub fn shape_result(inputs: ResultInputs<'_>) -> Value {
+/// The result without its `files` (the same for both ways of writing it).
+fn result_head(inputs: &ResultInputs<'_>) -> Value {
     let ResultInputs {
         args,
         base_url,
@@ -304,8 +304,7 @@ pub fn shape_result(inputs: ResultInputs<'_>) -> Value {
     } else {
         pull.state.as_str()
     };
-    let mut files: Vec<Value> = snapshot.files.iter().map(file_json).collect();
-    let mut result = json!({
+    let mut head = json!({
         "reviewUrl": review_url(base_url, &args.owner, &args.repo, args.number),
         "repository": repository.full_name,
         "pullRequest": {
@@ -318,10 +317,9 @@ pub fn shape_result(inputs: ResultInputs<'_>) -> Value {
             "headSha": pull.head.sha,
             "url": pull.html_url,
         },
-        "canArrange": may_write && repository.can_arrange(),
+        "canArrange": *may_write && repository.can_arrange(),
         "filesTruncatedByGitHub": snapshot.files_truncated_by_github,
         "changedFiles": snapshot.changed_files,
-        "files": [],
         "currentOrder": saved.current_order,
         "baseVersion": saved.base_version,
         "currentDiagram": saved.current_diagram,
@@ -331,21 +329,60 @@ pub fn shape_result(inputs: ResultInputs<'_>) -> Value {
             .as_str(),
     });
     if let Some(problem) = &snapshot.conventions_problem {
-        result["conventionsProblem"] = json!(problem);
+        head["conventionsProblem"] = json!(problem);
     }
+    head
+}
+
+/// `,"files":` and the brackets of an empty list: what `files` adds to the head besides its items.
+const FILES_FIELD_CHARS: usize = r#","files":[]"#.len();
+
+/// Characters left for the file list once the head and the top-level flags are counted.
+fn file_list_budget(head: &Value, include_patches: bool, file_count: usize) -> usize {
     // Room for the top-level flags, and for every file's patch field or flag when asked for.
     let reserved = 2 * PER_FILE_OVERHEAD
-        + if args.include_patches {
-            (files.len() + 1) * PER_FILE_OVERHEAD
+        + if include_patches {
+            (file_count + 1) * PER_FILE_OVERHEAD
         } else {
             0
         };
-    let budget = MAX_RESULT_CHARS.saturating_sub(json_len(&result) + reserved);
+    MAX_RESULT_CHARS.saturating_sub(json_len(head) + FILES_FIELD_CHARS + reserved)
+}
+
+/// The result as JSON text around a file list already written ([`files_text`], or a cached
+/// [`listing`]; `trimmed` when that list was cut to the cap): the head is built and written, the
+/// list spliced in as it is. `None` when this way doesn't apply (patches asked for, or a list
+/// over the room left, which must be trimmed item by item): then [`shape_result`] does. Why: on
+/// a repeat read of a large pull request, building, measuring and writing the file list as
+/// values was most of the CPU (issue #19).
+pub fn shape_listed(inputs: ResultInputs<'_>, files_text: &str, trimmed: bool) -> Option<String> {
+    if inputs.args.include_patches {
+        return None;
+    }
+    let mut head = result_head(&inputs);
+    if files_text.len() > file_list_budget(&head, false, 0) {
+        return None;
+    }
+    if trimmed {
+        head["fileListTrimmed"] = json!(true);
+    }
+    let head = head.to_string();
+    let open = head.strip_suffix('}')?;
+    Some(format!(r#"{open},"files":{files_text}}}"#))
+}
+
+/// Shapes the tool's result (`structuredContent`), applying the patch caps.
+pub fn shape_result(inputs: ResultInputs<'_>) -> Value {
+    let mut result = result_head(&inputs);
+    let (args, snapshot) = (inputs.args, inputs.snapshot);
+    let mut files: Vec<Value> = snapshot.files.iter().map(file_json).collect();
+    let budget = file_list_budget(&result, args.include_patches, files.len());
     if trim_file_list(&mut files, budget) {
         result["fileListTrimmed"] = json!(true);
     }
     if args.include_patches {
-        let budget = MAX_RESULT_CHARS.saturating_sub(json_len(&result) + json_len(&json!(files)));
+        let budget = MAX_RESULT_CHARS
+            .saturating_sub(json_len(&result) + FILES_FIELD_CHARS + json_len(&json!(files)));
         let truncated = attach_patches(&mut files, &snapshot.files, budget);
         if truncated {
             result["patchesTruncated"] = json!(true);
@@ -353,6 +390,13 @@ pub fn shape_result(inputs: ResultInputs<'_>) -> Value {
     }
     result["files"] = Value::Array(files);
     result
+}
+
+/// The result's `files` as JSON text, untrimmed and without patches: what [`shape_listed`]
+/// splices in and the cached [`listing`] keeps.
+pub fn files_text(snapshot: &Snapshot) -> String {
+    let files: Vec<Value> = snapshot.files.iter().map(file_json).collect();
+    Value::Array(files).to_string()
 }
 
 /// Keeps a very large pull request's file list within `budget` characters (the response cap),
@@ -490,6 +534,8 @@ fn cut_patch(patch: &str, max_chars: usize) -> (&str, bool) {
         _ => (head, true),
     }
 }
+
+pub mod listing;
 
 #[cfg(test)]
 mod tests;

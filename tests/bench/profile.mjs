@@ -4,7 +4,10 @@
 // (wasm functions carry their Rust names when built with CARGO_PROFILE_RELEASE_STRIP=false).
 //
 //   CARGO_PROFILE_RELEASE_STRIP=false bash tests/scripts/build.sh
-//   LOGIKFLOW_BUILD=skip node tests/bench/profile.mjs [list|legacy|token|gpr|gpr-big] [seconds]
+//   LOGIKFLOW_BUILD=skip node tests/bench/profile.mjs [list|legacy|token|gpr|gpr-big|gpr-huge|first-small|first-big|first-huge] [seconds]
+//
+// `gpr-huge` is a repeat read of the 3,000-file pull request; `first-small`, `first-big` and
+// `first-huge` are first reads of the 30-, 320- and 3,000-file ones, sent one at a time, each after a push.
 //
 // A diagnostic, not a benchmark: profiling slows the Worker, so read shares, not rates.
 import { execFile } from 'node:child_process';
@@ -50,6 +53,11 @@ function summarize(profile) {
   return { self, total, all };
 }
 
+/** The logikflow/big pull request a `gpr-huge` or `first-…` kind reads. */
+function pullNumber() {
+  return { 'first-small': 3, 'first-big': 1 }[kind] ?? 2;
+}
+
 const stack = await startStack({ vars: { ...OAUTH_VARS, RATE_LIMIT_PER_MINUTE: '100000000', ADDRESS_RATE_LIMIT_PER_MINUTE: '100000' } });
 try {
   await standinControl(stack, 'POST', 'config', { unlimitedRate: true });
@@ -66,9 +74,24 @@ try {
   } else if (kind === 'gpr-big') {
     // A repeat read of a 320-file pull request (the snapshot is cached by the warm-up).
     request = modern('tools/call', { name: 'get_pull_request', arguments: { owner: 'logikflow', repo: 'big', number: 1 } }, 'get_pull_request');
+  } else if (['gpr-huge', 'first-small', 'first-big', 'first-huge'].includes(kind)) {
+    const number = pullNumber();
+    request = modern('tools/call', { name: 'get_pull_request', arguments: { owner: 'logikflow', repo: 'big', number } }, 'get_pull_request');
   }
   const env = { ...process.env, BODY: request.body, HEADERS: Object.entries(request.headers).map(([k, v]) => `${k}: ${v}`).join('\n') };
-  const load = () => run('wrk', ['-t2', '-c16', `-d${seconds}s`, '-s', join(root, 'tests/bench/post.lua'), stack.mcpUrl], { env });
+  const serial = async () => {
+    const number = pullNumber();
+    const until = Date.now() + seconds * 1000;
+    let sent = 0;
+    while (Date.now() < until) {
+      await standinControl(stack, 'POST', 'push', { repo: 'logikflow/big', number });
+      const reply = await fetch(stack.mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...request.headers }, body: request.body });
+      await reply.arrayBuffer();
+      sent += 1;
+    }
+    return { stdout: `Requests/sec: ${(sent / seconds).toFixed(1)}` };
+  };
+  const load = kind.startsWith('first') ? serial : () => run('wrk', ['-t2', '-c16', `-d${seconds}s`, '-s', join(root, 'tests/bench/post.lua'), stack.mcpUrl], { env });
   await load(); // warm-up
   const session = await attach(stack.inspectorPort);
   await session.send('Profiler.enable');

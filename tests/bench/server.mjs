@@ -25,6 +25,8 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 6);
 // One wrk thread: on a 2-core machine a second one takes CPU from workerd, the thing measured.
 const threads = Number(process.env.BENCH_THREADS ?? 1);
+// `BENCH_PART=cpu` skips the requests/s rounds: only subrequests and CPU per request.
+const cpuOnly = process.env.BENCH_PART === 'cpu';
 
 function modern(method, params = {}, name) {
   const headers = { 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, ...(name ? { 'mcp-name': name } : {}) };
@@ -110,6 +112,7 @@ try {
     ['/mcp get_pull_request, cached head (stand-in)', stack.mcpUrl, gpr, stack.workerGroup],
   ];
   const sdkRow = 4;
+  if (cpuOnly) endpoints.length = 0;
   for (const [, url, request] of endpoints) await wrk(url, request); // warm-up
   // Rounds alternate the endpoints, so a slow spell on this machine hits all of them alike; each
   // row is the median round by requests/s.

@@ -64,16 +64,72 @@ fn args(include_patches: bool) -> Args {
     }
 }
 
+/// The result as the Value path shapes it; where the spliced path applies (no patches, under the
+/// cap), it must give the same document, from the snapshot and from its cached listing alike.
 fn shape(snapshot: &Snapshot, include_patches: bool) -> Value {
-    shape_result(ResultInputs {
-        args: &args(include_patches),
-        base_url: "https://logikflow.dev",
-        repository: &repository(true),
-        pull: &pull(),
-        snapshot,
-        saved: SavedState::default(),
-        may_write: true,
-    })
+    let (args, repository, pull) = (args(include_patches), repository(true), pull());
+    fn with<'a>(
+        args: &'a Args,
+        repository: &'a Repository,
+        pull: &'a PullRequest,
+        snapshot: &'a Snapshot,
+    ) -> ResultInputs<'a> {
+        ResultInputs {
+            args,
+            base_url: "https://logikflow.dev",
+            repository,
+            pull,
+            snapshot,
+            saved: SavedState::default(),
+            may_write: true,
+        }
+    }
+    let value = shape_result(with(&args, &repository, &pull, snapshot));
+    let files = files_text(snapshot);
+    let spliced = shape_listed(with(&args, &repository, &pull, snapshot), &files, false);
+    // It applies whenever nothing is cut (and a list of paths alone over the cap, which can't
+    // be cut, takes the Value path).
+    let under_cap = value.to_string().len() <= MAX_RESULT_CHARS;
+    if !include_patches && value.get("fileListTrimmed").is_none() && under_cap {
+        assert!(
+            spliced.is_some(),
+            "the spliced path applies when nothing is cut"
+        );
+    }
+    if value.get("fileListTrimmed").is_some() || include_patches {
+        assert!(
+            spliced.is_none(),
+            "a cut list or patches take the Value path"
+        );
+    }
+    if let Some(text) = spliced {
+        assert_eq!(
+            serde_json::from_str::<Value>(&text).ok(),
+            Some(value.clone())
+        );
+        let cached = listing::write_listing(snapshot, &files, false);
+        let listing = listing::Listing::read(&cached).expect("a listing reads back");
+        let from_cache = shape_listed(
+            with(&args, &repository, &pull, &listing.meta),
+            listing.files,
+            listing.trimmed,
+        );
+        assert_eq!(from_cache.unwrap_or_default(), text);
+    }
+    // A trimmed list, cached, gives the same result again.
+    if value.get("fileListTrimmed").is_some() && !include_patches {
+        let files = value["files"].to_string();
+        let cached = listing::write_listing(snapshot, &files, true);
+        let listing = listing::Listing::read(&cached).expect("a trimmed listing reads back");
+        let from_cache = shape_listed(
+            with(&args, &repository, &pull, &listing.meta),
+            listing.files,
+            listing.trimmed,
+        )
+        .and_then(|text| serde_json::from_str::<Value>(&text).ok());
+        assert_eq!(from_cache.as_ref(), Some(&value));
+    }
+    value
 }
 
 const TWO_HUNKS: &str = "@@ -1,2 +1,3 @@ import\n import a\n+import { b } from \"./b\";\n x\n@@ -10,2 +11,2 @@ fn\n-old\n+new\n y\n";

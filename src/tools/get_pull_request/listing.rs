@@ -1,0 +1,136 @@
+//! The listing: what a repeat `get_pull_request` needs from a snapshot, written once when the
+//! snapshot is built and cached beside it.
+//!
+//! Why: a repeat read used to decode the whole cached snapshot (patches included), shape every
+//! file as a JSON value, measure it and write it again: for a 320-file pull request that was
+//! about three quarters of the request's CPU, and ten times the free plan's 10 ms for 3,000 files
+//! (issue #19). The listing keeps the result's `files` already written, so a repeat read decodes
+//! a few hundred bytes and splices the rest in.
+//!
+//! Four lines (compact JSON never holds a raw newline):
+//! 1. the snapshot's own fields without files (truncation, counts, diagram preference,
+//!    conventions problem);
+//! 2. the snapshot without patch text, change headers or previews: what validation and
+//!    suggestions need (`facts_from_snapshot`), decoded only when an order is saved;
+//! 3. `whole`, or `trimmed` when the list was over the response cap and was cut to fit it;
+//! 4. the result's `files` as written by [`super::files_text`], or as trimmed.
+//!
+//! A trimmed list was cut for the room its first result left; a later result with less room
+//! (a longer saved order) doesn't fit it and is shaped from the snapshot again, one with more
+//! room gets the list a little more trimmed than it would need. Both stay under the cap and
+//! list every file.
+//!
+//! It is derived from the snapshot and from how `files` is written: the key's version must
+//! change with either (`LISTING_KEY_PREFIX`).
+
+use super::{Snapshot, SnapshotChange, SnapshotFile};
+
+/// The KV key prefix; the rest is the snapshot key's. Bump the version when the snapshot's
+/// content or the way `files` is written changes, so old listings are never spliced in.
+pub const LISTING_KEY_PREFIX: &str = "listing:v1:";
+
+/// The KV key of a snapshot's listing: the snapshot key's version and names stay in it
+/// (`listing:v1:v1:owner/repo:base:head`), so a new snapshot version gives new listings too.
+pub fn listing_key(snapshot_key: &str) -> String {
+    let rest = snapshot_key
+        .strip_prefix("snapshot:")
+        .unwrap_or(snapshot_key);
+    format!("{LISTING_KEY_PREFIX}{rest}")
+}
+
+/// Writes the listing of a snapshot, reusing its `files` already written (`trimmed` when they
+/// were cut to the response cap).
+pub fn write_listing(snapshot: &Snapshot, files: &str, trimmed: bool) -> String {
+    let meta = with_files(snapshot, Vec::new());
+    let lean = with_files(snapshot, snapshot.files.iter().map(lean_file).collect());
+    let meta = serde_json::to_string(&meta).unwrap_or_default();
+    let lean = serde_json::to_string(&lean).unwrap_or_default();
+    let whole = if trimmed { TRIMMED } else { WHOLE };
+    format!("{meta}\n{lean}\n{whole}\n{files}")
+}
+
+/// A listing read back from its text.
+pub struct Listing<'a> {
+    /// The snapshot's own fields; `files` is empty.
+    pub meta: Snapshot,
+    lean: &'a str,
+    /// The result's `files`, written.
+    pub files: &'a str,
+    /// The files were cut to the response cap.
+    pub trimmed: bool,
+}
+
+const WHOLE: &str = "whole";
+const TRIMMED: &str = "trimmed";
+
+impl<'a> Listing<'a> {
+    /// `None` for text that isn't a listing (then the snapshot is read instead).
+    pub fn read(text: &'a str) -> Option<Listing<'a>> {
+        let mut lines = text.splitn(4, '\n');
+        let (meta, lean) = (lines.next()?, lines.next()?);
+        let trimmed = match lines.next()? {
+            WHOLE => false,
+            TRIMMED => true,
+            _ => return None,
+        };
+        let files = lines.next()?;
+        if !files.starts_with('[') || !files.ends_with(']') {
+            return None;
+        }
+        let meta = crate::json::decode::<Snapshot>(meta).ok()?;
+        Some(Listing {
+            meta,
+            lean,
+            files,
+            trimmed,
+        })
+    }
+
+    /// The snapshot without patch text, headers or previews: enough for
+    /// `facts_from_snapshot`, never for showing a diff.
+    pub fn lean_snapshot(&self) -> Option<Snapshot> {
+        crate::json::decode::<Snapshot>(self.lean).ok()
+    }
+}
+
+/// The snapshot's own fields with these files.
+fn with_files(snapshot: &Snapshot, files: Vec<SnapshotFile>) -> Snapshot {
+    Snapshot {
+        files,
+        files_truncated_by_github: snapshot.files_truncated_by_github,
+        changed_files: snapshot.changed_files,
+        diagram_preference: snapshot.diagram_preference.clone(),
+        conventions_problem: snapshot.conventions_problem.clone(),
+    }
+}
+
+/// A file as validation needs it: an empty patch keeps `has_diff` (a patch was given) without
+/// its text; change ids and counts without header or preview.
+fn lean_file(file: &SnapshotFile) -> SnapshotFile {
+    let mut changes = Vec::with_capacity(file.changes.len());
+    for change in &file.changes {
+        changes.push(SnapshotChange {
+            id: change.id.clone(),
+            header: String::new(),
+            preview: String::new(),
+            additions: change.additions,
+            deletions: change.deletions,
+        });
+    }
+    SnapshotFile {
+        path: file.path.clone(),
+        status: file.status.clone(),
+        previous_path: file.previous_path.clone(),
+        additions: file.additions,
+        deletions: file.deletions,
+        changes,
+        patch: file.patch.as_ref().map(|_| String::new()),
+        depends_on: file.depends_on.clone(),
+        test_of: file.test_of.clone(),
+        likely_generated: file.likely_generated,
+        blob_sha: None,
+    }
+}
+
+#[cfg(test)]
+mod tests;
