@@ -12,7 +12,6 @@
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
-use sha2::{Digest, Sha256};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use worker::js_sys::{Array, Function, Object, Promise, Reflect, Uint8Array};
@@ -76,10 +75,7 @@ fn gcm_params(iv: &[u8], additional_data: &str) -> Result<JsValue, SealError> {
 
 /// An imported AES-GCM key (a WebCrypto `CryptoKey`), derived from the secret.
 pub async fn import_key(secret: &str) -> Result<JsValue, SealError> {
-    let mut hasher = Sha256::new();
-    hasher.update(KEY_LABEL);
-    hasher.update(secret.as_bytes());
-    let key = hasher.finalize();
+    let key = crate::security::sha256::sha256(&[KEY_LABEL, secret.as_bytes()]);
     let algorithm = Object::new();
     Reflect::set(&algorithm, &"name".into(), &"AES-GCM".into()).map_err(js_error)?;
     let usages = Array::of2(&"encrypt".into(), &"decrypt".into());

@@ -15,7 +15,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use serde::Serialize;
 
-use sha2::{Digest, Sha256};
+use crate::security::sha256::{hex, sha256};
 
 /// What a minted string is for; the prefix says it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -108,11 +108,7 @@ pub struct TagKey([u8; 32]);
 impl TagKey {
     /// Derived rather than the secret itself, so the tag never uses the encryption key raw.
     pub fn derive(secret: &str) -> TagKey {
-        let digest = Sha256::new()
-            .chain_update(b"logikflow token tag v1\0")
-            .chain_update(secret.as_bytes())
-            .finalize();
-        TagKey(digest.into())
+        TagKey(sha256(&[b"logikflow token tag v1\0", secret.as_bytes()]))
     }
 
     /// HMAC-SHA-256 (RFC 2104) of the string's head (`lfa_1001_`) and its random bytes.
@@ -123,16 +119,8 @@ impl TagKey {
             inner_pad[index] ^= byte;
             outer_pad[index] ^= byte;
         }
-        let inner = Sha256::new()
-            .chain_update(inner_pad)
-            .chain_update(head.as_bytes())
-            .chain_update(random)
-            .finalize();
-        Sha256::new()
-            .chain_update(outer_pad)
-            .chain_update(inner)
-            .finalize()
-            .into()
+        let inner = sha256(&[&inner_pad, head.as_bytes(), random]);
+        sha256(&[&outer_pad, &inner])
     }
 }
 
@@ -195,17 +183,7 @@ pub fn parse(token: &str) -> Option<(TokenKind, PersonId)> {
 
 /// The stored form of a token, code or consent id: hex SHA-256.
 pub fn hash(token: &str) -> String {
-    hex(&Sha256::digest(token.as_bytes()))
-}
-
-fn hex(bytes: &[u8]) -> String {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut out = String::with_capacity(bytes.len() * 2);
-    for byte in bytes {
-        out.push(DIGITS[usize::from(byte >> 4)] as char);
-        out.push(DIGITS[usize::from(byte & 15)] as char);
-    }
-    out
+    hex(&sha256(&[token.as_bytes()]))
 }
 
 #[cfg(test)]

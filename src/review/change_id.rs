@@ -14,8 +14,6 @@
 
 use std::collections::{HashMap, HashSet};
 
-use sha2::{Digest, Sha256};
-
 use crate::review::patch::{Hunk, LineKind};
 
 /// Longest preview, in characters, marker included.
@@ -97,13 +95,12 @@ fn encode_content(hunk: &Hunk<'_>, out: &mut Vec<u8>) {
 }
 
 fn id_of(content: &[u8], salt: u32) -> String {
-    let mut hasher = Sha256::new();
-    hasher.update(content);
-    if salt > 0 {
-        hasher.update(b"#");
-        hasher.update(salt.to_string().as_bytes());
-    }
-    let digest = hasher.finalize();
+    let salt = if salt > 0 {
+        format!("#{salt}")
+    } else {
+        String::new()
+    };
+    let digest = crate::security::sha256::sha256(&[content, salt.as_bytes()]);
     let bits = digest
         .iter()
         .take(5)

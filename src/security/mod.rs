@@ -5,7 +5,8 @@
 //! - [`random`]: random bytes and the 43-character tokens and ids made from them;
 //! - [`compare`]: constant-time comparison of secrets;
 //! - [`pkce`]: the S256 code challenge of a verifier;
-//! - [`form`]: `application/x-www-form-urlencoded` bodies as pairs.
+//! - [`form`]: `application/x-www-form-urlencoded` bodies as pairs;
+//! - [`sha256`]: SHA-256, for ids, anchors, PKCE and token hashes.
 //!
 //! CSRF for the pages (`web::csrf`) and the OAuth rules (`oauth::*`) are built on these.
 
@@ -14,3 +15,4 @@ pub mod cookie;
 pub mod form;
 pub mod pkce;
 pub mod random;
+pub mod sha256;

@@ -4,11 +4,10 @@
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
-use sha2::{Digest, Sha256};
 
 /// `BASE64URL-ENCODE(SHA256(ASCII(verifier)))`.
 pub fn s256(verifier: &str) -> String {
-    URL_SAFE_NO_PAD.encode(Sha256::digest(verifier.as_bytes()))
+    URL_SAFE_NO_PAD.encode(super::sha256::sha256(&[verifier.as_bytes()]))
 }
 
 #[cfg(test)]

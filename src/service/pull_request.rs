@@ -69,7 +69,6 @@ pub async fn read_pull_with_files(
 
 /// The pull request's snapshot from KV, or built from GitHub and cached; and whether it is in
 /// the cache (so what is derived from it may be cached too).
-
 pub async fn read_snapshot(
     env: &Env,
     github: &GitHub<'_>,

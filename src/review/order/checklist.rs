@@ -23,8 +23,6 @@
 
 use std::collections::{HashMap, HashSet};
 
-use sha2::{Digest, Sha256};
-
 use super::Order;
 
 /// One checklist item of an order, in reading order: a section's own checks, then those of each of
@@ -104,16 +102,18 @@ fn normalize(text: &str) -> String {
 }
 
 fn id_of(scope: &str, text: &str, salt: u32) -> String {
-    let mut hasher = Sha256::new();
-    hasher.update(scope.len().to_string().as_bytes());
-    hasher.update(b":");
-    hasher.update(scope.as_bytes());
-    hasher.update(text.as_bytes());
-    if salt > 0 {
-        hasher.update(b"#");
-        hasher.update(salt.to_string().as_bytes());
-    }
-    let digest = hasher.finalize();
+    let length = format!("{}:", scope.len());
+    let salt = if salt > 0 {
+        format!("#{salt}")
+    } else {
+        String::new()
+    };
+    let digest = crate::security::sha256::sha256(&[
+        length.as_bytes(),
+        scope.as_bytes(),
+        text.as_bytes(),
+        salt.as_bytes(),
+    ]);
     let bits = digest
         .iter()
         .take(5)

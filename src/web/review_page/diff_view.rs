@@ -23,8 +23,6 @@
 
 use std::fmt::Write as _;
 
-use sha2::{Digest, Sha256};
-
 use std::collections::HashMap;
 
 use super::{safe_github, shown, EntryPlan, Select, Shown};
@@ -222,12 +220,10 @@ fn files_url(github_url: &str) -> Option<String> {
 /// The anchor GitHub gives a file in a pull request's "Files changed": `diff-` and the SHA-256
 /// of the path in lowercase hex. A line adds `R{new line}` or `L{old line}`.
 pub fn github_file_anchor(path: &str) -> String {
-    let digest = Sha256::digest(path.as_bytes());
+    let digest = crate::security::sha256::sha256(&[path.as_bytes()]);
     let mut out = String::with_capacity(5 + 64);
     out.push_str("diff-");
-    for byte in digest {
-        let _ = write!(out, "{byte:02x}");
-    }
+    out.push_str(&crate::security::sha256::hex(&digest));
     out
 }
 
