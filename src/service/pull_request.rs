@@ -17,7 +17,7 @@ use crate::github::client::GitHub;
 use crate::github::graphql::{self, Blobs};
 use crate::review::hints::project::{self, Project};
 use crate::tools::conventions;
-use crate::tools::get_pull_request::listing::listing_key;
+use crate::tools::get_pull_request::listing::{listing_key, Listing};
 use crate::tools::get_pull_request::{build_snapshot_in, snapshot_key, Snapshot};
 
 /// How long a snapshot is kept: it never changes, this only bounds storage.
@@ -50,16 +50,38 @@ pub async fn read_pull(
     Ok((repository?, pull?))
 }
 
-/// Reads everything `get_pull_request` and the saves need.
+/// What a reader needs of the files.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Files {
+    /// Every file with its patch (pages, diffs).
+    Whole,
+    /// What validation and suggestions need (the saves): the cached listing's lean snapshot
+    /// when there is one, whose patches are empty strings and changes have no header or
+    /// preview; else the whole snapshot. Decoding the lean copy of a 320-file pull request
+    /// costs a fraction of the whole one (issue #19).
+    ForChecks,
+}
+
+/// Reads the repository, the pull request and its snapshot.
 pub async fn read_pull_with_files(
     env: &Env,
     github: &GitHub<'_>,
     owner: &str,
     repo: &str,
     number: u64,
+    files: Files,
 ) -> Result<PullRead, GitHubError> {
     let (repository, pull) = read_pull(github, owner, repo, number).await?;
-    let (snapshot, _) = read_snapshot(env, github, owner, repo, &pull).await?;
+    let lean = match files {
+        Files::ForChecks => cached_listing(env, owner, repo, &pull)
+            .await
+            .and_then(|text| Listing::read(&text)?.lean_snapshot()),
+        Files::Whole => None,
+    };
+    let snapshot = match lean {
+        Some(snapshot) => snapshot,
+        None => read_snapshot(env, github, owner, repo, &pull).await?.0,
+    };
     Ok(PullRead {
         repository,
         pull,

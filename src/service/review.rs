@@ -85,12 +85,19 @@ pub(super) async fn read_as_viewer(
     github: &GitHub<'_>,
     pull: &PullPath,
 ) -> Result<pull_request::PullRead, String> {
-    pull_request::read_pull_with_files(env, github, &pull.owner, &pull.repo, pull.number)
-        .await
-        .map_err(|error| {
-            let label = format!("{}/{}#{}", pull.owner, pull.repo, pull.number);
-            errors::github_failure(&error, &label)
-        })
+    pull_request::read_pull_with_files(
+        env,
+        github,
+        &pull.owner,
+        &pull.repo,
+        pull.number,
+        pull_request::Files::Whole,
+    )
+    .await
+    .map_err(|error| {
+        let label = format!("{}/{}#{}", pull.owner, pull.repo, pull.number);
+        errors::github_failure(&error, &label)
+    })
 }
 
 /// `GET /r/{owner}/{repo}/pull/{n}[?version=N]`.

@@ -256,10 +256,16 @@ async fn read_for_save(
     target: &SaveTarget,
     what: &str,
 ) -> Result<pull_request::PullRead, String> {
-    let read =
-        pull_request::read_pull_with_files(env, github, &target.owner, &target.repo, target.number)
-            .await
-            .map_err(|error| errors::github_failure(&error, &target.label()))?;
+    let read = pull_request::read_pull_with_files(
+        env,
+        github,
+        &target.owner,
+        &target.repo,
+        target.number,
+        pull_request::Files::ForChecks,
+    )
+    .await
+    .map_err(|error| errors::github_failure(&error, &target.label()))?;
     if !read.repository.can_arrange() {
         return Err(save::no_write_access(
             &caller.login,

@@ -36,7 +36,16 @@ pub async fn run(
     };
     let target = call.target();
     let (owner, repo, number) = (target.owner.as_str(), target.repo.as_str(), target.number);
-    let read = match pull_request::read_pull_with_files(env, github, owner, repo, number).await {
+    let read = match pull_request::read_pull_with_files(
+        env,
+        github,
+        owner,
+        repo,
+        number,
+        pull_request::Files::Whole,
+    )
+    .await
+    {
         Ok(read) => read,
         Err(error) => {
             return Some(ToolResult::Error(errors::github_failure(
