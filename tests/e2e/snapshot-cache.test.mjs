@@ -1,6 +1,7 @@
 // The KV snapshot cache never keeps a snapshot built while GitHub failed to send one of the
 // optional files (`.gitattributes`, `.github/logikflow.yml`): cached, it would hide their hints
-// until the next push. Its own stack, so the pull request's snapshot starts uncached.
+// until the next push. A repeat read served from the cached listing (issue #19) gives the same
+// result as the read that built it. Its own stack, so the pull requests start uncached.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { modernRequest, postMcp, standinControl, startStack } from './harness.mjs';
@@ -9,9 +10,9 @@ let stack;
 before(async () => { stack = await startStack(); });
 after(async () => { await stack?.stop(); });
 
-async function read(number = 3) {
+async function read(number = 3, repo = 'demo', extra = {}) {
   const { message, headers } = modernRequest(1, 'tools/call',
-    { name: 'get_pull_request', arguments: { owner: 'logikflow', repo: 'demo', number } }, 'get_pull_request');
+    { name: 'get_pull_request', arguments: { owner: 'logikflow', repo, number, ...extra } }, 'get_pull_request');
   const reply = await postMcp(stack, message, headers);
   assert.equal(reply.body.result.isError, false, JSON.stringify(reply.body));
   return reply.body.result.structuredContent;
@@ -58,4 +59,41 @@ test('a snapshot read while the build-file read (GraphQL) failed is served but n
   await read(2);
   const cached = await standinControl(stack, 'GET', 'requests');
   assert.equal(cached.requests.filter((r) => r.path === '/graphql').length, 0, 'then the snapshot was cached');
+});
+
+/** A result without what only `include_patches` adds. */
+function withoutPatches(result) {
+  const { patchesTruncated, ...rest } = result;
+  return { ...rest, files: result.files.map(({ patch, patchTruncated, patchUnavailable, ...file }) => file) };
+}
+
+test('a repeat read from the cached listing is the read that built it, with a saved order too', async () => {
+  await standinControl(stack, 'POST', 'push', { repo: 'logikflow/demo', number: 1 });
+  const first = await read(1);
+  const repeat = await read(1);
+  assert.deepEqual(repeat, first);
+  // A saved order: its suggestions are checked against the listing's lean copy of the files,
+  // and must be what the whole snapshot gives (the include_patches read shapes from it).
+  const { message, headers } = modernRequest(2, 'tools/call', { name: 'save_reading_order', arguments: {
+    owner: 'logikflow', repo: 'demo', number: 1, base_version: first.baseVersion,
+    sections: [{ title: 'Everything', layer: 'logic', files: first.files.map((f) => ({ path: f.path })).reverse() }],
+  } }, 'save_reading_order');
+  const saved = await postMcp(stack, message, headers);
+  assert.equal(saved.body.result.isError, false, JSON.stringify(saved.body));
+  const withOrder = await read(1);
+  assert.ok(withOrder.currentOrder.suggestions.length > 0, 'files read before what they depend on: a suggestion');
+  const fromSnapshot = withoutPatches(await read(1, 'demo', { include_patches: true }));
+  assert.deepEqual(withOrder, fromSnapshot);
+});
+
+test('a file list trimmed to the response cap is cached trimmed and served the same again', async () => {
+  const first = await read(2, 'big');
+  assert.equal(first.fileListTrimmed, true);
+  assert.equal(first.files.length, 3000);
+  await standinControl(stack, 'DELETE', 'requests');
+  const repeat = await read(2, 'big');
+  assert.deepEqual(repeat, first);
+  const log = await standinControl(stack, 'GET', 'requests');
+  assert.equal(log.requests.filter((r) => r.kind === 'rest' && r.path.includes('/files')).length, 0);
+  assert.ok(JSON.stringify(repeat).length <= 400_000);
 });
