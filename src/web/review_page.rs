@@ -898,7 +898,11 @@ fn header(
         );
     }
     if let (Some(_), Some(commits)) = (page.order, page.commits_since.filter(|n| *n > 0)) {
-        let plural = if commits == 1 { "commit" } else { "commits" };
+        let latest = if commits == 1 {
+            "the latest commit".to_string()
+        } else {
+            format!("the latest {commits} commits")
+        };
         let place = if leftovers {
             "<a href=\"#not-in-order\">“Not in the order yet”</a>"
         } else {
@@ -906,8 +910,8 @@ fn header(
         };
         let _ = writeln!(
             out,
-            "<p class=\"notice warn\" role=\"note\">This order was saved before the latest {commits} \
-             {plural}; new changes are listed under the part without hunks or in {place}.</p>"
+            "<p class=\"notice warn\" role=\"note\">This order was saved before {latest}; \
+             new changes are listed under the part without hunks or in {place}.</p>"
         );
     }
 

@@ -805,7 +805,7 @@ fn commits_banner() {
     let cases = [
         (None, None),
         (Some(0), None),
-        (Some(1), Some("saved before the latest 1 commit;")),
+        (Some(1), Some("saved before the latest commit;")),
         (Some(3), Some("saved before the latest 3 commits;")),
     ];
     for (commits, expected) in cases {
