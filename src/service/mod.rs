@@ -418,8 +418,6 @@ struct Pulled<'a> {
 impl<'a> Pulled<'a> {
     /// The result's inputs: `snapshot` gives the files and flags, `facts_from` the files a saved
     /// order's suggestions are checked against (the same snapshot, or a listing's lean copy).
-    /// Out of line: three call sites would each carry a copy (the wasm's size budget).
-    #[inline(never)]
     fn inputs(
         &self,
         snapshot: &'a gpr::Snapshot,
