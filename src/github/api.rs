@@ -329,18 +329,10 @@ impl FromJson for Contents {
 impl Contents {
     /// The file's text: GitHub sends base64 with line breaks every 60 characters.
     pub fn text(&self) -> Option<String> {
-        use base64::Engine;
         if self.encoding != "base64" {
             return None;
         }
-        let compact: String = self
-            .content
-            .chars()
-            .filter(|c| !c.is_ascii_whitespace())
-            .collect();
-        let bytes = base64::engine::general_purpose::STANDARD
-            .decode(compact)
-            .ok()?;
+        let bytes = crate::security::base64::decode_standard(&self.content)?;
         String::from_utf8(bytes).ok()
     }
 }

@@ -10,8 +10,6 @@
 //! What not: no storage, no key rotation yet (a new secret makes old tokens unreadable, which
 //! signs people out: their next request needs a new GitHub sign-in).
 
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use base64::Engine;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use worker::js_sys::{Array, Function, Object, Promise, Reflect, Uint8Array};
@@ -112,7 +110,10 @@ pub async fn seal(
     .await?;
     let mut out = iv.to_vec();
     out.extend(Uint8Array::new(&sealed).to_vec());
-    Ok(format!("{VERSION}{}", URL_SAFE_NO_PAD.encode(out)))
+    Ok(format!(
+        "{VERSION}{}",
+        crate::security::base64::encode_url_safe(&out)
+    ))
 }
 
 /// Opens what `seal` produced with the same key and additional data.
@@ -120,9 +121,8 @@ pub async fn open(key: &JsValue, additional_data: &str, sealed: &str) -> Result<
     let encoded = sealed
         .strip_prefix(VERSION)
         .ok_or_else(|| SealError("unknown seal version".into()))?;
-    let data = URL_SAFE_NO_PAD
-        .decode(encoded)
-        .map_err(|e| SealError(e.to_string()))?;
+    let data = crate::security::base64::decode_url_safe(encoded)
+        .ok_or_else(|| SealError("sealed value is not base64url".into()))?;
     if data.len() <= IV_BYTES {
         return Err(SealError("sealed value too short".into()));
     }

@@ -11,10 +11,9 @@
 
 use std::fmt;
 
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use base64::Engine;
 use serde::Serialize;
 
+use crate::security::base64::{decode_url_safe, encode_url_safe};
 use crate::security::sha256::{hex, sha256};
 
 /// What a minted string is for; the prefix says it.
@@ -143,7 +142,7 @@ pub fn mint(
     let mut body = *random;
     let tag = key.tag(&head, &body[..split]);
     body[split..].copy_from_slice(&tag[..TAG_BYTES]);
-    head + &URL_SAFE_NO_PAD.encode(body)
+    head + &encode_url_safe(&body)
 }
 
 /// The kind and person of a string minted with `key`: well formed and carrying its tag.
@@ -151,7 +150,7 @@ pub fn mint(
 pub fn verify(token: &str, key: &TagKey) -> Option<(TokenKind, PersonId)> {
     let (kind, person) = parse(token)?;
     let head_len = kind.prefix().len() + person.as_str().len() + 1;
-    let body = URL_SAFE_NO_PAD.decode(token.get(head_len..)?).ok()?;
+    let body = decode_url_safe(token.get(head_len..)?)?;
     if body.len() != RANDOM_BYTES {
         return None;
     }

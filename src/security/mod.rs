@@ -6,10 +6,12 @@
 //! - [`compare`]: constant-time comparison of secrets;
 //! - [`pkce`]: the S256 code challenge of a verifier;
 //! - [`form`]: `application/x-www-form-urlencoded` bodies as pairs;
-//! - [`sha256`]: SHA-256, for ids, anchors, PKCE and token hashes.
+//! - [`sha256`]: SHA-256, for ids, anchors, PKCE and token hashes;
+//! - [`base64`]: the URL-safe text of tokens and ids, and GitHub's file contents.
 //!
 //! CSRF for the pages (`web::csrf`) and the OAuth rules (`oauth::*`) are built on these.
 
+pub mod base64;
 pub mod compare;
 pub mod cookie;
 pub mod form;

@@ -2,12 +2,9 @@
 //! against the challenge a client sent, and our own sign-ins (to GitHub, and the review pages to
 //! this server) send the challenge of a verifier they keep.
 
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use base64::Engine;
-
 /// `BASE64URL-ENCODE(SHA256(ASCII(verifier)))`.
 pub fn s256(verifier: &str) -> String {
-    URL_SAFE_NO_PAD.encode(super::sha256::sha256(&[verifier.as_bytes()]))
+    super::base64::encode_url_safe(&super::sha256::sha256(&[verifier.as_bytes()]))
 }
 
 #[cfg(test)]

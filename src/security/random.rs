@@ -1,9 +1,6 @@
 //! Randomness from the platform (WebCrypto's `getRandomValues` on Workers, the OS natively), and
 //! the text made from it: every token, id, CSRF value and PKCE verifier comes from here.
 
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use base64::Engine;
-
 /// The platform could not give randomness; nothing secret may be made without it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RandomError(pub String);
@@ -23,7 +20,7 @@ pub fn bytes<const N: usize>() -> Result<[u8; N], RandomError> {
 
 /// Bytes as URL-safe base64 without padding (cookie-, URL- and form-safe).
 pub fn text_of(bytes: &[u8]) -> String {
-    URL_SAFE_NO_PAD.encode(bytes)
+    super::base64::encode_url_safe(bytes)
 }
 
 /// A 256-bit token as 43 characters of URL-safe base64: CSRF values, PKCE verifiers, secrets.
