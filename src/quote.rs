@@ -4,7 +4,8 @@
 //! and as the same JSON quoted in a text block, and escaping that JSON (a quote every few bytes)
 //! byte by byte in the wasm was a sixth of a repeat `get_pull_request`'s CPU on a 320-file pull
 //! request (`tests/bench/profile.mjs gpr-big`, issue #19). The runtime's `JSON.stringify` does
-//! the same natively, so the wasm's entry installs it when an instance starts ([`install`]);
+//! the same natively, so the wasm's entry installs it when an instance starts ([`install`], through `src/quote.mjs`, which
+//! passes the text as bytes);
 //! native builds and tests use serde_json's. Both write valid JSON for the same string (they may
 //! differ only in optional escapes, which every JSON reader reads alike).
 

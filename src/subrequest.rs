@@ -120,10 +120,15 @@ async fn call_object(
 
 async fn read(promise: worker::js_sys::Promise) -> Result<Reply> {
     let response: web_sys::Response = JsFuture::from(promise).await?.dyn_into()?;
-    let body = JsFuture::from(response.text()?)
-        .await?
-        .as_string()
-        .ok_or_else(|| Error::RustError("a reply body was not text".into()))?;
+    // As bytes, not `text()`: a string enters the wasm through the bindings' JavaScript loop
+    // over its characters, bytes through one copy (GitHub's file pages run to megabytes, #19).
+    // `text()` decodes invalid UTF-8 as U+FFFD, and so does this.
+    let buffer = JsFuture::from(response.array_buffer()?).await?;
+    let bytes = worker::js_sys::Uint8Array::new(&buffer).to_vec();
+    let body = match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(invalid) => String::from_utf8_lossy(invalid.as_bytes()).into_owned(),
+    };
     Ok(Reply {
         status: response.status(),
         headers: response.headers(),

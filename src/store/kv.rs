@@ -57,7 +57,7 @@ pub async fn put_text(
 /// stored in parts (each appended as it arrives); `None` when it or a part is absent.
 pub async fn get_text(kv: &worker::KvStore, key: &str) -> worker::Result<Option<String>> {
     use crate::kv_parts::{read_head, Head};
-    let Some(value) = kv.get(key).text().await? else {
+    let Some(value) = text_of(kv.get(key).bytes().await?) else {
         return Ok(None);
     };
     let Head::Parts(keys) = read_head(key, &value) else {
@@ -65,10 +65,18 @@ pub async fn get_text(kv: &worker::KvStore, key: &str) -> worker::Result<Option<
     };
     let mut text = String::new();
     for part_key in &keys {
-        match kv.get(part_key).text().await? {
+        match text_of(kv.get(part_key).bytes().await?) {
             Some(part) => text.push_str(&part),
             None => return Ok(None),
         }
     }
     Ok(Some(text))
+}
+
+/// A stored value's text. Read as bytes, not as a string: a string enters the wasm through
+/// the bindings' JavaScript loop over its characters, bytes through one copy, which made a
+/// 320-file pull request's cached listing a tenth cheaper to read (issue #19). Values are
+/// written as text, so they are UTF-8; anything else reads as absent.
+fn text_of(bytes: Option<Vec<u8>>) -> Option<String> {
+    String::from_utf8(bytes?).ok()
 }
