@@ -517,7 +517,7 @@ pub async fn arrange(
         saved_at: crate::time::rfc3339(worker::Date::now().as_millis()),
     };
     match saved_store::save(env, &pull.owner, &pull.repo, pull.number, &request).await? {
-        SaveOutcome::Saved { version } => Ok(HttpReply::json(
+        SaveOutcome::Saved { version, .. } => Ok(HttpReply::json(
             200,
             &serde_json::json!({
                 "version": version,

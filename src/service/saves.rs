@@ -203,8 +203,11 @@ async fn save(
         head_sha: read.pull.head.sha.clone(),
         saved_at: now(),
     };
-    let version = match store(env, &target, &save_request).await {
-        Ok(SaveOutcome::Saved { version }) => version,
+    let (version, has_diagram) = match store(env, &target, &save_request).await {
+        Ok(SaveOutcome::Saved {
+            version,
+            has_diagram,
+        }) => (version, has_diagram),
         Ok(SaveOutcome::Conflict { latest }) => {
             return ToolResult::Error(save::conflict(
                 &latest,
@@ -217,10 +220,6 @@ async fn save(
     };
     match document {
         Document::Order(order) => {
-            let has_diagram = saved_store::current(env, &target.owner, &target.repo, target.number)
-                .await
-                .map(|state| state.diagram.is_some())
-                .unwrap_or(false);
             let suggestions = suggest(&order, &facts);
             let next = next_step(
                 &suggestions,

@@ -366,7 +366,14 @@ impl PullRequestStore {
             self.sql
                 .exec(&prune, vec![((version - MAX_VERSIONS) as i64).into()])?;
         }
-        Ok(SaveOutcome::Saved { version })
+        let has_diagram = match request.kind {
+            DocumentKind::Diagram => true,
+            DocumentKind::Order => self.latest(DocumentKind::Diagram, false)?.is_some(),
+        };
+        Ok(SaveOutcome::Saved {
+            version,
+            has_diagram,
+        })
     }
 
     /// The items a person has ticked, with the head each was ticked at. Checklist ticks are keyed

@@ -103,8 +103,15 @@ impl FromJson for SaveRequest {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "outcome", rename_all = "lowercase")]
 pub enum SaveOutcome {
-    Saved { version: u64 },
-    Conflict { latest: VersionSummary },
+    /// `has_diagram`: a diagram is saved for the pull request once this save is done (the
+    /// order's next step depends on it; answered here, it saves a second call to the object).
+    Saved {
+        version: u64,
+        has_diagram: bool,
+    },
+    Conflict {
+        latest: VersionSummary,
+    },
 }
 
 /// Internally tagged: `outcome` names the variant, and its fields sit beside it.
@@ -115,6 +122,7 @@ impl FromJson for SaveOutcome {
         match outcome.as_str() {
             "saved" => Ok(SaveOutcome::Saved {
                 version: f.required("version")?,
+                has_diagram: f.or_default("has_diagram")?,
             }),
             "conflict" => Ok(SaveOutcome::Conflict {
                 latest: f.required("latest")?,
@@ -227,9 +235,15 @@ mod tests {
 
     #[test]
     fn outcomes_round_trip() {
-        let saved = SaveOutcome::Saved { version: 2 };
+        let saved = SaveOutcome::Saved {
+            version: 2,
+            has_diagram: true,
+        };
         let text = serde_json::to_string(&saved).unwrap_or_default();
-        assert_eq!(text, r#"{"outcome":"saved","version":2}"#);
+        assert_eq!(
+            text,
+            r#"{"outcome":"saved","version":2,"has_diagram":true}"#
+        );
         assert_eq!(round_trip(&saved), saved);
         let conflict = SaveOutcome::Conflict { latest: summary(5) };
         assert_eq!(round_trip(&conflict), conflict);

@@ -4,10 +4,11 @@
 // (wasm functions carry their Rust names when built with CARGO_PROFILE_RELEASE_STRIP=false).
 //
 //   CARGO_PROFILE_RELEASE_STRIP=false bash tests/scripts/build.sh
-//   LOGIKFLOW_BUILD=skip node tests/bench/profile.mjs [list|legacy|token|gpr|gpr-big|gpr-huge|first-small|first-big|first-huge] [seconds]
+//   LOGIKFLOW_BUILD=skip node tests/bench/profile.mjs [list|legacy|token|gpr|gpr-big|gpr-huge|first-small|first-big|first-huge|save] [seconds]
 //
 // `gpr-huge` is a repeat read of the 3,000-file pull request; `first-small`, `first-big` and
-// `first-huge` are first reads of the 30-, 320- and 3,000-file ones, sent one at a time, each after a push.
+// `first-huge` are first reads of the 30-, 320- and 3,000-file ones, sent one at a time, each after a push;
+// `save` is the benchmark's 50-section save_reading_order on the 320-file one, one at a time.
 //
 // A diagnostic, not a benchmark: profiling slows the Worker, so read shares, not rates.
 import { execFile } from 'node:child_process';
@@ -91,7 +92,32 @@ try {
     }
     return { stdout: `Requests/sec: ${(sent / seconds).toFixed(1)}` };
   };
-  const load = kind.startsWith('first') ? serial : () => run('wrk', ['-t2', '-c16', `-d${seconds}s`, '-s', join(root, 'tests/bench/post.lua'), stack.mcpUrl], { env });
+  // The benchmark's 50-section order over big#1's 320 files (tests/bench/server.mjs).
+  const saves = async () => {
+    const post = async (message) => {
+      const reply = await fetch(stack.mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...message.headers }, body: message.body });
+      return (await reply.json()).result;
+    };
+    const pull = { owner: 'logikflow', repo: 'big', number: 1 };
+    const current = (await post(modern('tools/call', { name: 'get_pull_request', arguments: pull }, 'get_pull_request'))).structuredContent;
+    const paths = current.files.map((f) => f.path);
+    const sections = Array.from({ length: 50 }, (_, s) => ({
+      title: `Part ${s + 1}`, layer: 'logic', note: `What part ${s + 1} changes and why it comes here. `.repeat(4),
+      checks: ['The names say what they hold', 'Errors reach the caller', 'A test covers the new branch'],
+      files: paths.filter((_, i) => i % 50 === s).map((path) => ({ path, note: 'Read the new branch first.' })),
+    }));
+    let version = current.baseVersion;
+    const until = Date.now() + seconds * 1000;
+    let sent = 0;
+    while (Date.now() < until) {
+      const result = await post(modern('tools/call', { name: 'save_reading_order', arguments: { ...pull, base_version: version, sections } }, 'save_reading_order'));
+      if (result.isError) throw new Error(result.content[0].text);
+      version = result.structuredContent.version;
+      sent += 1;
+    }
+    return { stdout: `Requests/sec: ${(sent / seconds).toFixed(1)}` };
+  };
+  const load = kind === 'save' ? saves : kind.startsWith('first') ? serial : () => run('wrk', ['-t2', '-c16', `-d${seconds}s`, '-s', join(root, 'tests/bench/post.lua'), stack.mcpUrl], { env });
   await load(); // warm-up
   const session = await attach(stack.inspectorPort);
   await session.send('Profiler.enable');

@@ -111,3 +111,27 @@ test('target, unknown-key and shape problems come in one reply, before any GitHu
   assert.equal(log.requests.filter((r) => r.kind === 'rest').length, 0, JSON.stringify(log.requests));
   assert.equal((await read()).diagramBaseVersion, current.diagramBaseVersion);
 });
+
+test("an order's next step knows whether a diagram is saved (the object answers it with the save)", async () => {
+  const other = { owner: 'logikflow', repo: 'demo', number: 1 };
+  const orderArgs = (current) => ({
+    ...other, base_version: current.baseVersion,
+    sections: [{ title: 'All', layer: 'logic', files: current.files.map((f) => ({ path: f.path })) }],
+  });
+  const readOther = async () => (await client.callTool({ name: 'get_pull_request', arguments: other })).structuredContent;
+  const before = await readOther();
+  assert.equal(before.currentDiagram, null);
+  const first = await client.callTool({ name: 'save_reading_order', arguments: orderArgs(before) });
+  assert.equal(first.isError, false, first.content[0].text);
+  assert.doesNotMatch(first.structuredContent.nextStep, /has a diagram|this one has one/);
+  const diagram = {
+    title: 'The flow',
+    nodes: [{ id: 'a', title: 'Start', kind: 'trigger', file: before.files[0].path }, { id: 'b', title: 'End', kind: 'data' }],
+    edges: [{ from: 'a', to: 'b' }],
+  };
+  const drawn = await save({ ...other, base_version: 0, diagram });
+  assert.equal(drawn.isError, false, drawn.content[0].text);
+  const second = await client.callTool({ name: 'save_reading_order', arguments: orderArgs(await readOther()) });
+  assert.equal(second.isError, false, second.content[0].text);
+  assert.match(second.structuredContent.nextStep, /has a diagram|this one has one/);
+});
