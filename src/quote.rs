@@ -31,6 +31,28 @@ pub fn json_string(text: &str) -> String {
     serde_json::to_string(text).unwrap_or_else(|_| "\"\"".into())
 }
 
+/// The JSON string literal of `before`, a text whose literal's inside is `quoted_middle`
+/// (quotes left off), and `after`, joined: what [`json_string`] of the three joined gives, with
+/// the middle's escaping done ahead of time.
+pub fn json_string_joined(before: &str, quoted_middle: &str, after: &str) -> String {
+    let before = json_string(before);
+    let after = json_string(after);
+    let mut out = String::with_capacity(before.len() + quoted_middle.len() + after.len());
+    out.push_str(before.strip_suffix('"').unwrap_or(&before));
+    out.push_str(quoted_middle);
+    out.push_str(after.strip_prefix('"').unwrap_or(&after));
+    out
+}
+
+/// The inside of `text`'s JSON string literal (escaped, without the quotes).
+pub fn json_string_inside(text: &str) -> String {
+    let quoted = json_string(text);
+    match quoted.strip_prefix('"').and_then(|q| q.strip_suffix('"')) {
+        Some(inside) => inside.to_string(),
+        None => quoted,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -41,5 +63,12 @@ mod tests {
         let back: String =
             serde_json::from_str(&json_string("{\"k\":[1,\"\\u0001\"]}\t")).unwrap_or_default();
         assert_eq!(back, "{\"k\":[1,\"\\u0001\"]}\t");
+    }
+
+    #[test]
+    fn joined_parts_quote_like_the_whole() {
+        let (before, middle, after) = ("{\"a\":\"x\n\",\"files\":", "[{\"p\":\"é\\\"\"}]", "}");
+        let joined = json_string_joined(before, &json_string_inside(middle), after);
+        assert_eq!(joined, json_string(&format!("{before}{middle}{after}")));
     }
 }

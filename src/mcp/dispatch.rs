@@ -71,6 +71,10 @@ pub enum ToolResult {
     /// and `structuredContent` without being parsed and written again. The text must be one JSON
     /// object; `serde_json::to_string` of a struct is.
     Json(String),
+    /// [`ToolResult::Json`] with the text's JSON string literal written too (`quoted`, quotes
+    /// included): a repeat `get_pull_request` keeps its file list quoted in the cache, since
+    /// quoting 400 KB of JSON was a quarter of the request's CPU (issue #19).
+    JsonQuoted { text: String, quoted: String },
     /// A tool error the agent can act on: `isError: true`, text only.
     Error(String),
 }
@@ -520,12 +524,16 @@ fn tool_call(
 /// Frames a tool's answer as the JSON-RPC result of its `tools/call`.
 pub fn tool_reply(request: &ToolRequest, result: ToolResult) -> HttpReply {
     let mut body = match result {
-        ToolResult::Json(text) => return json_tool_reply(request, &text),
+        ToolResult::Json(text) => {
+            return json_tool_reply(request, &text, &crate::quote::json_string(&text))
+        }
+        ToolResult::JsonQuoted { text, quoted } => return json_tool_reply(request, &text, &quoted),
         // Written once and spliced in as both the text and `structuredContent`: writing the
         // value a second time inside the reply was a quarter of a repeat get_pull_request's CPU
         // on a 320-file pull request (`tests/bench/profile.mjs gpr-big`, issue #19).
         ToolResult::Structured(structured) => {
-            return json_tool_reply(request, &structured.to_string())
+            let text = structured.to_string();
+            return json_tool_reply(request, &text, &crate::quote::json_string(&text));
         }
         ToolResult::TextAndStructured { text, structured } => json!({
             "content": [{ "type": "text", "text": text }],
@@ -544,21 +552,29 @@ pub fn tool_reply(request: &ToolRequest, result: ToolResult) -> HttpReply {
 }
 
 /// The reply for [`ToolResult::Json`] and [`ToolResult::Structured`], written around the text
-/// (as [`constant_reply`] is).
-fn json_tool_reply(request: &ToolRequest, text: &str) -> HttpReply {
-    let quoted = crate::quote::json_string(text);
+/// and its JSON string literal (as [`constant_reply`] is). Appended, not `format!`ted: the
+/// formatter's padding checks ran over every byte of a large result.
+fn json_tool_reply(request: &ToolRequest, text: &str, quoted: &str) -> HttpReply {
     let result_type = match request.era {
         Era::Modern => r#","resultType":"complete""#,
         Era::Legacy => "",
     };
-    HttpReply::new(
-        200,
-        "application/json",
-        format!(
-            r#"{{"id":{id},"jsonrpc":"2.0","result":{{"content":[{{"type":"text","text":{quoted}}}],"structuredContent":{text},"isError":false{result_type}}}}}"#,
-            id = request.id
-        ),
-    )
+    let id = request.id.to_string();
+    let mut body = String::with_capacity(text.len() + quoted.len() + id.len() + 128);
+    for part in [
+        r#"{"id":"#,
+        &id,
+        r#","jsonrpc":"2.0","result":{"content":[{"type":"text","text":"#,
+        quoted,
+        r#"}],"structuredContent":"#,
+        text,
+        r#","isError":false"#,
+        result_type,
+        "}}",
+    ] {
+        body.push_str(part);
+    }
+    HttpReply::new(200, "application/json", body)
 }
 
 /// A JSON-RPC error reply with the given HTTP status.

@@ -27,6 +27,7 @@ use crate::mcp::catalog::ToolName;
 use crate::mcp::dispatch::{self, Outcome, ToolRequest, ToolResult};
 use crate::mcp::transport::{self, RequestParts};
 use crate::oauth::challenge::{self, Refusal};
+use crate::quote;
 use crate::router::Route;
 use crate::tools::caller::Caller;
 use crate::tools::get_pull_request as gpr;
@@ -368,9 +369,15 @@ async fn get_pull_request(
                     &listing.meta
                 };
                 let inputs = pulled.inputs(&listing.meta, facts_from);
-                gpr::shape_listed(inputs, listing.files, listing.trimmed)
+                let open = gpr::listed_open(inputs, listing.files.len(), listing.trimmed)?;
+                let quoted = quote::json_string_joined(&open, listing.quoted_files, "}");
+                let mut text = String::with_capacity(open.len() + listing.files.len() + 1);
+                for part in [open.as_str(), listing.files, "}"] {
+                    text.push_str(part);
+                }
+                Some(ToolResult::JsonQuoted { text, quoted })
             }) {
-                return ToolResult::Json(result);
+                return result;
             }
         }
     }

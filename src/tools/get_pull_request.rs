@@ -356,11 +356,20 @@ fn file_list_budget(head: &Value, include_patches: bool, file_count: usize) -> u
 /// a repeat read of a large pull request, building, measuring and writing the file list as
 /// values was most of the CPU (issue #19).
 pub fn shape_listed(inputs: ResultInputs<'_>, files_text: &str, trimmed: bool) -> Option<String> {
+    let mut text = listed_open(inputs, files_text.len(), trimmed)?;
+    text.push_str(files_text);
+    text.push('}');
+    Some(text)
+}
+
+/// What [`shape_listed`] writes before the file list (`{…,"files":`), for a list of
+/// `files_len` bytes; the result is this, the list and `}`.
+pub fn listed_open(inputs: ResultInputs<'_>, files_len: usize, trimmed: bool) -> Option<String> {
     if inputs.args.include_patches {
         return None;
     }
     let mut head = result_head(&inputs);
-    if files_text.len() > file_list_budget(&head, false, 0) {
+    if files_len > file_list_budget(&head, false, 0) {
         return None;
     }
     if trimmed {
@@ -368,7 +377,7 @@ pub fn shape_listed(inputs: ResultInputs<'_>, files_text: &str, trimmed: bool) -
     }
     let head = head.to_string();
     let open = head.strip_suffix('}')?;
-    Some(format!(r#"{open},"files":{files_text}}}"#))
+    Some(format!(r#"{open},"files":"#))
 }
 
 /// Shapes the tool's result (`structuredContent`), applying the patch caps.

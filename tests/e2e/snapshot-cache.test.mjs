@@ -15,6 +15,8 @@ async function read(number = 3, repo = 'demo', extra = {}) {
     { name: 'get_pull_request', arguments: { owner: 'logikflow', repo, number, ...extra } }, 'get_pull_request');
   const reply = await postMcp(stack, message, headers);
   assert.equal(reply.body.result.isError, false, JSON.stringify(reply.body));
+  // The text block is the same JSON (a repeat read writes it from the listing's quoted copy).
+  assert.deepEqual(JSON.parse(reply.body.result.content[0].text), reply.body.result.structuredContent);
   return reply.body.result.structuredContent;
 }
 

@@ -7,13 +7,15 @@
 //! (issue #19). The listing keeps the result's `files` already written, so a repeat read decodes
 //! a few hundred bytes and splices the rest in.
 //!
-//! Four lines (compact JSON never holds a raw newline):
+//! Five lines (compact JSON never holds a raw newline, nor does a JSON string's inside):
 //! 1. the snapshot's own fields without files (truncation, counts, diagram preference,
 //!    conventions problem);
 //! 2. the snapshot without patch text, change headers or previews: what validation and
 //!    suggestions need (`facts_from_snapshot`), decoded only when an order is saved;
 //! 3. `whole`, or `trimmed` when the list was over the response cap and was cut to fit it;
-//! 4. the result's `files` as written by [`super::files_text`], or as trimmed.
+//! 4. the result's `files` as written by [`super::files_text`], or as trimmed;
+//! 5. the same escaped as the inside of a JSON string: the result goes out as text too, and
+//!    quoting a large list was a quarter of a repeat read's CPU.
 //!
 //! A trimmed list was cut for the room its first result left; a later result with less room
 //! (a longer saved order) doesn't fit it and is shaped from the snapshot again, one with more
@@ -46,7 +48,8 @@ pub fn write_listing(snapshot: &Snapshot, files: &str, trimmed: bool) -> String 
     let meta = serde_json::to_string(&meta).unwrap_or_default();
     let lean = serde_json::to_string(&lean).unwrap_or_default();
     let whole = if trimmed { TRIMMED } else { WHOLE };
-    format!("{meta}\n{lean}\n{whole}\n{files}")
+    let quoted = crate::quote::json_string_inside(files);
+    format!("{meta}\n{lean}\n{whole}\n{files}\n{quoted}")
 }
 
 /// A listing read back from its text.
@@ -58,6 +61,8 @@ pub struct Listing<'a> {
     pub files: &'a str,
     /// The files were cut to the response cap.
     pub trimmed: bool,
+    /// `files` escaped as the inside of a JSON string.
+    pub quoted_files: &'a str,
 }
 
 const WHOLE: &str = "whole";
@@ -66,15 +71,15 @@ const TRIMMED: &str = "trimmed";
 impl<'a> Listing<'a> {
     /// `None` for text that isn't a listing (then the snapshot is read instead).
     pub fn read(text: &'a str) -> Option<Listing<'a>> {
-        let mut lines = text.splitn(4, '\n');
+        let mut lines = text.splitn(5, '\n');
         let (meta, lean) = (lines.next()?, lines.next()?);
         let trimmed = match lines.next()? {
             WHOLE => false,
             TRIMMED => true,
             _ => return None,
         };
-        let files = lines.next()?;
-        if !files.starts_with('[') || !files.ends_with(']') {
+        let (files, quoted_files) = (lines.next()?, lines.next()?);
+        if !files.starts_with('[') || !files.ends_with(']') || !quoted_files.starts_with('[') {
             return None;
         }
         let meta = crate::json::decode::<Snapshot>(meta).ok()?;
@@ -83,6 +88,7 @@ impl<'a> Listing<'a> {
             lean,
             files,
             trimmed,
+            quoted_files,
         })
     }
 

@@ -49,6 +49,10 @@ fn a_listing_reads_back_what_a_repeat_read_needs() {
     let listing = Listing::read(&text).expect("reads back");
     assert_eq!(listing.files, files);
     assert!(!listing.trimmed);
+    assert_eq!(
+        format!("\"{}\"", listing.quoted_files),
+        crate::quote::json_string(&files)
+    );
     let trimmed = write_listing(&snapshot, "[]", true);
     assert!(Listing::read(&trimmed).is_some_and(|listing| listing.trimmed && listing.files == "[]"));
     assert!(listing.meta.files.is_empty());
@@ -88,6 +92,7 @@ fn text_that_is_not_a_listing_is_refused() {
         format!("{meta}\n{{}}"),
         format!("{meta}\n{{}}\n{{\"files\":1}}"),
         format!("{meta}\n{lean}\n{files}"),
+        format!("{meta}\n{lean}\nwhole\n{files}"),
         format!("{meta}\n{lean}\nmaybe\n{files}"),
         format!("{meta}\n{lean}\nwhole\n{{\"files\":1}}"),
         format!("[]\n{rest}"),
