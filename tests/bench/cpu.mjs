@@ -60,3 +60,15 @@ export async function attach(port) {
     close: () => socket.close(),
   };
 }
+
+/**
+ * The benchmark's save: 50 sections over a pull request's paths, each with a note and three
+ * checks, as an agent writes them (tests/bench/server.mjs and profile.mjs).
+ */
+export function fiftySections(paths) {
+  return Array.from({ length: 50 }, (_, s) => ({
+    title: `Part ${s + 1}`, layer: 'logic', note: `What part ${s + 1} changes and why it comes here. `.repeat(4),
+    checks: ['The names say what they hold', 'Errors reach the caller', 'A test covers the new branch'],
+    files: paths.filter((_, i) => i % 50 === s).map((path) => ({ path, note: 'Read the new branch first.' })),
+  }));
+}

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { root, standinControl, startStack } from '../e2e/harness.mjs';
 import { OAUTH_VARS, connect } from '../e2e/oauth-flow.mjs';
-import { attach } from './cpu.mjs';
+import { attach, fiftySections } from './cpu.mjs';
 
 const run = promisify(execFile);
 const kind = process.argv[2] ?? 'list';
@@ -101,11 +101,7 @@ try {
     const pull = { owner: 'logikflow', repo: 'big', number: 1 };
     const current = (await post(modern('tools/call', { name: 'get_pull_request', arguments: pull }, 'get_pull_request'))).structuredContent;
     const paths = current.files.map((f) => f.path);
-    const sections = Array.from({ length: 50 }, (_, s) => ({
-      title: `Part ${s + 1}`, layer: 'logic', note: `What part ${s + 1} changes and why it comes here. `.repeat(4),
-      checks: ['The names say what they hold', 'Errors reach the caller', 'A test covers the new branch'],
-      files: paths.filter((_, i) => i % 50 === s).map((path) => ({ path, note: 'Read the new branch first.' })),
-    }));
+    const sections = fiftySections(paths);
     let version = current.baseVersion;
     const until = Date.now() + seconds * 1000;
     let sent = 0;

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { freePort, root, standinControl, startStack, stopProcess } from '../e2e/harness.mjs';
 import { OAUTH_VARS, connect } from '../e2e/oauth-flow.mjs';
-import { processCpu, workerdCpu } from './cpu.mjs';
+import { fiftySections, processCpu, workerdCpu } from './cpu.mjs';
 
 const run = promisify(execFile);
 // Short runs, many rounds: each endpoint is measured close in time to the ceiling it is divided by.
@@ -182,11 +182,7 @@ try {
   const pull = { owner: 'logikflow', repo: 'big', number: 1 };
   const current = JSON.parse(await post(call('get_pull_request', pull))).result.structuredContent;
   const paths = current.files.map((f) => f.path);
-  const sections = Array.from({ length: 50 }, (_, s) => ({
-    title: `Part ${s + 1}`, layer: 'logic', note: `What part ${s + 1} changes and why it comes here. `.repeat(4),
-    checks: ['The names say what they hold', 'Errors reach the caller', 'A test covers the new branch'],
-    files: paths.filter((_, i) => i % 50 === s).map((path) => ({ path, note: 'Read the new branch first.' })),
-  }));
+  const sections = fiftySections(paths);
   let version = current.baseVersion;
   cases.push(['save_reading_order, 50 sections, 320 files', 10, async () => {
     const text = await post(call('save_reading_order', { ...pull, base_version: version, overview: 'A benchmark order.', sections }));
