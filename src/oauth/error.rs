@@ -1,7 +1,9 @@
 //! Every way an OAuth request can fail, its RFC 6749 error code, its HTTP status, and the one
-//! place that turns it into a reply: JSON for the token, registration and revocation endpoints,
-//! a redirect back to the client for authorization errors after the redirect URI is trusted, and
-//! an HTML page for everything a browser sees before that.
+//! place that turns it into a reply to a client: JSON for the token, registration and revocation
+//! endpoints, and a redirect back to the client for authorization errors after the redirect URI
+//! is trusted. What a browser sees before that is an HTML page, which `web::consent::error_reply`
+//! renders from [`Error::page_title`], [`Error::description`] and [`Error::status`]: `web` shows
+//! `oauth` values, never the other way round (ARCHITECTURE.md, "Layers").
 //!
 //! Why: RFC 6749 §4.1.2.1 and §5.2 fix the codes; keeping code, status and wording beside the
 //! variant (as axum's rejections do) means no endpoint can invent its own.
@@ -253,8 +255,8 @@ impl Error {
         }
     }
 
-    /// The page heading for a browser-facing error.
-    fn page_title(&self) -> &'static str {
+    /// The page heading for a browser-facing error (`web::consent::error_reply`).
+    pub fn page_title(&self) -> &'static str {
         match self {
             Error::UnknownClient | Error::MetadataDocument(_) => "Unknown app",
             Error::RedirectUriNotRegistered
@@ -369,23 +371,6 @@ pub fn redirect_reply(
             crate::security::form::append_query(redirect_uri, &pairs),
         )
         .with_header("cache-control", "no-store")
-}
-
-/// An HTML error page, for errors that must not go back to an unvalidated redirect URI.
-pub fn page_reply(error: &Error, base_url: &str) -> HttpReply {
-    let page = crate::web::consent::error_page(error.page_title(), &error.description(), base_url);
-    let mut reply = HttpReply::new(error.status(), "text/html; charset=utf-8", page)
-        .with_header("content-security-policy", crate::web::html::CSP)
-        .with_header("x-frame-options", "DENY")
-        .with_header("referrer-policy", "no-referrer")
-        .with_header("cache-control", "no-store");
-    if let Error::TooManyRequests {
-        retry_after_seconds,
-    } = error
-    {
-        reply = reply.with_header("retry-after", retry_after_seconds.to_string());
-    }
-    reply
 }
 
 /// Why a redirect URI cannot be registered.
@@ -573,13 +558,5 @@ mod tests {
             location.ends_with("&state=s+t&iss=https%3A%2F%2Flogikflow.dev"),
             "{location}"
         );
-    }
-
-    #[test]
-    fn page_reply_cannot_be_framed() {
-        let reply = page_reply(&Error::UnknownClient, "https://logikflow.dev");
-        assert_eq!(reply.status, 401);
-        assert_eq!(reply.header("x-frame-options"), Some("DENY"));
-        assert!(reply.body.contains("Unknown app"));
     }
 }

@@ -465,7 +465,7 @@ async fn authorize_endpoint(
     query: &str,
 ) -> HttpReply {
     if let Err(error) = address_limit(req, env, config).await {
-        return error::page_reply(&error, base_url);
+        return web::consent::error_reply(&error, base_url);
     }
     let params = Params::parse(query);
     let client = match authorize::client_id(&params) {
@@ -474,11 +474,11 @@ async fn authorize_endpoint(
     };
     let client = match client {
         Ok(client) => client,
-        Err(error) => return error::page_reply(&error, base_url),
+        Err(error) => return web::consent::error_reply(&error, base_url),
     };
     let request = match authorize::validate(&params, &client, base_url) {
         Ok(request) => request,
-        Err(Refusal::Page(error)) => return error::page_reply(&error, base_url),
+        Err(Refusal::Page(error)) => return web::consent::error_reply(&error, base_url),
         Err(Refusal::Redirect {
             redirect_uri,
             state,
@@ -571,7 +571,8 @@ async fn callback_endpoint(
     let flow = match take_flow(req, env, &params).await {
         Ok(flow) => flow,
         Err(error) => {
-            return error::page_reply(&error, base_url).with_header("set-cookie", clear_flow)
+            return web::consent::error_reply(&error, base_url)
+                .with_header("set-cookie", clear_flow)
         }
     };
     let request = flow.request.clone();
@@ -788,10 +789,10 @@ async fn consent_endpoint(
     };
     let form = match authorize::parse_consent_form(&body, headers, base_url) {
         Ok(form) => form,
-        Err(error) => return error::page_reply(&error, base_url),
+        Err(error) => return web::consent::error_reply(&error, base_url),
     };
     let Some((TokenKind::Consent, person)) = ours(config, &form.consent_id) else {
-        return error::page_reply(&Error::ConsentExpired, base_url);
+        return web::consent::error_reply(&Error::ConsentExpired, base_url);
     };
     let request = api::ConsentRequest {
         consent_id: form.consent_id.clone(),
@@ -803,7 +804,10 @@ async fn consent_endpoint(
         match call_person(env, &person.object_name(), api::CONSENT, &request).await {
             Ok(reply) => reply,
             Err(error) => {
-                return error::page_reply(&internal("person object consent", error), base_url)
+                return web::consent::error_reply(
+                    &internal("person object consent", error),
+                    base_url,
+                )
             }
         };
     match reply {
@@ -821,7 +825,7 @@ async fn consent_endpoint(
             reply.status = 303;
             reply.with_header("set-cookie", clear_csrf)
         }
-        api::ConsentReply::Expired => error::page_reply(&Error::ConsentExpired, base_url)
+        api::ConsentReply::Expired => web::consent::error_reply(&Error::ConsentExpired, base_url)
             .with_header("set-cookie", clear_csrf),
     }
 }

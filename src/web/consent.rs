@@ -7,9 +7,13 @@
 //! text is escaped; the form carries a CSRF token whose other half is a `__Host-` cookie, and the
 //! page is sent with `frame-ancestors 'none'` and `X-Frame-Options: DENY` so it cannot be
 //! clickjacked.
-//! What not: no decisions and no headers beyond the CSP text; `service::oauth_server` sends it.
+//! The error page comes as a whole reply (`error_reply`), the same wherever it is sent; the
+//! consent page's reply also sets the flow's cookies, so `service::oauth_server` builds it.
+//! What not: no decisions and, for the consent page, no headers beyond the CSP text.
 
 use super::html::{escape, isolated_name, page, CSP};
+use crate::http::HttpReply;
+use crate::oauth::error::Error;
 
 /// What the consent page shows.
 #[derive(Debug, Clone, Copy)]
@@ -119,6 +123,25 @@ pub fn error_page(title: &str, message: &str, base_url: &str) -> String {
     page(title, &body, base_url)
 }
 
+/// The sign-in error page as a whole reply, for errors that must not go back to an unvalidated
+/// redirect URI: the error's status, never framed, never cached, and `retry-after` when it is a
+/// rate limit.
+pub fn error_reply(error: &Error, base_url: &str) -> HttpReply {
+    let page = error_page(error.page_title(), &error.description(), base_url);
+    let mut reply = HttpReply::new(error.status(), "text/html; charset=utf-8", page)
+        .with_header("content-security-policy", CSP)
+        .with_header("x-frame-options", "DENY")
+        .with_header("referrer-policy", "no-referrer")
+        .with_header("cache-control", "no-store");
+    if let Error::TooManyRequests {
+        retry_after_seconds,
+    } = error
+    {
+        reply = reply.with_header("retry-after", retry_after_seconds.to_string());
+    }
+    reply
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -204,5 +227,13 @@ mod tests {
         );
         assert!(html.contains("<h1>Unknown app</h1>"));
         assert!(html.contains("This &lt;client&gt; is unknown."));
+    }
+
+    #[test]
+    fn page_reply_cannot_be_framed() {
+        let reply = error_reply(&Error::UnknownClient, "https://logikflow.dev");
+        assert_eq!(reply.status, 401);
+        assert_eq!(reply.header("x-frame-options"), Some("DENY"));
+        assert!(reply.body.contains("Unknown app"));
     }
 }
