@@ -9,6 +9,7 @@
 use futures_util::future::{join, join_all};
 use worker::Env;
 
+use crate::errors;
 use crate::github::api::{
     file_pages, path, Contents, GitHubError, PullFile, PullRequest, RepoPath, Repository,
     FILES_PER_PAGE, MAX_LISTED_FILES,
@@ -16,6 +17,7 @@ use crate::github::api::{
 use crate::github::client::GitHub;
 use crate::github::graphql::{self, Blobs};
 use crate::review::hints::project::{self, Project};
+use crate::router::PullPath;
 use crate::tools::conventions;
 use crate::tools::get_pull_request::listing::{listing_key, Listing};
 use crate::tools::get_pull_request::{build_snapshot_in, snapshot_key, Snapshot};
@@ -86,6 +88,29 @@ pub async fn read_pull_with_files(
         repository,
         pull,
         snapshot,
+    })
+}
+
+/// The viewer's own GitHub read of the pull request with every file (what every review page and
+/// request of a pull request starts with: `service::review`, `service::review_diff`), or the
+/// message saying why GitHub would not show it.
+pub async fn read_as_viewer(
+    env: &Env,
+    github: &GitHub<'_>,
+    pull: &PullPath,
+) -> Result<PullRead, String> {
+    read_pull_with_files(
+        env,
+        github,
+        &pull.owner,
+        &pull.repo,
+        pull.number,
+        Files::Whole,
+    )
+    .await
+    .map_err(|error| {
+        let label = format!("{}/{}#{}", pull.owner, pull.repo, pull.number);
+        errors::github_failure(&error, &label)
     })
 }
 

@@ -7,7 +7,6 @@ use worker::{Env, Request};
 
 use super::{pull_request, saved_store};
 use crate::config::Config;
-use crate::errors;
 use crate::github::api::{path, Comparison, RepoPath, MAX_COMPARED_FILES};
 use crate::github::client::GitHub;
 use crate::http::{Headers, HttpReply};
@@ -73,31 +72,9 @@ async fn read_for_page(
     pull: &PullPath,
     base_url: &str,
 ) -> Result<pull_request::PullRead, HttpReply> {
-    read_as_viewer(env, github, pull)
+    pull_request::read_as_viewer(env, github, pull)
         .await
         .map_err(|message| message_page(404, "Can't open this pull request", &message, base_url))
-}
-
-/// The viewer's own GitHub read of the pull request (what every page and request of a pull
-/// request starts with), or the message saying why GitHub would not show it.
-pub(super) async fn read_as_viewer(
-    env: &Env,
-    github: &GitHub<'_>,
-    pull: &PullPath,
-) -> Result<pull_request::PullRead, String> {
-    pull_request::read_pull_with_files(
-        env,
-        github,
-        &pull.owner,
-        &pull.repo,
-        pull.number,
-        pull_request::Files::Whole,
-    )
-    .await
-    .map_err(|error| {
-        let label = format!("{}/{}#{}", pull.owner, pull.repo, pull.number);
-        errors::github_failure(&error, &label)
-    })
 }
 
 /// `GET /r/{owner}/{repo}/pull/{n}[?version=N]`.
@@ -368,7 +345,7 @@ pub async fn tick(
         _ => return Ok(refuse(400, "done must be 1 (mark done) or 0 (undo).")),
     };
     let github = super::github_for(config, caller);
-    let read = match read_as_viewer(env, &github, pull).await {
+    let read = match pull_request::read_as_viewer(env, &github, pull).await {
         Ok(read) => read,
         Err(message) => return Ok(refuse(404, &message)),
     };

@@ -85,7 +85,7 @@ pub async fn handle(
         ));
     };
     let github = super::github_for(config, caller);
-    let read = match super::review::read_as_viewer(env, &github, pull).await {
+    let read = match pull_request::read_as_viewer(env, &github, pull).await {
         Ok(read) => read,
         Err(message) => return Ok(refuse(404, &message)),
     };
