@@ -3,6 +3,7 @@
 //! Each tool has its own module. Running a tool needs GitHub and storage, which only the wasm
 //! adapters reach (`service`); everything that can be decided without them is decided here.
 
+pub mod answer;
 pub mod arguments;
 pub mod caller;
 pub mod conventions;

@@ -180,7 +180,7 @@ pub fn shape_result(inputs: ShowInputs<'_>) -> String {
         diagram_version,
         diagram_url: (diagram_version > 0).then(|| format!("{page}#diagram")),
     };
-    super::views::to_json(&answer)
+    super::answer::to_json(&answer)
 }
 
 /// Fixtures the view tools' tests share.

@@ -153,7 +153,7 @@ pub fn shape_result(args: &Args, files: &[SnapshotFile]) -> Result<String, Strin
         new_start,
         lines,
     };
-    Ok(super::views::to_json(&answer))
+    Ok(super::answer::to_json(&answer))
 }
 
 #[cfg(test)]

@@ -58,7 +58,7 @@ pub fn shape_result(
         layout: record.map(|r| layout::layout(&layout::input_from_json(&r.body))),
     };
     // The metrics join the answer as the text they are: a struct's JSON ends with its `}`.
-    let mut text = super::views::to_json(&answer);
+    let mut text = super::answer::to_json(&answer);
     if text.ends_with('}') {
         text.pop();
         text.push_str(",\"metrics\":");

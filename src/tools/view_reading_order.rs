@@ -119,7 +119,7 @@ pub fn shape_result(inputs: ViewInputs<'_>) -> String {
         order,
         files: snapshot.files.iter().map(file_facts).collect(),
     };
-    super::views::to_json(&answer)
+    super::answer::to_json(&answer)
 }
 
 fn file_facts(file: &SnapshotFile) -> FileFacts<'_> {

@@ -16,14 +16,6 @@ use super::{view_change, view_diagram, view_reading_order};
 use crate::github::api::PullRequest;
 use crate::mcp::catalog::ToolName;
 
-/// An answer as JSON text, which the reply carries as is (`ToolResult::Json`): the wasm already
-/// has serde_json's text writer for the field types these answers use (snapshots and saves are
-/// written as text), while `serde_json::to_value` instantiates a second writer for them, and a
-/// large order would be parsed and written again for nothing.
-pub fn to_json<T: serde::Serialize>(answer: &T) -> String {
-    serde_json::to_string(answer).unwrap_or_else(|_| "{}".into())
-}
-
 /// A parsed call of one of the family's tools.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ViewCall {
