@@ -1,13 +1,14 @@
 //! A tidy test of the crate's layers (issue #17, ARCHITECTURE.md "Layers"), in the manner of
 //! rust-analyzer's tidy tests: it reads the `crate::` and `super::` paths of every module under
-//! `src/` and fails on a path that runs up a layer, and on a `worker`, `web_sys` or
-//! `wasm_bindgen` name in the pure core.
+//! `src/` and fails on a path that runs up a layer, on a `worker`, `web_sys` or `wasm_bindgen`
+//! name in the pure core, and on an import loop, between the modules of a folder or between the
+//! crate's top-level modules.
 //!
 //! Why: the layers are what keep the core testable natively and the wasm adapters thin; an import
 //! against them compiles fine and is easy to miss in review. The known exceptions are listed
 //! below with their reason, so the list can only shrink on purpose.
-//! What not: it reads text, not the compiler's name resolution: `use` groups (`crate::{a, b}`)
-//! are not split (the crate uses none outside tests), and test modules are left out.
+//! What not: it reads text, not the compiler's name resolution: a path reached through a `use`
+//! of a parent's name, or a re-export, is not followed; test modules are left out.
 
 use std::path::{Path, PathBuf};
 
@@ -88,7 +89,8 @@ fn code_of(text: &str) -> String {
 }
 
 /// The module paths `code` names through `crate::` or `super::`, resolved from `module`
-/// (`is_dir_module`: the file is a `mod.rs`, whose `super` is one level higher).
+/// (`is_dir_module`: the file is a `mod.rs`, whose `super` is one level higher); a `use` group
+/// names each of its paths (`super::{a, b::{c, self}}` names `a`, `b::c` and `b`).
 fn paths_named(code: &str, module: &str, is_dir_module: bool) -> Vec<String> {
     let mut found = Vec::new();
     let bytes = code.as_bytes();
@@ -101,14 +103,7 @@ fn paths_named(code: &str, module: &str, is_dir_module: bool) -> Vec<String> {
             if before.is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b':') {
                 continue;
             }
-            let rest = &code[from..];
-            let len = rest
-                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == ':'))
-                .unwrap_or(rest.len());
-            let named = rest[..len].trim_end_matches(':');
-            if named.is_empty() {
-                continue;
-            }
+            let mut rest = &code[from..];
             let base = if anchor == "crate::" {
                 String::new()
             } else {
@@ -116,15 +111,80 @@ fn paths_named(code: &str, module: &str, is_dir_module: bool) -> Vec<String> {
                 if !is_dir_module {
                     parts.pop();
                 }
+                while let Some(further) = rest.strip_prefix("super::") {
+                    parts.pop();
+                    rest = further;
+                }
                 parts.join("::")
             };
-            found.push(match base.is_empty() {
-                true => named.to_string(),
-                false => format!("{base}::{named}"),
-            });
+            let mut named = Vec::new();
+            use_tree(&base, rest, &mut named);
+            // The anchor's own module is not a path it names (`use super::*`).
+            for path in named {
+                if path != base && !found.contains(&path) {
+                    found.push(path);
+                }
+            }
         }
     }
     found
+}
+
+/// Adds the paths the use tree at the start of `tree` names under `prefix` to `found`: the path
+/// itself, or each path of its `{…}` group (`self` and `*` name the prefix; `as` names are left).
+fn use_tree(prefix: &str, tree: &str, found: &mut Vec<String>) {
+    let tree = tree.trim_start();
+    let len = tree
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == ':'))
+        .unwrap_or(tree.len());
+    let path = tree[..len].trim_end_matches(':');
+    let full = match (prefix.is_empty(), path) {
+        (_, "" | "self") => prefix.to_string(),
+        (true, path) => path.to_string(),
+        (false, path) => format!("{prefix}::{path}"),
+    };
+    match group(&tree[len..]) {
+        Some(inner) => {
+            for item in split_items(inner) {
+                use_tree(&full, item, found);
+            }
+        }
+        None => found.push(full),
+    }
+}
+
+/// The inside of the `{…}` group `text` starts with, up to its matching `}`.
+fn group(text: &str) -> Option<&str> {
+    let inner = text.strip_prefix('{')?;
+    let mut depth = 0;
+    for (index, c) in inner.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' if depth == 0 => return Some(&inner[..index]),
+            '}' => depth -= 1,
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The comma-separated items of a group, nested groups kept whole.
+fn split_items(inner: &str) -> Vec<&str> {
+    let mut items = Vec::new();
+    let (mut depth, mut start) = (0, 0);
+    for (index, c) in inner.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                items.push(&inner[start..index]);
+                start = index + 1;
+            }
+            _ => {}
+        }
+    }
+    items.push(&inner[start..]);
+    items
 }
 
 /// One module of the crate as the checks see it: its path, its code without tests, and the
@@ -197,23 +257,25 @@ fn imports_only_run_down_the_layers() {
     );
 }
 
-/// Import loops between the modules of one folder that exist today, each with why.
-const KNOWN_LOOPS: &[(&str, &str)] = &[
-    (
-        "service::review",
-        "`review_diff` serves the on-demand parts of the page `review` renders, and both share its viewer read",
-    ),
-    (
-        "tools::show_reading_order",
-        "`views` groups the MCP Apps tools, `show_reading_order` among them",
-    ),
-];
+/// Import loops that exist today, each with why: a module of a folder (`oauth::error`) for a
+/// loop inside its folder, a top-level module (`oauth`) for one between top-level modules. A
+/// listed module excuses its own loops and those of the modules it imports and is imported by.
+const KNOWN_LOOPS: &[(&str, &str)] = &[];
 
 /// The child of `folder` that `module` is or is inside: `oauth::error` for `oauth::error::Error`.
 fn child_of(folder: &str, module: &str) -> Option<String> {
     let rest = module.strip_prefix(folder)?.strip_prefix("::")?;
     let child = rest.split("::").next().filter(|c| !c.is_empty())?;
     Some(format!("{folder}::{child}"))
+}
+
+/// The top-level module `module` is or is inside: `oauth` for `oauth::error::Error`.
+fn top_of(module: &str) -> Option<String> {
+    module
+        .split("::")
+        .next()
+        .filter(|top| !top.is_empty())
+        .map(str::to_string)
 }
 
 /// Whether `start` reaches itself through `edges`.
@@ -242,51 +304,76 @@ fn on_a_loop(start: &str, edges: &[(String, String)]) -> bool {
     false
 }
 
-#[test]
-fn no_import_loops_inside_a_folder() {
-    // Edges between sibling modules of each top-level folder (`oauth::error` → `oauth::clients`).
+/// The graph whose nodes `node_of` gives: for each module, its node and the node of every path it
+/// names (none: the path is outside the graph); edges only between nodes that are modules (a path
+/// may name an item of a `mod.rs` or of `lib.rs`).
+fn graph(node_of: &dyn Fn(&str) -> Option<String>) -> (Vec<String>, Vec<(String, String)>) {
     let mut edges: Vec<(String, String)> = Vec::new();
-    let mut children: Vec<String> = Vec::new();
-    for Module {
-        name: module,
-        named,
-        ..
-    } in modules()
-    {
-        let Some(folder) = module.split("::").next().filter(|_| module.contains("::")) else {
+    let mut nodes: Vec<String> = Vec::new();
+    for Module { name, named, .. } in modules() {
+        let Some(from) = node_of(&name) else {
             continue;
         };
-        let Some(from) = child_of(folder, &module) else {
-            continue;
-        };
-        if !children.contains(&from) {
-            children.push(from.clone());
+        if !nodes.contains(&from) {
+            nodes.push(from.clone());
         }
-        for named in named {
-            if let Some(to) = child_of(folder, &named) {
-                if to != from && !edges.contains(&(from.clone(), to.clone())) {
-                    edges.push((from.clone(), to));
-                }
+        for to in named.iter().filter_map(|named| node_of(named)) {
+            if to != from && !edges.contains(&(from.clone(), to.clone())) {
+                edges.push((from.clone(), to));
             }
         }
     }
-    // Only edges to modules that exist (a path may name an item of the folder's `mod.rs`).
-    edges.retain(|(_, to)| children.contains(to));
-    assert!(children.len() > 40, "found only {} modules", children.len());
-    let looping: Vec<&String> = children
+    edges.retain(|(_, to)| nodes.contains(to));
+    (nodes, edges)
+}
+
+/// The nodes on an import loop that [`KNOWN_LOOPS`] does not excuse.
+fn unknown_loops(nodes: &[String], edges: &[(String, String)]) -> Vec<String> {
+    let edge = |a: &str, b: &str| edges.iter().any(|(from, to)| from == a && to == b);
+    nodes
         .iter()
-        .filter(|module| on_a_loop(module, &edges))
-        .filter(|module| {
-            !KNOWN_LOOPS.iter().any(|(known, _)| {
-                *known == module.as_str()
-                    || edges.iter().any(|(a, b)| a == *known && b == *module)
-                        && edges.iter().any(|(a, b)| b == *known && a == *module)
-            })
+        .filter(|node| on_a_loop(node, edges))
+        .filter(|node| {
+            !KNOWN_LOOPS
+                .iter()
+                .any(|(known, _)| known == node || edge(known, node) && edge(node, known))
         })
-        .collect();
+        .cloned()
+        .collect()
+}
+
+#[test]
+fn no_import_loops_inside_a_folder() {
+    // Edges between sibling modules of each top-level folder (`oauth::error` → `oauth::clients`).
+    let (children, edges) = graph(&|module| {
+        let folder = module
+            .split("::")
+            .next()
+            .filter(|_| module.contains("::"))?;
+        child_of(folder, module)
+    });
+    assert!(children.len() > 40, "found only {} modules", children.len());
+    let looping = unknown_loops(&children, &edges);
     assert!(
         looping.is_empty(),
         "modules on an import loop inside their folder: {looping:?}"
+    );
+}
+
+#[test]
+fn no_import_loops_between_top_level_modules() {
+    // Edges between the crate's top-level modules (`oauth::error` naming `web::consent` is
+    // `oauth` → `web`).
+    let (tops, edges) = graph(&top_of);
+    assert!(
+        tops.len() > 20,
+        "found only {} top-level modules",
+        tops.len()
+    );
+    let looping = unknown_loops(&tops, &edges);
+    assert!(
+        looping.is_empty(),
+        "top-level modules on an import loop: {looping:?}"
     );
 }
 
@@ -307,6 +394,8 @@ fn the_loop_finder_sees_a_loop() {
         Some("oauth::error")
     );
     assert_eq!(child_of("oauth", "oauthx::error"), None);
+    assert_eq!(top_of("oauth::error::Error").as_deref(), Some("oauth"));
+    assert_eq!(top_of(""), None);
 }
 
 #[test]
@@ -328,4 +417,24 @@ fn the_checker_sees_an_upward_path() {
         Vec::<String>::new()
     );
     assert_eq!(paths_named("super::b", "a", true), vec!["a::b"]);
+}
+
+#[test]
+fn the_checker_reads_use_groups_and_super_chains() {
+    assert_eq!(
+        paths_named("use super::{a, b::{c, self}, d as e, *};", "f::g", false),
+        vec!["f::a", "f::b::c", "f::b", "f::d"]
+    );
+    assert_eq!(
+        paths_named("use crate::{json, web::{html}};", "oauth::error", false),
+        vec!["json", "web::html"]
+    );
+    assert_eq!(
+        paths_named("use super::super::x;", "f::g::h", false),
+        vec!["f::x"]
+    );
+    assert_eq!(
+        paths_named("use super::*;", "f::g", false),
+        Vec::<String>::new()
+    );
 }
