@@ -7,13 +7,14 @@
 // (first and repeat read) and for a 50-section save_reading_order (tests/bench/cpu.mjs).
 // Loads only 127.0.0.1, bounded in time. Prints Markdown tables and adds them to
 // tests/artifacts/bench.md. Nothing is asserted.
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { freePort, root, standinControl, startStack, stopProcess } from '../e2e/harness.mjs';
+import { root, standinControl, startStack, stopProcess } from '../e2e/harness.mjs';
 import { OAUTH_VARS, connect } from '../e2e/oauth-flow.mjs';
 import { fiftySections, processCpu, workerdCpu } from './cpu.mjs';
+import { startSideWorker } from './side-worker.mjs';
 
 const run = promisify(execFile);
 // Short runs, many rounds: each endpoint is measured close in time to the ceiling it is divided by.
@@ -62,20 +63,6 @@ async function wrk(url, { headers = {}, body = '' } = {}, group = undefined) {
   return { rps, p50: latency(50), p99: latency(99), errors: non2xx, cpu };
 }
 
-/** Starts a side Worker of tests/bench/ (`trivial`, the ceiling; `sdk`, the TypeScript SDK). */
-async function startSideWorker(folder) {
-  const port = await freePort();
-  const child = spawn(process.execPath, [join(root, 'node_modules/wrangler/bin/wrangler.js'), 'dev', '--ip', '127.0.0.1', '--port', String(port),
-    '--inspector-port', String(await freePort()), '--show-interactive-dev-session=false', '--log-level', 'warn'],
-  { cwd: join(root, 'tests/bench', folder), detached: true, stdio: 'ignore',
-    env: { ...process.env, CI: 'true', WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' } });
-  const url = `http://127.0.0.1:${port}/`;
-  for (let i = 0; i < 600; i++) {
-    try { await fetch(url); return { url, child }; } catch { await new Promise((r) => setTimeout(r, 100)); }
-  }
-  throw new Error(`the ${folder} Worker did not start`);
-}
-
 const rows = [];
 const fmt = (n, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
 const sorted = (values) => [...values].sort((a, b) => a - b);
@@ -105,13 +92,14 @@ try {
   const endpoints = [
     ['trivial JS Worker (ceiling)', ceiling.url, { body: '{}' }, ceiling.child.pid],
     ['trivial JS Worker + one Durable Object fetch (reference)', `${ceiling.url}hop`, { body: '{}' }, ceiling.child.pid],
+    ['trivial JS Worker + one console.log line (reference)', `${ceiling.url}log`, { body: '{}' }, ceiling.child.pid],
     ['/mcp tools/list, 2026-07-28, local development (no token)', stack.mcpUrl, list, stack.workerGroup],
     ['/mcp tools/list, 2025-06-18, local development (no token)', stack.mcpUrl, oldList, stack.workerGroup],
     ['TypeScript SDK stateless JSON server, tools/list, 2025-06-18', sdk.url, oldList, sdk.child.pid],
     ['/mcp tools/list, 2026-07-28, real access token (person-object hop)', stack.mcpUrl, withToken, stack.workerGroup],
     ['/mcp get_pull_request, cached head (stand-in)', stack.mcpUrl, gpr, stack.workerGroup],
   ];
-  const sdkRow = 4;
+  const sdkRow = 5;
   if (cpuOnly) endpoints.length = 0;
   for (const [, url, request] of endpoints) await wrk(url, request); // warm-up
   // Rounds alternate the endpoints, so a slow spell on this machine hits all of them alike; each

@@ -127,6 +127,8 @@ export async function startStack(options = {}) {
     const args = [join(root, 'node_modules/wrangler/bin/wrangler.js'), 'dev', '--ip', '127.0.0.1', '--port', String(port),
       '--inspector-port', String(inspectorPort), '--persist-to', persistDir, '--show-interactive-dev-session=false',
       '--log-level', options.logLevel ?? 'warn'];
+    // Another wrangler.toml (and so another build/ beside it): tests/bench/ab.mjs runs two builds.
+    if (options.config) args.push('--config', options.config);
     for (const [key, value] of Object.entries(vars)) args.push('--var', `${key}:${value}`);
     worker = startProcess(node, args, {
       cwd: root,

@@ -2,6 +2,9 @@
 // local workerd as LogiKFlow so both figures come from one machine in one run.
 // `/hop` first makes one Durable Object fetch, the least any Worker pays for a per-person hop:
 // it shows how much of LogiKFlow's token path is the platform's hop and how much is ours.
+// `/log` writes one console.log line like LogiKFlow's per-request log line (src/log.rs): under
+// `wrangler dev` its inspector session carries every line out of the runtime, a local cost that
+// the deployed Worker does not pay the same way (issue #19).
 export class Counter {
   constructor() {
     this.count = 0;
@@ -14,9 +17,15 @@ export class Counter {
   }
 }
 
+/** A line shaped like LogiKFlow's request log line for a tools/list with a token. */
+const LINE = JSON.stringify({ event: 'request', route: 'mcp', mcp_method: 'tools/list', status: 200, ms: 1,
+  github_requests: 0, objects: 1, rate_limit: 'allowed' });
+
 export default {
   async fetch(request, env) {
-    if (new URL(request.url).pathname === '/hop') {
+    const path = new URL(request.url).pathname;
+    if (path === '/log') console.log(LINE);
+    if (path === '/hop') {
       const stub = env.COUNTER.get(env.COUNTER.idFromName('person'));
       const reply = await stub.fetch('https://object/check', { method: 'POST', body: '{"token":"t"}' });
       await reply.text();
