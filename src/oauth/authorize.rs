@@ -14,7 +14,7 @@ use super::challenge::SCOPE;
 use super::clients::{ClientRecord, MAX_CLIENT_ID_LEN};
 use super::error::Error;
 use super::form::Params;
-use super::grants::resource_matches;
+use super::grants::{resource_matches, CodeRecord, CODE_TTL_SECONDS};
 use super::pkce::CodeChallenge;
 use super::redirect_uri;
 use super::tokens::{self, TokenKind};
@@ -45,6 +45,24 @@ pub struct AuthorizationRequest {
     pub code_challenge: CodeChallenge,
     /// The canonical resource the tokens will be bound to: `{base_url}/mcp`.
     pub resource: String,
+}
+
+impl AuthorizationRequest {
+    /// The record of a code issued `now` for this request: unspent, expiring after
+    /// [`CODE_TTL_SECONDS`], carrying whether the person granted saving.
+    pub fn code_record(&self, may_write: bool, now: u64) -> CodeRecord {
+        CodeRecord {
+            client_id: self.client_id.clone(),
+            client_name: self.client_name.clone(),
+            redirect_uri: self.redirect_uri.clone(),
+            redirect_uri_sent: self.redirect_uri_sent,
+            code_challenge: self.code_challenge.clone(),
+            resource: self.resource.clone(),
+            may_write,
+            expires_at: now + CODE_TTL_SECONDS,
+            grant_id: None,
+        }
+    }
 }
 
 impl crate::json::FromJson for AuthorizationRequest {

@@ -116,17 +116,7 @@ mod tests {
 
     /// The code record the person's object keeps for that request (`store::person`).
     fn code_record(request: &AuthorizationRequest) -> CodeRecord {
-        CodeRecord {
-            client_id: request.client_id.clone(),
-            client_name: request.client_name.clone(),
-            redirect_uri: request.redirect_uri.clone(),
-            redirect_uri_sent: request.redirect_uri_sent,
-            code_challenge: request.code_challenge.clone(),
-            resource: request.resource.clone(),
-            may_write: false,
-            expires_at: 100 + grants::CODE_TTL_SECONDS,
-            grant_id: None,
-        }
+        request.code_record(false, 100)
     }
 
     /// The decision on the pages' code exchange, as the person's object asks for it.

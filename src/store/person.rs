@@ -505,17 +505,7 @@ impl PersonStore {
         now: u64,
     ) -> Result<String> {
         let code = tokens::mint(TokenKind::Code, person, &random()?, &self.tag_key()?);
-        let record = CodeRecord {
-            client_id: request.client_id.clone(),
-            client_name: request.client_name.clone(),
-            redirect_uri: request.redirect_uri.clone(),
-            redirect_uri_sent: request.redirect_uri_sent,
-            code_challenge: request.code_challenge.clone(),
-            resource: request.resource.clone(),
-            may_write,
-            expires_at: now + grants::CODE_TTL_SECONDS,
-            grant_id: None,
-        };
+        let record = request.code_record(may_write, now);
         self.run(
             "INSERT INTO codes (hash, record, expires_at, grant_id) VALUES (?, ?, ?, NULL)",
             vec![
