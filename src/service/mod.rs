@@ -27,7 +27,6 @@ use crate::mcp::catalog::ToolName;
 use crate::mcp::dispatch::{self, Outcome, ToolRequest, ToolResult};
 use crate::mcp::transport::{self, RequestParts};
 use crate::oauth::challenge::{self, Refusal};
-use crate::quote;
 use crate::router::Route;
 use crate::tools::caller::Caller;
 use crate::tools::get_pull_request as gpr;
@@ -369,12 +368,7 @@ async fn get_pull_request(
                     &listing.meta
                 };
                 let inputs = pulled.inputs(&listing.meta, facts_from);
-                let open = gpr::listed_open(inputs, listing.files.len(), listing.trimmed)?;
-                let quoted = quote::json_string_joined(&open, listing.quoted_files, "}");
-                let mut text = String::with_capacity(open.len() + listing.files.len() + 1);
-                for part in [open.as_str(), listing.files, "}"] {
-                    text.push_str(part);
-                }
+                let (text, quoted) = gpr::shape_from_listing(inputs, &listing)?;
                 Some(ToolResult::JsonQuoted { text, quoted })
             }) {
                 return result;

@@ -153,7 +153,7 @@ pub async fn cached_listing(
     repo: &str,
     pull: &PullRequest,
 ) -> Option<String> {
-    let key = listing_key(&snapshot_key(owner, repo, &pull.base.sha, &pull.head.sha));
+    let key = listing_key_of(owner, repo, pull);
     let text = crate::store::get_text(&env.kv("CACHE").ok()?, &key)
         .await
         .ok()??;
@@ -163,8 +163,13 @@ pub async fn cached_listing(
 
 /// Caches a listing written from a snapshot that is itself cached.
 pub async fn cache_listing(env: &Env, owner: &str, repo: &str, pull: &PullRequest, text: String) {
-    let key = listing_key(&snapshot_key(owner, repo, &pull.base.sha, &pull.head.sha));
+    let key = listing_key_of(owner, repo, pull);
     put_cached(env, &key, &text).await;
+}
+
+/// The KV key of the pull request's listing at its base and head.
+fn listing_key_of(owner: &str, repo: &str, pull: &PullRequest) -> String {
+    listing_key(&snapshot_key(owner, repo, &pull.base.sha, &pull.head.sha))
 }
 
 /// Writes a derived text to the cache for [`SNAPSHOT_TTL_SECONDS`]. A failed write only costs

@@ -362,9 +362,24 @@ pub fn shape_listed(inputs: ResultInputs<'_>, files_text: &str, trimmed: bool) -
     Some(text)
 }
 
+/// The result from a cached [`listing`]: its text, and that text's JSON string literal built
+/// from the listing's quoted copy of the files (the reply carries both). `None` as for
+/// [`shape_listed`].
+pub fn shape_from_listing(
+    inputs: ResultInputs<'_>,
+    listing: &listing::Listing<'_>,
+) -> Option<(String, String)> {
+    let open = listed_open(inputs, listing.files.len(), listing.trimmed)?;
+    let quoted = crate::quote::json_string_joined(&open, listing.quoted_files, "}");
+    let mut text = open;
+    text.push_str(listing.files);
+    text.push('}');
+    Some((text, quoted))
+}
+
 /// What [`shape_listed`] writes before the file list (`{…,"files":`), for a list of
 /// `files_len` bytes; the result is this, the list and `}`.
-pub fn listed_open(inputs: ResultInputs<'_>, files_len: usize, trimmed: bool) -> Option<String> {
+fn listed_open(inputs: ResultInputs<'_>, files_len: usize, trimmed: bool) -> Option<String> {
     if inputs.args.include_patches {
         return None;
     }

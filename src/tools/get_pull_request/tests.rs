@@ -109,24 +109,20 @@ fn shape(snapshot: &Snapshot, include_patches: bool) -> Value {
         );
         let cached = listing::write_listing(snapshot, &files, false);
         let listing = listing::Listing::read(&cached).expect("a listing reads back");
-        let from_cache = shape_listed(
-            with(&args, &repository, &pull, &listing.meta),
-            listing.files,
-            listing.trimmed,
-        );
-        assert_eq!(from_cache.unwrap_or_default(), text);
+        let from_cache =
+            shape_from_listing(with(&args, &repository, &pull, &listing.meta), &listing);
+        let (cached_text, quoted) = from_cache.unwrap_or_default();
+        assert_eq!(cached_text, text);
+        assert_eq!(quoted, crate::quote::json_string(&text));
     }
     // A trimmed list, cached, gives the same result again.
     if value.get("fileListTrimmed").is_some() && !include_patches {
         let files = value["files"].to_string();
         let cached = listing::write_listing(snapshot, &files, true);
         let listing = listing::Listing::read(&cached).expect("a trimmed listing reads back");
-        let from_cache = shape_listed(
-            with(&args, &repository, &pull, &listing.meta),
-            listing.files,
-            listing.trimmed,
-        )
-        .and_then(|text| serde_json::from_str::<Value>(&text).ok());
+        let from_cache =
+            shape_from_listing(with(&args, &repository, &pull, &listing.meta), &listing)
+                .and_then(|(text, _)| serde_json::from_str::<Value>(&text).ok());
         assert_eq!(from_cache.as_ref(), Some(&value));
     }
     value
