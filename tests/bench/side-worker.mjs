@@ -4,11 +4,15 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { freePort, root } from '../e2e/harness.mjs';
 
-/** Starts the side Worker in tests/bench/`folder`; returns its URL and process. */
-export async function startSideWorker(folder) {
+/**
+ * Starts the side Worker in tests/bench/`folder` (with `config`, a wrangler file there, when
+ * given); returns its URL and process.
+ */
+export async function startSideWorker(folder, config = undefined) {
   const port = await freePort();
   const child = spawn(process.execPath, [join(root, 'node_modules/wrangler/bin/wrangler.js'), 'dev', '--ip', '127.0.0.1', '--port', String(port),
-    '--inspector-port', String(await freePort()), '--show-interactive-dev-session=false', '--log-level', 'warn'],
+    '--inspector-port', String(await freePort()), '--show-interactive-dev-session=false', '--log-level', 'warn',
+    ...(config ? ['--config', config] : [])],
   { cwd: join(root, 'tests/bench', folder), detached: true, stdio: 'ignore',
     env: { ...process.env, CI: 'true', WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' } });
   const url = `http://127.0.0.1:${port}/`;

@@ -4,7 +4,7 @@
 // it shows how much of LogiKFlow's token path is the platform's hop and how much is ours.
 // `/log` writes one console.log line like LogiKFlow's per-request log line (src/log.rs): under
 // `wrangler dev` its inspector session carries every line out of the runtime, a local cost that
-// the deployed Worker does not pay the same way (issue #19).
+// the deployed Worker does not pay the same way (issue #19). `/hop/log` does both.
 export class Counter {
   constructor() {
     this.count = 0;
@@ -24,8 +24,8 @@ const LINE = JSON.stringify({ event: 'request', route: 'mcp', mcp_method: 'tools
 export default {
   async fetch(request, env) {
     const path = new URL(request.url).pathname;
-    if (path === '/log') console.log(LINE);
-    if (path === '/hop') {
+    if (path === '/log' || path === '/hop/log') console.log(LINE);
+    if (path.startsWith('/hop')) {
       const stub = env.COUNTER.get(env.COUNTER.idFromName('person'));
       const reply = await stub.fetch('https://object/check', { method: 'POST', body: '{"token":"t"}' });
       await reply.text();
