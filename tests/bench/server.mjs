@@ -81,6 +81,7 @@ const plumbed = await startSideWorker('trivial', 'wrangler.assets.toml');
 // limit is raised for the run, the per-person hop is still made on every request.
 const stack = await startStack({ vars: { ...OAUTH_VARS, RATE_LIMIT_PER_MINUTE: '100000000', ADDRESS_RATE_LIMIT_PER_MINUTE: '100000' } });
 let sdk;
+let sdkPlumbed;
 try {
   await standinControl(stack, 'POST', 'config', { unlimitedRate: true });
   const list = modern('tools/list');
@@ -89,6 +90,7 @@ try {
   const tools = await fetch(stack.mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json', ...oldList.headers }, body: oldList.body });
   writeFileSync(join(root, 'tests/bench/sdk/tools.json'), JSON.stringify((await tools.json()).result));
   sdk = await startSideWorker('sdk');
+  sdkPlumbed = await startSideWorker('sdk', 'wrangler.assets.toml');
   const { tokens } = await connect(stack);
   const withToken = { ...list, headers: { ...list.headers, authorization: `Bearer ${tokens.access_token}` } };
   const gpr = modern('tools/call', { name: 'get_pull_request', arguments: { owner: 'logikflow', repo: 'demo', number: 3 } }, 'get_pull_request');
@@ -101,13 +103,17 @@ try {
     ['/mcp tools/list, 2026-07-28, local development (no token)', stack.mcpUrl, list, stack.workerGroup],
     ['/mcp tools/list, 2025-06-18, local development (no token)', stack.mcpUrl, oldList, stack.workerGroup],
     ['TypeScript SDK stateless JSON server, tools/list, 2025-06-18', sdk.url, oldList, sdk.child.pid],
+    ['the same SDK server with the same plumbing as LogiKFlow (static assets in front, one log line)', sdkPlumbed.url, oldList, sdkPlumbed.child.pid],
     ['/mcp tools/list, 2026-07-28, real access token (person-object hop)', stack.mcpUrl, withToken, stack.workerGroup],
     ['/mcp get_pull_request, cached head (stand-in)', stack.mcpUrl, gpr, stack.workerGroup],
   ];
   const sdkRow = 7;
   // Each LogiKFlow row's reference with the same plumbing: assets in front and a log line, and the
   // hop for the token path.
-  const plumbingRow = { 5: 3, 6: 3, 8: 4 };
+  const plumbingRow = { 5: 3, 6: 3, 8: 3, 9: 4 };
+  const sdkPlumbedRow = 8;
+  // The rows that serve what the SDK server serves (tools/list without a token).
+  const sameServerAsSdk = [5, 6];
   if (cpuOnly) endpoints.length = 0;
   for (const [, url, request] of endpoints) await wrk(url, request); // warm-up
   // Rounds alternate the endpoints, so a slow spell on this machine hits all of them alike; each
@@ -122,21 +128,24 @@ try {
     const toSdk = middle(runs[i].map((r, round) => r.rps / runs[sdkRow][round].rps));
     const reference = plumbingRow[i];
     const toPlumbing = reference === undefined ? undefined : middle(runs[i].map((r, round) => r.rps / runs[reference][round].rps));
-    rows.push([name, median(runs[i]), ratio, toSdk, middle(runs[i].map((r) => r.cpu)), toPlumbing]);
+    const toSdkPlumbed = !sameServerAsSdk.includes(i) ? undefined : middle(runs[i].map((r, round) => r.rps / runs[sdkPlumbedRow][round].rps));
+    rows.push([name, median(runs[i]), ratio, toSdk, middle(runs[i].map((r) => r.cpu)), toPlumbing, toSdkPlumbed]);
   }
 
   const lines = [`Server, local workerd, ${connections} connections, ${threads} wrk threads, ${seconds} s a run, ${rounds} rounds that alternate the endpoints (wrk, 127.0.0.1).`,
     'Requests/s and latencies: the median round. Ratios: the median of the per-round ratios to the ceiling (or to the SDK) measured in the same round; spread: the middle 60% of them.',
     'CPU: milliseconds of CPU time per request of the serving wrangler\'s workerd processes during the runs (median and middle 60%), less sensitive to other load than requests/s.', '',
-    'Ratio to the same plumbing: to the trivial Worker with static assets in front and a log line (and the hop, for the token path), what LogiKFlow\'s own code leaves of the ceiling.', '',
-    '| endpoint | requests/s | p50 ms | p99 ms | non-2xx | ratio to ceiling | spread | ratio to SDK | spread | ratio to the same plumbing | spread | workerd CPU ms/request | spread |', '|---|---|---|---|---|---|---|---|---|---|---|---|---|'];
-  for (const [name, r, ratio, toSdk, cpu, toPlumbing] of rows) {
-    const plumbing = toPlumbing ? `${fmt(toPlumbing.median, 2)} | ${fmt(toPlumbing.low, 2)}–${fmt(toPlumbing.high, 2)}` : ' | ';
-    lines.push(`| ${name} | ${fmt(r.rps)} | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${r.errors} | ${fmt(ratio.median, 2)} | ${fmt(ratio.low, 2)}–${fmt(ratio.high, 2)} | ${fmt(toSdk.median, 2)} | ${fmt(toSdk.low, 2)}–${fmt(toSdk.high, 2)} | ${plumbing} | ${fmt(cpu.median, 2)} | ${fmt(cpu.low, 2)}–${fmt(cpu.high, 2)} |`);
+    'Ratio to the same plumbing: to the trivial Worker with static assets in front and a log line (and the hop, for the token path), what LogiKFlow\'s own code leaves of the ceiling; ratio to SDK, same plumbing: to the SDK server behind the same assets and log line.', '',
+    '| endpoint | requests/s | p50 ms | p99 ms | non-2xx | ratio to ceiling | spread | ratio to SDK | spread | ratio to the same plumbing | spread | ratio to SDK, same plumbing | spread | workerd CPU ms/request | spread |', '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|'];
+  const cell = (m) => (m ? `${fmt(m.median, 2)} | ${fmt(m.low, 2)}–${fmt(m.high, 2)}` : ' | ');
+  for (const [name, r, ratio, toSdk, cpu, toPlumbing, toSdkPlumbed] of rows) {
+    lines.push(`| ${name} | ${fmt(r.rps)} | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${r.errors} | ${cell(ratio)} | ${cell(toSdk)} | ${cell(toPlumbing)} | ${cell(toSdkPlumbed)} | ${cell(cpu)} |`);
   }
   console.log(lines.join('\n'));
   await stopProcess(sdk.child);
+  await stopProcess(sdkPlumbed.child);
   sdk = undefined;
+  sdkPlumbed = undefined;
 
   // One request at a time from here on: subrequests counted by the stand-in, CPU by workerd.
   const post = (request) => fetch(stack.mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json', ...request.headers }, body: request.body })
@@ -216,4 +225,5 @@ try {
   await stopProcess(ceiling.child);
   await stopProcess(plumbed.child);
   if (sdk) await stopProcess(sdk.child);
+  if (sdkPlumbed) await stopProcess(sdkPlumbed.child);
 }

@@ -12,8 +12,12 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import list from './tools.json';
 
+/** A line shaped like LogiKFlow's request log line (src/log.rs), written when `LOG_LINE` is set. */
+const LINE = JSON.stringify({ event: 'request', route: 'mcp', mcp_method: 'tools/list', status: 200, ms: 1, github_requests: 0, objects: 0 });
+
 export default {
-  async fetch(request) {
+  async fetch(request, env) {
+    if (env.LOG_LINE) console.log(LINE);
     const server = new Server({ name: 'sdk-bench', version: '1.0.0' }, { capabilities: { tools: {} } });
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: list.tools }));
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
