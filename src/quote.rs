@@ -44,6 +44,42 @@ pub fn json_string_joined(before: &str, quoted_middle: &str, after: &str) -> Str
     out
 }
 
+/// Appends `text`'s JSON string literal to `out`, escaped exactly as serde_json writes it (`"`,
+/// `\\`, the short forms `\b \f \n \r \t` and `\u00xx` in lower-case hex for the other control
+/// characters; nothing else). Why by hand: writing a result straight from typed data, without
+/// building `serde_json::Value`s first, halved a first `get_pull_request` of a large pull request
+/// (issue #19), and the text must stay byte for byte what serde_json wrote.
+pub fn push_json_string(out: &mut String, text: &str) {
+    out.push('"');
+    let mut start = 0;
+    for (at, byte) in text.bytes().enumerate() {
+        let short = match byte {
+            b'"' => '"',
+            b'\\' => '\\',
+            b'\n' => 'n',
+            b'\r' => 'r',
+            b'\t' => 't',
+            0x08 => 'b',
+            0x0c => 'f',
+            0x00..=0x1f => 'u',
+            _ => continue,
+        };
+        // `at` is at an ASCII byte, so both slices end on character boundaries.
+        out.push_str(&text[start..at]);
+        out.push('\\');
+        out.push(short);
+        if short == 'u' {
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            out.push_str("00");
+            out.push(char::from(HEX[usize::from(byte >> 4)]));
+            out.push(char::from(HEX[usize::from(byte & 0xf)]));
+        }
+        start = at + 1;
+    }
+    out.push_str(&text[start..]);
+    out.push('"');
+}
+
 /// The inside of `text`'s JSON string literal (escaped, without the quotes).
 pub fn json_string_inside(text: &str) -> String {
     let quoted = json_string(text);
@@ -63,6 +99,26 @@ mod tests {
         let back: String =
             serde_json::from_str(&json_string("{\"k\":[1,\"\\u0001\"]}\t")).unwrap_or_default();
         assert_eq!(back, "{\"k\":[1,\"\\u0001\"]}\t");
+    }
+
+    #[test]
+    fn pushed_strings_are_what_serde_json_writes() {
+        let mut every_byte = String::new();
+        for byte in 0u8..=0x7f {
+            every_byte.push(char::from(byte));
+        }
+        for text in [
+            "",
+            "plain",
+            "a \"b\"\n\\ é",
+            "\u{7f}\u{85}\u{2028}\u{2029}ÿ日本語🦀\u{1}\u{1f}",
+            every_byte.as_str(),
+        ] {
+            let mut out = String::from("x");
+            push_json_string(&mut out, text);
+            let expected = serde_json::to_string(text).unwrap_or_default();
+            assert_eq!(out, format!("x{expected}"));
+        }
     }
 
     #[test]
