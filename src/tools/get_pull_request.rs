@@ -5,7 +5,6 @@
 //! that pair of commits, so the adapter caches it in KV and a repeat read costs two GitHub requests
 //! (repository and pull request) instead of ceil(files/100) + 4.
 
-use serde::Serialize;
 use serde_json::{json, Map, Value};
 
 use super::arguments::{flag, pull_number, repo_part, unknown_keys, Problems};
@@ -60,7 +59,7 @@ pub fn parse_args(args: &Map<String, Value>) -> Result<Args, String> {
 }
 
 /// One change (diff hunk) of a file.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SnapshotChange {
     pub id: String,
     pub header: String,
@@ -96,25 +95,21 @@ impl FromJson for SnapshotChange {
 }
 
 /// One changed file with everything derived from its patch.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SnapshotFile {
     pub path: String,
     pub status: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub previous_path: Option<String>,
     pub additions: u64,
     pub deletions: u64,
     /// Every hunk, in diff order (the result shows them only for files with two or more).
     pub changes: Vec<SnapshotChange>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub patch: Option<String>,
     pub depends_on: Vec<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub test_of: Option<String>,
     pub likely_generated: bool,
     /// The file's blob at the head (GitHub's `sha`): the content identity of a file without
     /// hunks (binary, too large), whose review state can't be keyed by change ids.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub blob_sha: Option<String>,
 }
 
@@ -147,13 +142,12 @@ impl SnapshotFile {
 }
 
 /// The computed file list of a pull request at one base and head commit.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Snapshot {
     pub files: Vec<SnapshotFile>,
     pub files_truncated_by_github: bool,
     pub changed_files: u64,
     pub diagram_preference: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub conventions_problem: Option<String>,
 }
 
@@ -170,10 +164,12 @@ impl FromJson for Snapshot {
     }
 }
 
-/// The KV key of a snapshot: immutable for the repository and the two commits.
+/// The KV key of a snapshot: immutable for the repository and the two commits. The version
+/// names the text's layout (`snapshot_text`; v2: patches after a JSON header, not inside it),
+/// and listings' keys carry it too (`listing::listing_key`).
 pub fn snapshot_key(owner: &str, repo: &str, base_sha: &str, head_sha: &str) -> String {
     format!(
-        "snapshot:v1:{}/{}:{base_sha}:{head_sha}",
+        "snapshot:v2:{}/{}:{base_sha}:{head_sha}",
         owner.to_ascii_lowercase(),
         repo.to_ascii_lowercase()
     )
@@ -493,6 +489,7 @@ fn cut_patch(patch: &str, max_chars: usize) -> (&str, bool) {
 
 mod file_list;
 pub mod listing;
+pub mod snapshot_text;
 
 #[cfg(test)]
 mod tests;

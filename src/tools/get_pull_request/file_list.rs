@@ -295,7 +295,7 @@ fn write_strings(out: &mut String, items: &[String]) {
 
 /// A number in decimal, as serde_json writes it (without the formatting machinery's padding
 /// checks).
-fn push_number(out: &mut String, mut number: u64) {
+pub(super) fn push_number(out: &mut String, mut number: u64) {
     let mut digits = [0u8; 20];
     let mut at = digits.len();
     loop {
