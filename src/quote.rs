@@ -51,8 +51,21 @@ pub fn json_string_joined(before: &str, quoted_middle: &str, after: &str) -> Str
 /// (issue #19), and the text must stay byte for byte what serde_json wrote.
 pub fn push_json_string(out: &mut String, text: &str) {
     out.push('"');
-    let mut start = 0;
-    for (at, byte) in text.bytes().enumerate() {
+    let bytes = text.as_bytes();
+    let (mut start, mut at) = (0, 0);
+    while at < bytes.len() {
+        // Eight bytes at a time while none needs escaping: most text needs none.
+        if let Some(word) = bytes
+            .get(at..at + 8)
+            .and_then(|w| <[u8; 8]>::try_from(w).ok())
+        {
+            if !needs_escape(u64::from_le_bytes(word)) {
+                at += 8;
+                continue;
+            }
+        }
+        let byte = bytes[at];
+        at += 1;
         let short = match byte {
             b'"' => '"',
             b'\\' => '\\',
@@ -64,8 +77,8 @@ pub fn push_json_string(out: &mut String, text: &str) {
             0x00..=0x1f => 'u',
             _ => continue,
         };
-        // `at` is at an ASCII byte, so both slices end on character boundaries.
-        out.push_str(&text[start..at]);
+        // The byte is ASCII, so both slices end on character boundaries.
+        out.push_str(&text[start..at - 1]);
         out.push('\\');
         out.push(short);
         if short == 'u' {
@@ -74,10 +87,22 @@ pub fn push_json_string(out: &mut String, text: &str) {
             out.push(char::from(HEX[usize::from(byte >> 4)]));
             out.push(char::from(HEX[usize::from(byte & 0xf)]));
         }
-        start = at + 1;
+        start = at;
     }
     out.push_str(&text[start..]);
     out.push('"');
+}
+
+/// Whether any of the eight bytes in `word` is a control character, `"` or `\\` (the classic
+/// test for a zero byte, on the word itself for the bytes under 0x20 and on the word with each
+/// byte XORed with `"` or `\\`).
+fn needs_escape(word: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let below = |word: u64, bound: u64| word.wrapping_sub(ONES * bound) & !word & HIGHS;
+    let quote = word ^ (ONES * u64::from(b'"'));
+    let backslash = word ^ (ONES * u64::from(b'\\'));
+    (below(word, 0x20) | below(quote, 1) | below(backslash, 1)) != 0
 }
 
 /// The inside of `text`'s JSON string literal (escaped, without the quotes).
@@ -107,13 +132,25 @@ mod tests {
         for byte in 0u8..=0x7f {
             every_byte.push(char::from(byte));
         }
-        for text in [
+        let shifted: Vec<String> = (0..=0x7fu8)
+            .map(|special| {
+                format!(
+                    "{}{}{}",
+                    "x".repeat(usize::from(special % 17)),
+                    char::from(special),
+                    "y".repeat(9)
+                )
+            })
+            .collect();
+        for text in shifted.iter().map(String::as_str).chain([
             "",
             "plain",
             "a \"b\"\n\\ é",
             "\u{7f}\u{85}\u{2028}\u{2029}ÿ日本語🦀\u{1}\u{1f}",
             every_byte.as_str(),
-        ] {
+            "0123456789abcdef\"0123456\\89abcdef0123456\n",
+            "ééééééééé\u{1f}日本語日本語日本語\u{0}🦀🦀🦀🦀🦀🦀🦀🦀\u{1f}",
+        ]) {
             let mut out = String::from("x");
             push_json_string(&mut out, text);
             let expected = serde_json::to_string(text).unwrap_or_default();
