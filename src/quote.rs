@@ -46,9 +46,11 @@ pub fn json_string_joined(before: &str, quoted_middle: &str, after: &str) -> Str
 
 /// Appends `text`'s JSON string literal to `out`, escaped exactly as serde_json writes it (`"`,
 /// `\\`, the short forms `\b \f \n \r \t` and `\u00xx` in lower-case hex for the other control
-/// characters; nothing else). Why by hand: writing a result straight from typed data, without
-/// building `serde_json::Value`s first, halved a first `get_pull_request` of a large pull request
-/// (issue #19), and the text must stay byte for byte what serde_json wrote.
+/// characters; nothing else). Why by hand: writing a result and a cached snapshot straight from
+/// typed data, without `serde_json::Value`s or serde's `Serialize`, took a first
+/// `get_pull_request` of a 3,000-file pull request from 204 to 130 ms of isolate time, and
+/// escaping eight bytes at a time to about 100 (issue #19); the text must stay byte for byte
+/// what serde_json wrote.
 pub fn push_json_string(out: &mut String, text: &str) {
     out.push('"');
     let bytes = text.as_bytes();
