@@ -44,6 +44,69 @@ pub fn json_string_joined(before: &str, quoted_middle: &str, after: &str) -> Str
     out
 }
 
+/// Appends `text`'s JSON string literal to `out`, escaped exactly as serde_json writes it (`"`,
+/// `\\`, the short forms `\b \f \n \r \t` and `\u00xx` in lower-case hex for the other control
+/// characters; nothing else). Why by hand: writing a result and a cached snapshot straight from
+/// typed data, without `serde_json::Value`s or serde's `Serialize`, took a first
+/// `get_pull_request` of a 3,000-file pull request from 204 to 130 ms of isolate time, and
+/// escaping eight bytes at a time to about 100 (issue #19); the text must stay byte for byte
+/// what serde_json wrote.
+pub fn push_json_string(out: &mut String, text: &str) {
+    out.push('"');
+    let bytes = text.as_bytes();
+    let (mut start, mut at) = (0, 0);
+    while at < bytes.len() {
+        // Eight bytes at a time while none needs escaping: most text needs none.
+        if let Some(word) = bytes
+            .get(at..at + 8)
+            .and_then(|w| <[u8; 8]>::try_from(w).ok())
+        {
+            if !needs_escape(u64::from_le_bytes(word)) {
+                at += 8;
+                continue;
+            }
+        }
+        let byte = bytes[at];
+        at += 1;
+        let short = match byte {
+            b'"' => '"',
+            b'\\' => '\\',
+            b'\n' => 'n',
+            b'\r' => 'r',
+            b'\t' => 't',
+            0x08 => 'b',
+            0x0c => 'f',
+            0x00..=0x1f => 'u',
+            _ => continue,
+        };
+        // The byte is ASCII, so both slices end on character boundaries.
+        out.push_str(&text[start..at - 1]);
+        out.push('\\');
+        out.push(short);
+        if short == 'u' {
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            out.push_str("00");
+            out.push(char::from(HEX[usize::from(byte >> 4)]));
+            out.push(char::from(HEX[usize::from(byte & 0xf)]));
+        }
+        start = at;
+    }
+    out.push_str(&text[start..]);
+    out.push('"');
+}
+
+/// Whether any of the eight bytes in `word` is a control character, `"` or `\\` (the classic
+/// test for a zero byte, on the word itself for the bytes under 0x20 and on the word with each
+/// byte XORed with `"` or `\\`).
+fn needs_escape(word: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let below = |word: u64, bound: u64| word.wrapping_sub(ONES * bound) & !word & HIGHS;
+    let quote = word ^ (ONES * u64::from(b'"'));
+    let backslash = word ^ (ONES * u64::from(b'\\'));
+    (below(word, 0x20) | below(quote, 1) | below(backslash, 1)) != 0
+}
+
 /// The inside of `text`'s JSON string literal (escaped, without the quotes).
 pub fn json_string_inside(text: &str) -> String {
     let quoted = json_string(text);
@@ -63,6 +126,38 @@ mod tests {
         let back: String =
             serde_json::from_str(&json_string("{\"k\":[1,\"\\u0001\"]}\t")).unwrap_or_default();
         assert_eq!(back, "{\"k\":[1,\"\\u0001\"]}\t");
+    }
+
+    #[test]
+    fn pushed_strings_are_what_serde_json_writes() {
+        let mut every_byte = String::new();
+        for byte in 0u8..=0x7f {
+            every_byte.push(char::from(byte));
+        }
+        let shifted: Vec<String> = (0..=0x7fu8)
+            .map(|special| {
+                format!(
+                    "{}{}{}",
+                    "x".repeat(usize::from(special % 17)),
+                    char::from(special),
+                    "y".repeat(9)
+                )
+            })
+            .collect();
+        for text in shifted.iter().map(String::as_str).chain([
+            "",
+            "plain",
+            "a \"b\"\n\\ é",
+            "\u{7f}\u{85}\u{2028}\u{2029}ÿ日本語🦀\u{1}\u{1f}",
+            every_byte.as_str(),
+            "0123456789abcdef\"0123456\\89abcdef0123456\n",
+            "ééééééééé\u{1f}日本語日本語日本語\u{0}🦀🦀🦀🦀🦀🦀🦀🦀\u{1f}",
+        ]) {
+            let mut out = String::from("x");
+            push_json_string(&mut out, text);
+            let expected = serde_json::to_string(text).unwrap_or_default();
+            assert_eq!(out, format!("x{expected}"));
+        }
     }
 
     #[test]

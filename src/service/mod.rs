@@ -380,30 +380,14 @@ async fn get_pull_request(
             Ok(read) => read,
             Err(error) => return failed(error),
         };
-    // The files written once: spliced into the result when they fit, else shaped as values and
-    // trimmed to the cap (or given patches); either list is cached for the next reads.
-    let written = (!args.include_patches).then(|| gpr::files_text(&snapshot));
-    let spliced = written.and_then(|files| {
-        let result = gpr::shape_listed(pulled.inputs(&snapshot, &snapshot), &files, false)?;
-        Some((files, result))
-    });
-    let (result, listed) = match spliced {
-        Some((files, result)) => (ToolResult::Json(result), Some((files, false))),
-        None => {
-            let result = gpr::shape_result(pulled.inputs(&snapshot, &snapshot));
-            let trimmed = !args.include_patches && result.get("fileListTrimmed").is_some();
-            let files = result
-                .get("files")
-                .filter(|_| trimmed)
-                .map(|f| (f.to_string(), true));
-            (ToolResult::Structured(result), files)
-        }
-    };
-    if let (true, Some((files, trimmed))) = (cached, listed) {
-        let listing = listing::write_listing(&snapshot, &files, trimmed);
+    // The files written once, straight from the snapshot: spliced in when they fit, else cut to
+    // the cap (or given patches); the list the result holds is cached for the next reads.
+    let shaped = gpr::shape_result(pulled.inputs(&snapshot, &snapshot));
+    if let (true, Some((files, trimmed))) = (cached, shaped.listed()) {
+        let listing = listing::write_listing(&snapshot, files, trimmed);
         pull_request::cache_listing(env, &args.owner, &args.repo, &pull, listing).await;
     }
-    result
+    ToolResult::Json(shaped.text)
 }
 
 /// What a `get_pull_request` result is built from besides the files.

@@ -20,7 +20,7 @@ use crate::review::hints::project::{self, Project};
 use crate::router::PullPath;
 use crate::tools::conventions;
 use crate::tools::get_pull_request::listing::{listing_key, Listing};
-use crate::tools::get_pull_request::{build_snapshot_in, snapshot_key, Snapshot};
+use crate::tools::get_pull_request::{build_snapshot_in, snapshot_key, snapshot_text, Snapshot};
 
 /// How long a snapshot is kept: it never changes, this only bounds storage.
 const SNAPSHOT_TTL_SECONDS: u64 = 30 * 24 * 60 * 60;
@@ -127,7 +127,7 @@ pub async fn read_snapshot(
     let cache = env.kv("CACHE").ok();
     if let Some(cache) = &cache {
         if let Ok(Some(text)) = crate::store::get_text(cache, &key).await {
-            if let Ok(snapshot) = crate::json::decode::<Snapshot>(&text) {
+            if let Some(snapshot) = snapshot_text::read_cached(&text) {
                 crate::log::note(|record| record.cache = Some("hit"));
                 return Ok((snapshot, true));
             }
@@ -138,9 +138,7 @@ pub async fn read_snapshot(
     // A snapshot built while `.gitattributes` or the conventions file could not be read is
     // served once but not cached: cached, it would hide their hints until the next push.
     if complete {
-        if let Ok(text) = serde_json::to_string(&snapshot) {
-            put_cached(env, &key, &text).await;
-        }
+        put_cached(env, &key, &snapshot_text::write_cached(&snapshot)).await;
     }
     Ok((snapshot, complete))
 }

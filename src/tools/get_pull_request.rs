@@ -5,7 +5,6 @@
 //! that pair of commits, so the adapter caches it in KV and a repeat read costs two GitHub requests
 //! (repository and pull request) instead of ceil(files/100) + 4.
 
-use serde::Serialize;
 use serde_json::{json, Map, Value};
 
 use super::arguments::{flag, pull_number, repo_part, unknown_keys, Problems};
@@ -60,7 +59,7 @@ pub fn parse_args(args: &Map<String, Value>) -> Result<Args, String> {
 }
 
 /// One change (diff hunk) of a file.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SnapshotChange {
     pub id: String,
     pub header: String,
@@ -96,25 +95,21 @@ impl FromJson for SnapshotChange {
 }
 
 /// One changed file with everything derived from its patch.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SnapshotFile {
     pub path: String,
     pub status: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub previous_path: Option<String>,
     pub additions: u64,
     pub deletions: u64,
     /// Every hunk, in diff order (the result shows them only for files with two or more).
     pub changes: Vec<SnapshotChange>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub patch: Option<String>,
     pub depends_on: Vec<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub test_of: Option<String>,
     pub likely_generated: bool,
     /// The file's blob at the head (GitHub's `sha`): the content identity of a file without
     /// hunks (binary, too large), whose review state can't be keyed by change ids.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub blob_sha: Option<String>,
 }
 
@@ -147,13 +142,12 @@ impl SnapshotFile {
 }
 
 /// The computed file list of a pull request at one base and head commit.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Snapshot {
     pub files: Vec<SnapshotFile>,
     pub files_truncated_by_github: bool,
     pub changed_files: u64,
     pub diagram_preference: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub conventions_problem: Option<String>,
 }
 
@@ -170,10 +164,12 @@ impl FromJson for Snapshot {
     }
 }
 
-/// The KV key of a snapshot: immutable for the repository and the two commits.
+/// The KV key of a snapshot: immutable for the repository and the two commits. The version
+/// names the text's layout (`snapshot_text`; v2: patches after a JSON header, not inside it),
+/// and listings' keys carry it too (`listing::listing_key`).
 pub fn snapshot_key(owner: &str, repo: &str, base_sha: &str, head_sha: &str) -> String {
     format!(
-        "snapshot:v1:{}/{}:{base_sha}:{head_sha}",
+        "snapshot:v2:{}/{}:{base_sha}:{head_sha}",
         owner.to_ascii_lowercase(),
         repo.to_ascii_lowercase()
     )
@@ -349,22 +345,12 @@ fn file_list_budget(head: &Value, include_patches: bool, file_count: usize) -> u
     MAX_RESULT_CHARS.saturating_sub(json_len(head) + FILES_FIELD_CHARS + reserved)
 }
 
-/// The result as JSON text around a file list already written ([`files_text`], or a cached
-/// [`listing`]; `trimmed` when that list was cut to the cap): the head is built and written, the
-/// list spliced in as it is. `None` when this way doesn't apply (patches asked for, or a list
-/// over the room left, which must be trimmed item by item): then [`shape_result`] does. Why: on
-/// a repeat read of a large pull request, building, measuring and writing the file list as
-/// values was most of the CPU (issue #19).
-pub fn shape_listed(inputs: ResultInputs<'_>, files_text: &str, trimmed: bool) -> Option<String> {
-    let mut text = listed_open(inputs, files_text.len(), trimmed)?;
-    text.push_str(files_text);
-    text.push('}');
-    Some(text)
-}
-
 /// The result from a cached [`listing`]: its text, and that text's JSON string literal built
-/// from the listing's quoted copy of the files (the reply carries both). `None` as for
-/// [`shape_listed`].
+/// from the listing's quoted copy of the files (the reply carries both): the head is built and
+/// written, the list spliced in as it is. `None` when this way doesn't apply (patches asked for,
+/// or a list over the room left now): then the snapshot is read and [`shape_result`] shapes it.
+/// Why: on a repeat read of a large pull request, building, measuring and writing the file list
+/// as values was most of the CPU (issue #19).
 pub fn shape_from_listing(
     inputs: ResultInputs<'_>,
     listing: &listing::Listing<'_>,
@@ -377,7 +363,7 @@ pub fn shape_from_listing(
     Some((text, quoted))
 }
 
-/// What [`shape_listed`] writes before the file list (`{…,"files":`), for a list of
+/// What a result with a written file list has before it (`{…,"files":`), for a list of
 /// `files_len` bytes; the result is this, the list and `}`.
 fn listed_open(inputs: ResultInputs<'_>, files_len: usize, trimmed: bool) -> Option<String> {
     if inputs.args.include_patches {
@@ -387,164 +373,106 @@ fn listed_open(inputs: ResultInputs<'_>, files_len: usize, trimmed: bool) -> Opt
     if files_len > file_list_budget(&head, false, 0) {
         return None;
     }
+    Some(listed_open_text(&mut head, trimmed))
+}
+
+/// `{…,"files":`: the head, flagged `fileListTrimmed` when `trimmed`, open for the list.
+fn listed_open_text(head: &mut Value, trimmed: bool) -> String {
     if trimmed {
         head["fileListTrimmed"] = json!(true);
     }
-    let head = head.to_string();
-    let open = head.strip_suffix('}')?;
-    Some(format!(r#"{open},"files":"#))
+    let mut open = head.to_string();
+    open.pop();
+    open.push_str(r#","files":"#);
+    open
 }
 
-/// Shapes the tool's result (`structuredContent`), applying the patch caps.
-pub fn shape_result(inputs: ResultInputs<'_>) -> Value {
-    let mut result = result_head(&inputs);
-    let (args, snapshot) = (inputs.args, inputs.snapshot);
-    let mut files: Vec<Value> = snapshot.files.iter().map(file_json).collect();
-    let budget = file_list_budget(&result, args.include_patches, files.len());
-    if trim_file_list(&mut files, budget) {
-        result["fileListTrimmed"] = json!(true);
+/// A result written as JSON text, with where its file list lies in it.
+pub struct Shaped {
+    /// The result (`structuredContent`, and the text block once quoted).
+    pub text: String,
+    /// Where in `text` the file list to cache as the snapshot's listing is, and whether it was
+    /// cut to the cap: the whole list, or one cut. `None` with patches (a listing holds none)
+    /// and for a list over the cap that nothing could be cut from (never spliced in).
+    listed: Option<(std::ops::Range<usize>, bool)>,
+}
+
+impl Shaped {
+    /// The file list to cache as the snapshot's listing, and whether it was cut to the cap.
+    pub fn listed(&self) -> Option<(&str, bool)> {
+        let (range, trimmed) = self.listed.clone()?;
+        Some((self.text.get(range)?, trimmed))
     }
-    if args.include_patches {
-        let budget = MAX_RESULT_CHARS
-            .saturating_sub(json_len(&result) + FILES_FIELD_CHARS + json_len(&json!(files)));
-        let truncated = attach_patches(&mut files, &snapshot.files, budget);
+}
+
+/// Shapes the tool's result, applying the caps: the file list is written once from the typed
+/// snapshot and spliced in after the head when it fits (as [`shape_from_listing`] does); otherwise it
+/// is cut to the cap (`file_list::cut_to`), given its patches when asked for, and written into
+/// the head at its place in alphabetical order, which is how the result written as one value
+/// always read.
+pub fn shape_result(inputs: ResultInputs<'_>) -> Shaped {
+    let (include_patches, files) = (inputs.args.include_patches, &inputs.snapshot.files);
+    let mut head = result_head(&inputs);
+    let budget = file_list_budget(&head, include_patches, files.len());
+    let whole = file_list::write_whole(files);
+    if !include_patches && whole.len() <= budget {
+        let mut text = listed_open_text(&mut head, false);
+        let start = text.len();
+        text.push_str(&whole);
+        text.push('}');
+        return Shaped {
+            text,
+            listed: Some((start..start + whole.len(), false)),
+        };
+    }
+    let cuts = file_list::cut_to(files, whole.len(), budget);
+    if cuts.trimmed {
+        head["fileListTrimmed"] = json!(true);
+    }
+    let mut patches = Vec::new();
+    if include_patches {
+        let budget =
+            MAX_RESULT_CHARS.saturating_sub(json_len(&head) + FILES_FIELD_CHARS + cuts.len);
+        let (fitted, truncated) = file_list::fit_patches(files, budget);
         if truncated {
-            result["patchesTruncated"] = json!(true);
+            head["patchesTruncated"] = json!(true);
         }
+        patches = fitted;
     }
-    result["files"] = Value::Array(files);
-    result
+    let list = if cuts.trimmed || include_patches {
+        file_list::write(files, &cuts, &patches)
+    } else {
+        whole
+    };
+    // The list goes where a `files` key sorts among the head's: a `null` stands in for it. The
+    // last one is the top-level key: the keys after it (`filesTruncatedByGitHub`,
+    // `pullRequest`, `repository`, `reviewUrl`) hold no object that could have its own.
+    head["files"] = Value::Null;
+    let head = head.to_string();
+    let key = r#""files":"#;
+    let start = head
+        .rfind(r#""files":null"#)
+        .map_or(head.len(), |at| at + key.len());
+    let mut text = String::with_capacity(head.len() + list.len());
+    text.push_str(&head[..start]);
+    text.push_str(&list);
+    text.push_str(head.get(start + "null".len()..).unwrap_or_default());
+    let listed = (cuts.trimmed && !include_patches).then_some((start..start + list.len(), true));
+    Shaped { text, listed }
 }
 
-/// The result's `files` as JSON text, untrimmed and without patches: what [`shape_listed`]
-/// splices in and the cached [`listing`] keeps.
+/// The result's `files` as JSON text, untrimmed and without patches: what a result that fits
+/// holds and the cached [`listing`] keeps.
 pub fn files_text(snapshot: &Snapshot) -> String {
-    let files: Vec<Value> = snapshot.files.iter().map(file_json).collect();
-    Value::Array(files).to_string()
-}
-
-/// Keeps a very large pull request's file list within `budget` characters (the response cap),
-/// in this order: without the changes' previews; then without the `changes` of the files whose
-/// lists are longest; then without the `dependsOn` of the files whose lists are longest (a Go
-/// import depends on every changed file of its package, so these can run to hundreds); then
-/// without the longest `testOf`s, until it fits. Every file stays listed with its path, status
-/// and, when renamed, `previousPath` (the spec promises it on every renamed file), since an
-/// order must name them all; a file that lost its `changes` can still be placed whole. Returns
-/// true when anything was taken out. A list whose paths alone pass the cap (thousands of long
-/// renamed paths) stays over it: no file may be left out.
-fn trim_file_list(files: &mut [Value], budget: usize) -> bool {
-    let mut size = json_len(&json!(files));
-    if size <= budget {
-        return false;
-    }
-    let mut trimmed = false;
-    for change in files
-        .iter_mut()
-        .filter_map(|file| file.get_mut("changes").and_then(Value::as_array_mut))
-        .flatten()
-    {
-        if let Some(preview) = change.as_object_mut().and_then(|c| c.remove("preview")) {
-            size = size.saturating_sub(json_len(&preview) + ",\"preview\":".len());
-            trimmed = true;
-        }
-    }
-    for field in ["changes", "dependsOn", "testOf"] {
-        let mut longest_first: Vec<(usize, usize)> = files
-            .iter()
-            .enumerate()
-            .filter_map(|(index, file)| file.get(field).map(|list| (index, json_len(list))))
-            .collect();
-        crate::sorting::sort_by_key(&mut longest_first, |&(_, length)| std::cmp::Reverse(length));
-        for (index, length) in longest_first {
-            if size <= budget {
-                return trimmed;
-            }
-            if let Some(file) = files[index].as_object_mut() {
-                file.remove(field);
-                // `,"field":` goes with the list.
-                size = size.saturating_sub(length + field.len() + 4);
-                trimmed = true;
-            }
-        }
-    }
-    trimmed
+    file_list::write_whole(&snapshot.files)
 }
 
 fn json_len(value: &Value) -> usize {
     value.to_string().len()
 }
 
-fn file_json(file: &SnapshotFile) -> Value {
-    let mut out = json!({
-        "path": file.path,
-        "status": file.status,
-        "additions": file.additions,
-        "deletions": file.deletions,
-    });
-    if let Some(previous) = &file.previous_path {
-        out["previousPath"] = json!(previous);
-    }
-    if !file.depends_on.is_empty() {
-        out["dependsOn"] = json!(file.depends_on);
-    }
-    if let Some(test_of) = &file.test_of {
-        out["testOf"] = json!(test_of);
-    }
-    if file.likely_generated {
-        out["likelyGenerated"] = json!(true);
-    }
-    if file.changes.len() >= 2 {
-        out["changes"] = json!(file
-            .changes
-            .iter()
-            .map(|c| json!({
-                "id": c.id,
-                "header": c.header,
-                "preview": c.preview,
-                "additions": c.additions,
-                "deletions": c.deletions,
-            }))
-            .collect::<Vec<_>>());
-    }
-    out
-}
-
 /// Room each file needs besides its patch text: `,"patch":` and `,"patchTruncated":true`.
 const PER_FILE_OVERHEAD: usize = 32;
-
-/// Adds each file's patch within the per-file cap and the remaining response budget (measured as
-/// the patch's JSON-escaped length). Returns true when any patch was cut or left out for the budget.
-fn attach_patches(files: &mut [Value], snapshot: &[SnapshotFile], budget: usize) -> bool {
-    // Reserve every file's field names and flags, and the top-level flag, before any text.
-    let mut budget = budget.saturating_sub(files.len() * PER_FILE_OVERHEAD + PER_FILE_OVERHEAD);
-    let mut truncated_for_budget = false;
-    for (out, file) in files.iter_mut().zip(snapshot) {
-        let Some(patch) = &file.patch else {
-            out["patchUnavailable"] = json!(true);
-            continue;
-        };
-        let (capped, cut) = cut_patch(patch, MAX_PATCH_CHARS);
-        let cost = json_len(&json!(capped));
-        if cost <= budget {
-            budget -= cost;
-            out["patch"] = json!(capped);
-            if cut {
-                out["patchTruncated"] = json!(true);
-            }
-            continue;
-        }
-        truncated_for_budget = true;
-        out["patchTruncated"] = json!(true);
-        // Escaping can double a character's length, so half the room in characters always fits.
-        let (partial, _) = cut_patch(capped, budget / 2);
-        let cost = json_len(&json!(partial));
-        if !partial.is_empty() && cost <= budget {
-            budget -= cost;
-            out["patch"] = json!(partial);
-        }
-    }
-    truncated_for_budget
-}
 
 /// The first `max_chars` characters of a patch, cut at the last whole line that fits when there
 /// is one. Returns whether anything was cut.
@@ -559,7 +487,9 @@ fn cut_patch(patch: &str, max_chars: usize) -> (&str, bool) {
     }
 }
 
+mod file_list;
 pub mod listing;
+pub mod snapshot_text;
 
 #[cfg(test)]
 mod tests;

@@ -45,7 +45,7 @@ test('a snapshot in several parts is cached and read back whole', async () => {
   const patchBytes = first.result.files.reduce((sum, f) => sum + Buffer.byteLength(f.patch ?? ''), 0);
   assert.ok(patchBytes > 2 * PART_BYTES, `patches ${patchBytes} bytes`);
   // In KV: the head under the snapshot's key, and its parts beside it.
-  const keys = await cacheKeys('snapshot:v1:logikflow/big:');
+  const keys = await cacheKeys('snapshot:v2:logikflow/big:');
   const parts = keys.filter((key) => /:part:[\w-]+:\d+$/.test(key));
   assert.ok(parts.length >= 3, keys.join('\n'));
   assert.equal(keys.length, parts.length + 1, 'one head, and its parts');

@@ -25,14 +25,15 @@
 //! It is derived from the snapshot and from how `files` is written: the key's version must
 //! change with either (`LISTING_KEY_PREFIX`).
 
-use super::{Snapshot, SnapshotChange, SnapshotFile};
+use super::snapshot_text::{write_json, Form};
+use super::Snapshot;
 
 /// The KV key prefix; the rest is the snapshot key's. Bump the version when the snapshot's
 /// content or the way `files` is written changes, so old listings are never spliced in.
 pub const LISTING_KEY_PREFIX: &str = "listing:v1:";
 
 /// The KV key of a snapshot's listing: the snapshot key's version and names stay in it
-/// (`listing:v1:v1:owner/repo:base:head`), so a new snapshot version gives new listings too.
+/// (`listing:v1:v2:owner/repo:base:head`), so a new snapshot version gives new listings too.
 pub fn listing_key(snapshot_key: &str) -> String {
     let rest = snapshot_key
         .strip_prefix("snapshot:")
@@ -43,13 +44,18 @@ pub fn listing_key(snapshot_key: &str) -> String {
 /// Writes the listing of a snapshot, reusing its `files` already written (`trimmed` when they
 /// were cut to the response cap).
 pub fn write_listing(snapshot: &Snapshot, files: &str, trimmed: bool) -> String {
-    let meta = with_files(snapshot, Vec::new());
-    let lean = with_files(snapshot, snapshot.files.iter().map(lean_file).collect());
-    let meta = serde_json::to_string(&meta).unwrap_or_default();
-    let lean = serde_json::to_string(&lean).unwrap_or_default();
-    let whole = if trimmed { TRIMMED } else { WHOLE };
     let quoted = crate::quote::json_string_inside(files);
-    format!("{meta}\n{lean}\n{whole}\n{files}\n{quoted}")
+    let mut out = String::with_capacity(files.len() + quoted.len() + 128 * snapshot.files.len());
+    write_json(&mut out, snapshot, Form::Meta);
+    out.push('\n');
+    write_json(&mut out, snapshot, Form::Lean);
+    out.push('\n');
+    out.push_str(if trimmed { TRIMMED } else { WHOLE });
+    out.push('\n');
+    out.push_str(files);
+    out.push('\n');
+    out.push_str(&quoted);
+    out
 }
 
 /// A listing read back from its text.
@@ -96,45 +102,6 @@ impl<'a> Listing<'a> {
     /// `facts_from_snapshot`, never for showing a diff.
     pub fn lean_snapshot(&self) -> Option<Snapshot> {
         crate::json::decode::<Snapshot>(self.lean).ok()
-    }
-}
-
-/// The snapshot's own fields with these files.
-fn with_files(snapshot: &Snapshot, files: Vec<SnapshotFile>) -> Snapshot {
-    Snapshot {
-        files,
-        files_truncated_by_github: snapshot.files_truncated_by_github,
-        changed_files: snapshot.changed_files,
-        diagram_preference: snapshot.diagram_preference.clone(),
-        conventions_problem: snapshot.conventions_problem.clone(),
-    }
-}
-
-/// A file as validation needs it: an empty patch keeps `has_diff` (a patch was given) without
-/// its text; change ids and counts without header or preview.
-fn lean_file(file: &SnapshotFile) -> SnapshotFile {
-    let mut changes = Vec::with_capacity(file.changes.len());
-    for change in &file.changes {
-        changes.push(SnapshotChange {
-            id: change.id.clone(),
-            header: String::new(),
-            preview: String::new(),
-            additions: change.additions,
-            deletions: change.deletions,
-        });
-    }
-    SnapshotFile {
-        path: file.path.clone(),
-        status: file.status.clone(),
-        previous_path: file.previous_path.clone(),
-        additions: file.additions,
-        deletions: file.deletions,
-        changes,
-        patch: file.patch.as_ref().map(|_| String::new()),
-        depends_on: file.depends_on.clone(),
-        test_of: file.test_of.clone(),
-        likely_generated: file.likely_generated,
-        blob_sha: None,
     }
 }
 

@@ -4,6 +4,8 @@ use super::*;
 use crate::github::api::{Account, GitRef, Permissions};
 use crate::json::FromJson;
 
+mod reference;
+
 fn pull_file(path: &str, status: &str, patch: Option<&str>) -> PullFile {
     PullFile {
         filename: path.into(),
@@ -64,66 +66,79 @@ fn args(include_patches: bool) -> Args {
     }
 }
 
-/// The result as the Value path shapes it; where the spliced path applies (no patches, under the
-/// cap), it must give the same document, from the snapshot and from its cached listing alike.
+fn with<'a>(
+    args: &'a Args,
+    repository: &'a Repository,
+    pull: &'a PullRequest,
+    snapshot: &'a Snapshot,
+) -> ResultInputs<'a> {
+    ResultInputs {
+        args,
+        base_url: "https://logikflow.dev",
+        repository,
+        pull,
+        snapshot,
+        saved: SavedState::default(),
+        may_write: true,
+    }
+}
+
+/// A result's text read back as a document.
+fn document(text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}: {text:.200}"))
+}
+
+/// The result as a document. Its text, and the list cached as the listing, must be byte for byte
+/// what the Value-based writer gave (`reference`); a list that fits (no patches, nothing cut) is
+/// spliced after the head, and the result shaped from its cached listing is the same text again.
 fn shape(snapshot: &Snapshot, include_patches: bool) -> Value {
     let (args, repository, pull) = (args(include_patches), repository(true), pull());
-    fn with<'a>(
-        args: &'a Args,
-        repository: &'a Repository,
-        pull: &'a PullRequest,
-        snapshot: &'a Snapshot,
-    ) -> ResultInputs<'a> {
-        ResultInputs {
-            args,
-            base_url: "https://logikflow.dev",
-            repository,
-            pull,
-            snapshot,
-            saved: SavedState::default(),
-            may_write: true,
-        }
-    }
-    let value = shape_result(with(&args, &repository, &pull, snapshot));
-    let files = files_text(snapshot);
-    let spliced = shape_listed(with(&args, &repository, &pull, snapshot), &files, false);
-    // It applies whenever nothing is cut (and a list of paths alone over the cap, which can't
-    // be cut, takes the Value path).
-    let under_cap = value.to_string().len() <= MAX_RESULT_CHARS;
-    if !include_patches && value.get("fileListTrimmed").is_none() && under_cap {
+    let shaped = shape_result(with(&args, &repository, &pull, snapshot));
+    let (expected, expected_listed) = reference::shape_text(
+        with(&args, &repository, &pull, snapshot),
+        with(&args, &repository, &pull, snapshot),
+    );
+    assert!(
+        shaped.text == expected,
+        "the text differs from the reference's"
+    );
+    let listed = shaped.listed();
+    assert_eq!(
+        listed.map(|(files, trimmed)| (files.to_string(), trimmed)),
+        expected_listed
+    );
+    let value = document(&shaped.text);
+    let trimmed = value.get("fileListTrimmed").is_some();
+    // The whole list is spliced in whenever nothing is cut (a list of paths alone over the cap,
+    // which can't be cut, is written as one value).
+    let under_cap = shaped.text.len() <= MAX_RESULT_CHARS;
+    let spliced = listed.filter(|(_, trimmed)| !trimmed);
+    if !include_patches && !trimmed && under_cap {
         assert!(
             spliced.is_some(),
             "the spliced path applies when nothing is cut"
         );
     }
-    if value.get("fileListTrimmed").is_some() || include_patches {
+    if trimmed || include_patches {
         assert!(
             spliced.is_none(),
-            "a cut list or patches take the Value path"
+            "a cut list or patches are written as one value"
         );
     }
-    if let Some(text) = spliced {
-        assert_eq!(
-            serde_json::from_str::<Value>(&text).ok(),
-            Some(value.clone())
-        );
-        let cached = listing::write_listing(snapshot, &files, false);
+    if let Some((files, trimmed)) = listed {
+        let cached = listing::write_listing(snapshot, files, trimmed);
         let listing = listing::Listing::read(&cached).expect("a listing reads back");
         let from_cache =
             shape_from_listing(with(&args, &repository, &pull, &listing.meta), &listing);
-        let (cached_text, quoted) = from_cache.unwrap_or_default();
-        assert_eq!(cached_text, text);
-        assert_eq!(quoted, crate::quote::json_string(&text));
-    }
-    // A trimmed list, cached, gives the same result again.
-    if value.get("fileListTrimmed").is_some() && !include_patches {
-        let files = value["files"].to_string();
-        let cached = listing::write_listing(snapshot, &files, true);
-        let listing = listing::Listing::read(&cached).expect("a trimmed listing reads back");
-        let from_cache =
-            shape_from_listing(with(&args, &repository, &pull, &listing.meta), &listing)
-                .and_then(|(text, _)| serde_json::from_str::<Value>(&text).ok());
-        assert_eq!(from_cache.as_ref(), Some(&value));
+        if trimmed {
+            // A trimmed list, cached, gives the same result again.
+            let again = from_cache.map(|(text, _)| document(&text));
+            assert_eq!(again.as_ref(), Some(&value));
+        } else {
+            let (cached_text, quoted) = from_cache.unwrap_or_default();
+            assert_eq!(cached_text, shaped.text);
+            assert_eq!(quoted, crate::quote::json_string(&shaped.text));
+        }
     }
     value
 }
@@ -411,22 +426,9 @@ fn unreadable_conventions_are_reported_not_fatal() {
         .is_some_and(|p| p.contains("always, ask or never")));
 }
 
-/// Writes with serde, reads with `FromJson`: a field name spelled differently fails here.
-fn round_trip(snapshot: &Snapshot) {
-    let value = serde_json::to_value(snapshot).unwrap_or_default();
-    let back = Snapshot::from_json(value).unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(&back, snapshot);
-}
-
-#[test]
-fn snapshots_round_trip_through_json() {
-    round_trip(&build_snapshot(
-        vec![pull_file("a.rs", "modified", Some(TWO_HUNKS))],
-        1,
-        None,
-        None,
-    ));
-    let every_field = Snapshot {
+/// A snapshot with every field set.
+pub(super) fn every_field_snapshot() -> Snapshot {
+    Snapshot {
         files: vec![SnapshotFile {
             path: "src/new.rs".into(),
             status: "renamed".into(),
@@ -444,13 +446,30 @@ fn snapshots_round_trip_through_json() {
             depends_on: vec!["src/b.rs".into()],
             test_of: Some("src/lib.rs".into()),
             likely_generated: true,
-            blob_sha: None,
+            blob_sha: Some("b".repeat(40)),
         }],
         files_truncated_by_github: true,
         changed_files: 3200,
         diagram_preference: "never".into(),
         conventions_problem: Some("diagrams: sometimes".into()),
-    };
+    }
+}
+
+/// Writes the cached text, reads it with `FromJson`: a field name spelled differently fails here.
+fn round_trip(snapshot: &Snapshot) {
+    let text = snapshot_text::write_cached(snapshot);
+    assert_eq!(snapshot_text::read_cached(&text).as_ref(), Some(snapshot));
+}
+
+#[test]
+fn snapshots_round_trip_through_their_cached_text() {
+    round_trip(&build_snapshot(
+        vec![pull_file("a.rs", "modified", Some(TWO_HUNKS))],
+        1,
+        None,
+        None,
+    ));
+    let every_field = every_field_snapshot();
     round_trip(&every_field);
     let mut bare = every_field;
     bare.conventions_problem = None;
@@ -494,15 +513,18 @@ fn merged_pull_requests_say_so() {
     merged.merged = true;
     merged.state = "closed".into();
     let snapshot = build_snapshot(vec![], 0, None, None);
-    let result = shape_result(ResultInputs {
-        args: &args(false),
-        base_url: "https://h",
-        repository: &repository(false),
-        pull: &merged,
-        snapshot: &snapshot,
-        saved: SavedState::default(),
-        may_write: true,
-    });
+    let result = document(
+        &shape_result(ResultInputs {
+            args: &args(false),
+            base_url: "https://h",
+            repository: &repository(false),
+            pull: &merged,
+            snapshot: &snapshot,
+            saved: SavedState::default(),
+            may_write: true,
+        })
+        .text,
+    );
     assert_eq!(result["pullRequest"]["state"], "merged");
     assert_eq!(result["canArrange"], false);
 }
@@ -511,17 +533,138 @@ fn merged_pull_requests_say_so() {
 fn a_read_only_connection_cannot_arrange() {
     let snapshot = build_snapshot(vec![], 0, None, None);
     let result = |may_write| {
-        shape_result(ResultInputs {
-            args: &args(false),
-            base_url: "https://h",
-            repository: &repository(true),
-            pull: &pull(),
-            snapshot: &snapshot,
-            saved: SavedState::default(),
-            may_write,
-        })["canArrange"]
+        document(
+            &shape_result(ResultInputs {
+                args: &args(false),
+                base_url: "https://h",
+                repository: &repository(true),
+                pull: &pull(),
+                snapshot: &snapshot,
+                saved: SavedState::default(),
+                may_write,
+            })
+            .text,
+        )["canArrange"]
             .clone()
     };
     assert_eq!(result(true), true);
     assert_eq!(result(false), false);
+}
+
+/// Snapshots of every shape a file can take, with text that needs escaping: non-ASCII, quotes,
+/// backslashes, control characters, separators JavaScript treats as line ends.
+pub(super) fn varied_snapshots() -> Vec<Snapshot> {
+    const PIECES: [&str; 16] = [
+        "a",
+        "src/",
+        "é",
+        "日本",
+        "🦀",
+        "\"",
+        "\\",
+        "\n",
+        "\t",
+        "\r",
+        "\u{1}",
+        "\u{1f}",
+        "\u{7f}",
+        "\u{2028}",
+        " ",
+        "\u{8}\u{c}",
+    ];
+    let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut next = move |below: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % below as u64) as usize
+    };
+    let text = |next: &mut dyn FnMut(usize) -> usize, most: usize| {
+        let count = next(most + 1);
+        (0..count)
+            .map(|_| PIECES[next(PIECES.len())])
+            .collect::<String>()
+    };
+    (0..60)
+        .map(|_| {
+            let files = (0..next(12))
+                .map(|_| {
+                    let status = ["modified", "added", "renamed", "removed"][next(4)];
+                    let changes = (0..next(5))
+                        .map(|_| SnapshotChange {
+                            id: text(&mut next, 3),
+                            header: text(&mut next, 6),
+                            preview: text(&mut next, 30),
+                            additions: next(1 << 20),
+                            deletions: next(10),
+                        })
+                        .collect();
+                    SnapshotFile {
+                        path: text(&mut next, 8),
+                        status: status.into(),
+                        previous_path: (status == "renamed").then(|| text(&mut next, 8)),
+                        additions: next(1000) as u64 * 1_000_000_007,
+                        deletions: next(100) as u64,
+                        changes,
+                        patch: (next(4) > 0).then(|| text(&mut next, 200)),
+                        depends_on: (0..next(6)).map(|_| text(&mut next, 6)).collect(),
+                        test_of: (next(3) == 0).then(|| text(&mut next, 10)),
+                        likely_generated: next(5) == 0,
+                        blob_sha: None,
+                    }
+                })
+                .collect();
+            Snapshot {
+                files,
+                files_truncated_by_github: false,
+                changed_files: 0,
+                diagram_preference: "ask".into(),
+                conventions_problem: None,
+            }
+        })
+        .collect()
+}
+
+/// The typed writer cuts and gives patches exactly as the Value-based one did, at every room
+/// from nothing to the whole list.
+#[test]
+fn the_typed_file_list_matches_the_value_written_one() {
+    let mut trimmed_seen = 0;
+    for snapshot in varied_snapshots() {
+        let files = &snapshot.files;
+        let whole = files_text(&snapshot);
+        assert_eq!(whole, reference::files_text(&snapshot));
+        let step = (whole.len() / 40).max(1);
+        for budget in (0..=whole.len() + 1).step_by(step) {
+            let mut values: Vec<Value> = files.iter().map(reference::file_json).collect();
+            let trimmed = reference::trim_file_list(&mut values, budget);
+            let cuts = file_list::cut_to(files, whole.len(), budget);
+            let written = file_list::write(files, &cuts, &[]);
+            assert_eq!(
+                written,
+                Value::Array(values.clone()).to_string(),
+                "{budget}"
+            );
+            assert_eq!((cuts.trimmed, cuts.len), (trimmed, written.len()));
+            trimmed_seen += usize::from(trimmed);
+            let patch_text: usize = files
+                .iter()
+                .filter_map(|f| f.patch.as_ref())
+                .map(|p| 2 * p.len() + 2)
+                .sum();
+            let room = patch_text + (files.len() + 1) * PER_FILE_OVERHEAD;
+            for patch_budget in (0..=room).step_by((room / 7).max(1)) {
+                let mut with_patches = values.clone();
+                let truncated = reference::attach_patches(&mut with_patches, files, patch_budget);
+                let (patches, cut) = file_list::fit_patches(files, patch_budget);
+                assert_eq!(
+                    file_list::write(files, &cuts, &patches),
+                    Value::Array(with_patches).to_string(),
+                    "{budget} {patch_budget}"
+                );
+                assert_eq!(cut, truncated);
+            }
+        }
+    }
+    assert!(trimmed_seen > 100, "{trimmed_seen}");
 }

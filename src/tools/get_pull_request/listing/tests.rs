@@ -105,5 +105,5 @@ fn text_that_is_not_a_listing_is_refused() {
 #[test]
 fn listing_keys_follow_snapshot_keys() {
     let key = crate::tools::get_pull_request::snapshot_key("Acme", "App", "b1", "h1");
-    assert_eq!(listing_key(&key), "listing:v1:v1:acme/app:b1:h1");
+    assert_eq!(listing_key(&key), "listing:v1:v2:acme/app:b1:h1");
 }

@@ -1,0 +1,106 @@
+//! The snapshot's cached text and a listing's JSON copies: read back whole, and a damaged text
+//! refused.
+
+use super::*;
+use crate::tools::get_pull_request::tests::{every_field_snapshot, varied_snapshots};
+
+fn snapshots() -> Vec<Snapshot> {
+    let mut all = varied_snapshots();
+    all.push(every_field_snapshot());
+    let mut empty_patches = every_field_snapshot();
+    empty_patches.files[0].patch = Some(String::new());
+    empty_patches.files.push(empty_patches.files[0].clone());
+    all.push(empty_patches);
+    all
+}
+
+#[test]
+fn cached_snapshots_read_back_whole() {
+    for snapshot in snapshots() {
+        let text = write_cached(&snapshot);
+        assert_eq!(read_cached(&text).as_ref(), Some(&snapshot), "{text:.300}");
+        let (header, patches) = text.split_once('\n').unwrap_or_default();
+        let whole: String = snapshot
+            .files
+            .iter()
+            .filter_map(|f| f.patch.clone())
+            .collect();
+        assert_eq!(patches, whole, "the patches follow the header as they are");
+        assert!(!header.contains("\"patch\""), "{header:.300}");
+    }
+}
+
+#[test]
+fn a_damaged_cached_text_is_no_snapshot() {
+    let snapshot = every_field_snapshot();
+    let text = write_cached(&snapshot);
+    let (header, patches) = text.split_once('\n').unwrap_or_default();
+    assert!(!patches.is_empty());
+    // Every text cut short.
+    for end in (0..text.len()).filter(|&end| text.is_char_boundary(end)) {
+        assert!(read_cached(&text[..end]).is_none(), "{end}");
+    }
+    let length = snapshot.files[0].patch.as_ref().map_or(0, String::len);
+    let with_lengths = |lengths: &str| {
+        let header = header.replace(&format!(r#""patch_bytes":[{length}]"#), lengths);
+        format!("{header}\n{patches}")
+    };
+    for bad in [
+        String::new(),
+        "\n".to_string(),
+        format!("{text}x"),
+        format!("{header}{patches}"),
+        format!("{header}\n{patches}{patches}"),
+        format!("[]\n{patches}"),
+        format!("{{}}\n{patches}"),
+        with_lengths(&format!(r#""patch_bytes":[{}]"#, length - 1)),
+        with_lengths(&format!(r#""patch_bytes":[{}]"#, length + 1)),
+        with_lengths(r#""patch_bytes":[]"#),
+        with_lengths(&format!(r#""patch_bytes":[{length},0]"#)),
+        with_lengths(r#""patch_bytes":[-1]"#),
+        with_lengths(r#""patch_bytes":["12"]"#),
+        with_lengths(r#""patch_bytes":{}"#),
+        with_lengths(r#""patch_bytes":[1e400]"#),
+        with_lengths(r#""patch_bytes":[18446744073709551615]"#),
+        with_lengths(r#""other":1"#),
+        header.replace(r#""path":"#, r#""name":"#) + "\n" + patches,
+    ] {
+        assert!(read_cached(&bad).is_none(), "{bad:.300}");
+    }
+    // A length that ends inside a character.
+    let mut wide = snapshot.clone();
+    wide.files[0].patch = Some("é".into());
+    let text = write_cached(&wide).replace(r#""patch_bytes":[2]"#, r#""patch_bytes":[1]"#);
+    assert!(text.contains(r#""patch_bytes":[1]"#));
+    assert!(read_cached(&text).is_none());
+}
+
+#[test]
+fn the_listing_copies_read_back() {
+    for snapshot in snapshots() {
+        let written = |form| {
+            let mut out = String::new();
+            write_json(&mut out, &snapshot, form);
+            assert!(!out.contains('\n'), "one line: {out:.200}");
+            crate::json::decode::<Snapshot>(&out).unwrap_or_else(|e| panic!("{e}: {out:.200}"))
+        };
+        let meta = written(Form::Meta);
+        assert_eq!(
+            meta,
+            Snapshot {
+                files: Vec::new(),
+                ..snapshot.clone()
+            }
+        );
+        let mut lean = snapshot.clone();
+        for file in &mut lean.files {
+            file.patch = file.patch.as_ref().map(|_| String::new());
+            file.blob_sha = None;
+            for change in &mut file.changes {
+                change.header.clear();
+                change.preview.clear();
+            }
+        }
+        assert_eq!(written(Form::Lean), lean);
+    }
+}
