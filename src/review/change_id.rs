@@ -100,7 +100,13 @@ fn id_of(content: &[u8], salt: u32) -> String {
     } else {
         String::new()
     };
-    let digest = crate::security::sha256::sha256(&[content, salt.as_bytes()]);
+    // Unsalted, the content goes alone: two parts would be joined into a copy first.
+    let parts: &[&[u8]] = if salt.is_empty() {
+        &[content]
+    } else {
+        &[content, salt.as_bytes()]
+    };
+    let digest = crate::security::sha256::sha256(parts);
     let bits = digest
         .iter()
         .take(5)
