@@ -130,7 +130,8 @@ pub fn preview(hunk: &Hunk<'_>) -> String {
     let mut out = String::with_capacity(text.len().min(4 * PREVIEW_MAX_CHARS) + 2);
     out.push(marker);
     out.push(' ');
-    if text.chars().nth(budget).is_none() {
+    // At most `budget` bytes is at most `budget` characters: no need to count them.
+    if text.len() <= budget || text.chars().nth(budget).is_none() {
         out.push_str(text);
     } else {
         out.extend(text.chars().take(budget - 1));
