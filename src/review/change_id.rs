@@ -100,7 +100,13 @@ fn id_of(content: &[u8], salt: u32) -> String {
     } else {
         String::new()
     };
-    let digest = crate::security::sha256::sha256(&[content, salt.as_bytes()]);
+    // Unsalted, the content goes alone: two parts would be joined into a copy first.
+    let parts: &[&[u8]] = if salt.is_empty() {
+        &[content]
+    } else {
+        &[content, salt.as_bytes()]
+    };
+    let digest = crate::security::sha256::sha256(parts);
     let bits = digest
         .iter()
         .take(5)
@@ -124,7 +130,8 @@ pub fn preview(hunk: &Hunk<'_>) -> String {
     let mut out = String::with_capacity(text.len().min(4 * PREVIEW_MAX_CHARS) + 2);
     out.push(marker);
     out.push(' ');
-    if text.chars().nth(budget).is_none() {
+    // At most `budget` bytes is at most `budget` characters: no need to count them.
+    if text.len() <= budget || text.chars().nth(budget).is_none() {
         out.push_str(text);
     } else {
         out.extend(text.chars().take(budget - 1));

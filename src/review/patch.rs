@@ -145,7 +145,8 @@ pub fn parse_patch(patch: &str) -> Result<Vec<Hunk<'_>>, PatchError> {
     let mut preamble_text = false;
     for (index, raw) in patch.split('\n').enumerate() {
         let number = index + 1;
-        let line = raw.strip_suffix('\r').unwrap_or(raw);
+        // A `&str` suffix is a byte compare; a `char` one encodes the char on every line.
+        let line = raw.strip_suffix("\r").unwrap_or(raw);
         if line.as_bytes().starts_with(b"@@") {
             if let Some(done) = open.take() {
                 hunks.push(done.finish()?);

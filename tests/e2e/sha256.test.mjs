@@ -41,3 +41,21 @@ test('all-0xff bytes, text and a large input match Node', () => {
   const view = memory.subarray(100, 100 + 777);
   assert.equal(ours(view), node(Buffer.from(view)));
 });
+
+test('views of several buffers, and of a wasm memory before and after it grows, match Node', () => {
+  // The script keeps a view of the last input's buffer; a grown memory is a new buffer.
+  const memory = new WebAssembly.Memory({ initial: 1, maximum: 4 });
+  const fill = () => new Uint8Array(memory.buffer).set(randomBytes(memory.buffer.byteLength));
+  fill();
+  const other = new Uint8Array(randomBytes(1000));
+  for (let round = 0; round < 3; round++) {
+    for (const [at, length] of [[0, 0], [1, 63], [7, 64], [4000, 200], [65536 - 65, 65]]) {
+      const view = new Uint8Array(memory.buffer, at, length);
+      assert.equal(ours(view), node(Buffer.from(view)), `memory ${round} at ${at}, ${length} bytes`);
+      const small = other.subarray(at % 900, (at % 900) + Math.min(length, 100));
+      assert.equal(ours(small), node(Buffer.from(small)));
+    }
+    memory.grow(1);
+    fill();
+  }
+});

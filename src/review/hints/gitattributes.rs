@@ -58,7 +58,18 @@ impl Gitattributes {
     /// The marks for a repository-relative path.
     pub fn marks(&self, path: &str) -> Marks {
         let (mut linguist, mut gitlab, mut vendored) = (None, None, None);
-        for rule in self.rules.iter().filter(|rule| rule.glob.matches(path)) {
+        // Split once for all rules, not once per rule (a 3,000-file pull request's first read
+        // spent ~0.4% splitting paths here, #19).
+        let parts: Vec<&str> = if self.rules.is_empty() {
+            Vec::new()
+        } else {
+            path.split('/').collect()
+        };
+        for rule in self
+            .rules
+            .iter()
+            .filter(|rule| rule.glob.matches_parts(&parts))
+        {
             linguist = rule.linguist_generated.or(linguist);
             gitlab = rule.gitlab_generated.or(gitlab);
             vendored = rule.linguist_vendored.or(vendored);

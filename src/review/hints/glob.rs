@@ -79,7 +79,12 @@ impl Glob {
 
     /// Whether the file at `path` (repository-relative) matches.
     pub fn matches(&self, path: &str) -> bool {
-        let parts: Vec<&str> = path.split('/').collect();
+        self.matches_parts(&path.split('/').collect::<Vec<_>>())
+    }
+
+    /// [`Glob::matches`] for a path already split at its slashes: a caller trying many globs on
+    /// one path splits it once.
+    pub fn matches_parts(&self, parts: &[&str]) -> bool {
         let dirs = parts.len().saturating_sub(1);
         if !self.anchored {
             // One segment, matched against the file name, or any directory for `name/`.
@@ -95,7 +100,7 @@ impl Glob {
         if self.dir_only {
             (1..=dirs).any(|end| self.segments_match(parts.get(..end).unwrap_or(&[])))
         } else {
-            self.segments_match(&parts)
+            self.segments_match(parts)
         }
     }
 

@@ -64,12 +64,31 @@ pub fn tokens<'a>(hunk: &Hunk<'a>, syntax: &Syntax, out: &mut Vec<Tok<'a>>) {
     }
 }
 
-/// Whether any visible line of the hunk contains one of `words`; a cheap filter run before lexing.
+/// Whether any visible line of the hunk contains one of `words` (none empty); a cheap filter run
+/// before lexing. Why not `str::contains` per word: it sets up a two-way searcher on every call,
+/// which for short words on short lines cost more than the search, and this filter was a fifth
+/// of the hints' time on a 3,000-file pull request (#19). Instead one pass over each line stops
+/// only at bytes that may start a word and compares there.
 pub fn mentions(hunk: &Hunk<'_>, words: &[&str]) -> bool {
+    // The words' first bytes, as a set of their low six bits (a false hit only costs a compare).
+    let starts = words
+        .iter()
+        .filter_map(|word| word.as_bytes().first())
+        .fold(0u64, |set, byte| set | 1 << (byte & 63));
     hunk.lines
         .iter()
         .filter(|line| line.is_visible())
-        .any(|line| words.iter().any(|word| line.text.contains(word)))
+        .any(|line| {
+            let bytes = line.text.as_bytes();
+            bytes.iter().enumerate().any(|(at, byte)| {
+                starts >> (byte & 63) & 1 == 1
+                    && words.iter().any(|word| {
+                        bytes
+                            .get(at..)
+                            .is_some_and(|rest| rest.starts_with(word.as_bytes()))
+                    })
+            })
+        })
 }
 
 fn lex_line<'a>(line: &'a str, syntax: &Syntax, mut state: State, out: &mut Vec<Tok<'a>>) -> State {
@@ -241,7 +260,7 @@ pub fn code<'a>(tokens: &[Tok<'a>]) -> Vec<Tok<'a>> {
 
 #[cfg(test)]
 pub(crate) mod tests {
-    use super::{tokens, Syntax, Tok};
+    use super::{mentions, tokens, Syntax, Tok};
     use crate::review::hints::testing::patch_from_body;
     use crate::review::patch::parse_patch;
 
@@ -274,6 +293,53 @@ pub(crate) mod tests {
             })
             .collect();
         assert_eq!(got.join(" "), expected, "{body}");
+    }
+
+    #[test]
+    fn mentions_agrees_with_str_contains() {
+        let lines = [
+            "",
+            "i",
+            "import",
+            "imimport x",
+            "  from 'a'\r",
+            "é import 🦀 require",
+            "reimport",
+            "impor",
+            "fn main() {",
+            "\u{0}\u{7f}\u{80}ÿ",
+            // Bytes whose low six bits match a word's first byte (`)` is `i` less 64).
+            ")mport Ire",
+            "use crate::x;",
+            "macro_rules! m",
+        ];
+        let long = format!("{}import", "i".repeat(5000));
+        let word_lists: [&[&str]; 5] = [
+            &["import", "require", "from"],
+            &["use", "mod", "crate", "fn", "macro_rules"],
+            &["@import", "@use", "@forward"],
+            &["🦀"],
+            &["é"],
+        ];
+        let mut all: Vec<&str> = lines.to_vec();
+        all.push(&long);
+        for first in &all {
+            for second in &all {
+                for (marker, header) in [("+", "-1 +1,2"), (" ", "-1,2 +1,2"), ("-", "-1,2 +1")] {
+                    let patch = format!("@@ {header} @@\n {first}\n{marker}{second}\n");
+                    let hunks = parse_patch(&patch).unwrap_or_else(|e| panic!("{e}: {patch}"));
+                    let hunk = &hunks[0];
+                    for words in word_lists {
+                        let expected = hunk
+                            .lines
+                            .iter()
+                            .filter(|line| line.is_visible())
+                            .any(|line| words.iter().any(|word| line.text.contains(word)));
+                        assert_eq!(mentions(hunk, words), expected, "{words:?} in {patch:?}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]
