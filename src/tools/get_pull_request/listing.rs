@@ -95,7 +95,7 @@ impl<'a> Listing<'a> {
     /// The snapshot without patch text, headers or previews: enough for
     /// `facts_from_snapshot`, never for showing a diff.
     pub fn lean_snapshot(&self) -> Option<Snapshot> {
-        crate::json::decode::<Snapshot>(self.lean).ok()
+        lean::read_snapshot(self.lean)
     }
 }
 
@@ -138,5 +138,6 @@ fn lean_file(file: &SnapshotFile) -> SnapshotFile {
     }
 }
 
+mod lean;
 #[cfg(test)]
 mod tests;
