@@ -14,114 +14,86 @@ pub fn read_snapshot(text: &str) -> Option<Snapshot> {
     compact(text).or_else(|| crate::json::decode::<Snapshot>(text).ok())
 }
 
-/// The snapshot in `text` when it is in the compact form; `None` for anything else, which
-/// `json::decode` may still read.
+/// The snapshot in `text` when it is in the compact form, keys in the order `Snapshot`'s
+/// `Serialize` writes them; `None` for anything else, which `json::decode` may still read.
 fn compact(text: &str) -> Option<Snapshot> {
-    let mut reader = Compact::new(text);
-    let (mut files, mut truncated, mut changed_files) = (None, None, None);
-    let (mut diagram_preference, mut conventions_problem) = (None, None);
-    reader.object(&mut |reader, key| {
-        match key {
-            "files" => {
-                let mut list = Vec::new();
-                reader.array(&mut |reader| {
-                    list.push(file(reader)?);
-                    Some(())
-                })?;
-                files = Some(list);
-            }
-            "files_truncated_by_github" => truncated = Some(reader.bool()?),
-            "changed_files" => changed_files = Some(reader.u64()?),
-            "diagram_preference" => diagram_preference = Some(reader.string()?),
-            "conventions_problem" => conventions_problem = reader.optional_string()?,
-            _ => return None,
-        }
-        Some(())
-    })?;
-    reader.end()?;
+    let mut r = Compact::new(text);
+    r.expect("{\"files\":");
+    let files = r.list(file);
+    r.expect(",\"files_truncated_by_github\":");
+    let files_truncated_by_github = r.bool();
+    r.expect(",\"changed_files\":");
+    let changed_files = r.u64();
+    r.expect(",\"diagram_preference\":");
+    let diagram_preference = r.string();
+    let conventions_problem = r.optional_string(",\"conventions_problem\":");
+    r.expect("}");
+    r.finish()?;
     Some(Snapshot {
-        files: files?,
-        files_truncated_by_github: truncated?,
-        changed_files: changed_files?,
-        diagram_preference: diagram_preference?,
+        files,
+        files_truncated_by_github,
+        changed_files,
+        diagram_preference,
         conventions_problem,
     })
 }
 
-/// One file; the lists and the generated flag default when missing or `null`, as
-/// `SnapshotFile::from_json` has them.
-fn file(reader: &mut Compact<'_>) -> Option<SnapshotFile> {
-    let (mut path, mut status, mut previous_path) = (None, None, None);
-    let (mut additions, mut deletions, mut changes) = (None, None, Vec::new());
-    let (mut patch, mut depends_on, mut test_of) = (None, Vec::new(), None);
-    let (mut likely_generated, mut blob_sha) = (false, None);
-    reader.object(&mut |reader, key| {
-        match key {
-            "path" => path = Some(reader.string()?),
-            "status" => status = Some(reader.string()?),
-            "previous_path" => previous_path = reader.optional_string()?,
-            "additions" => additions = Some(reader.u64()?),
-            "deletions" => deletions = Some(reader.u64()?),
-            "changes" => {
-                changes = Vec::new();
-                if !reader.null() {
-                    reader.array(&mut |reader| {
-                        changes.push(change(reader)?);
-                        Some(())
-                    })?;
-                }
-            }
-            "patch" => patch = reader.optional_string()?,
-            "depends_on" => {
-                depends_on = match reader.null() {
-                    true => Vec::new(),
-                    false => reader.strings()?,
-                }
-            }
-            "test_of" => test_of = reader.optional_string()?,
-            "likely_generated" => likely_generated = !reader.null() && reader.bool()?,
-            "blob_sha" => blob_sha = reader.optional_string()?,
-            _ => return None,
-        }
-        Some(())
-    })?;
-    Some(SnapshotFile {
-        path: path?,
-        status: status?,
+/// One file, its optional fields present only when set (`skip_serializing_if`).
+fn file(r: &mut Compact<'_>) -> SnapshotFile {
+    r.expect("{\"path\":");
+    let path = r.string();
+    r.expect(",\"status\":");
+    let status = r.string();
+    let previous_path = r.optional_string(",\"previous_path\":");
+    r.expect(",\"additions\":");
+    let additions = r.u64();
+    r.expect(",\"deletions\":");
+    let deletions = r.u64();
+    r.expect(",\"changes\":");
+    let changes = r.list(change);
+    let patch = r.optional_string(",\"patch\":");
+    r.expect(",\"depends_on\":");
+    let depends_on = r.list(Compact::string);
+    let test_of = r.optional_string(",\"test_of\":");
+    r.expect(",\"likely_generated\":");
+    let likely_generated = r.bool();
+    let blob_sha = r.optional_string(",\"blob_sha\":");
+    r.expect("}");
+    SnapshotFile {
+        path,
+        status,
         previous_path,
-        additions: additions?,
-        deletions: deletions?,
+        additions,
+        deletions,
         changes,
         patch,
         depends_on,
         test_of,
         likely_generated,
         blob_sha,
-    })
+    }
 }
 
-/// One change; every field is required.
-fn change(reader: &mut Compact<'_>) -> Option<SnapshotChange> {
-    let (mut id, mut header, mut preview) = (None, None, None);
-    let (mut additions, mut deletions) = (None, None);
-    reader.object(&mut |reader, key| {
-        match key {
-            "id" => id = Some(reader.string()?),
-            "header" => header = Some(reader.string()?),
-            "preview" => preview = Some(reader.string()?),
-            "additions" => additions = Some(usize::try_from(reader.u64()?).ok()?),
-            "deletions" => deletions = Some(usize::try_from(reader.u64()?).ok()?),
-            _ => return None,
-        }
-        Some(())
-    })?;
-    Some(SnapshotChange {
-        id: id?,
-        header: header?,
-        preview: preview?,
-        additions: additions?,
-        deletions: deletions?,
-    })
+/// One change; its counts must fit `usize`, as `json::decode` has them.
+fn change(r: &mut Compact<'_>) -> SnapshotChange {
+    r.expect("{\"id\":");
+    let id = r.string();
+    r.expect(",\"header\":");
+    let header = r.string();
+    r.expect(",\"preview\":");
+    let preview = r.string();
+    r.expect(",\"additions\":");
+    let additions = r.usize();
+    r.expect(",\"deletions\":");
+    let deletions = r.usize();
+    r.expect("}");
+    SnapshotChange {
+        id,
+        header,
+        preview,
+        additions,
+        deletions,
+    }
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@ fn change(id: &str, additions: usize) -> SnapshotChange {
     SnapshotChange {
         id: id.into(),
         header: "@@ -1,2 +1,3 @@ fn \"quoted\"\tand\\slash".into(),
-        preview: "é 日本 🦀 \u{1} \u{7f}".into(),
+        preview: "é 日本 🦀 \u{7f} a/b".into(),
         additions,
         deletions: 0,
     }
@@ -117,6 +117,7 @@ fn other_forms_read_as_decode_reads_them() {
         r#"{"files":[{"path":"a","status":"added","additions":1,"deletions":0,"depends_on":["a",null]}],"files_truncated_by_github":false,"changed_files":1,"diagram_preference":"x"}"#,
         r#"{"files":[{"path":"\ud83e\udd80","status":"added","additions":1,"deletions":0}],"files_truncated_by_github":false,"changed_files":1,"diagram_preference":"\u00e9\/"}"#,
         r#"{"files":[{"path":"\ud83e","status":"added","additions":1,"deletions":0}],"files_truncated_by_github":false,"changed_files":1,"diagram_preference":"x"}"#,
+        r#"{"files":[{"path":"a\u0001\b\f","status":"added","additions":1,"deletions":0,"changes":[],"depends_on":[],"likely_generated":false}],"files_truncated_by_github":false,"changed_files":1,"diagram_preference":"x"}"#,
         r#"{"fil\u0065s":[],"files_truncated_by_github":false,"changed_files":1,"diagram_preference":"x"}"#,
         r#"[]"#,
         r#"null"#,
