@@ -15,6 +15,10 @@
 //! wrong. So a type read both ways must come out the same, which its tests check against `decode`
 //! on varied and damaged text.
 
+/// The deepest nesting [`Compact::value`] reads (`serde_json` refuses 128 levels; the stored
+/// documents have five or so).
+pub const MAX_DEPTH: usize = 32;
+
 /// A position in compact JSON text. A read that finds something else marks the reader failed
 /// and gives an empty value; every read after it fails too, and [`Compact::finish`] says so.
 /// (One check at the end, rather than an early return after every read, keeps each type's reader
@@ -74,27 +78,20 @@ impl<'a> Compact<'a> {
         false
     }
 
-    /// A whole number of 0 or more that fits `u64` (`decode` reads a larger one as a float).
+    /// A whole number of 0 or more, of at most 19 digits (always below `u64::MAX`, so no
+    /// overflow check; `decode` reads a 20-digit one that fits).
     pub fn u64(&mut self) -> u64 {
         let digits = self.rest();
         let count = digits.iter().take_while(|d| d.is_ascii_digit()).count();
-        let mut value: Option<u64> = Some(0);
-        for digit in digits.get(..count).unwrap_or_default() {
-            value = value
-                .and_then(|v| v.checked_mul(10))
-                .and_then(|v| v.checked_add(u64::from(digit - b'0')));
+        // No digits, too many, or a leading zero (not JSON).
+        if count == 0 || count > 19 || (count > 1 && digits[0] == b'0') {
+            self.fail();
+            return 0;
         }
-        match value {
-            // Digits, without a leading zero (not JSON).
-            Some(value) if count == 1 || (count > 1 && digits[0] != b'0') => {
-                self.at += count;
-                value
-            }
-            _ => {
-                self.fail();
-                0
-            }
-        }
+        self.at += count;
+        digits[..count]
+            .iter()
+            .fold(0, |value, digit| value * 10 + u64::from(digit - b'0'))
     }
 
     /// A whole number that fits `usize` (32 bits in wasm), as `decode` reads one.
@@ -106,8 +103,9 @@ impl<'a> Compact<'a> {
         })
     }
 
-    /// A string: its text up to the closing quote, with the escapes `"`, `\`, `/`, `n`, `r`, `t`
-    /// read (any other escape, and a raw control character, fails).
+    /// A string whose escapes are among the common ones `serde_json` writes: `\"`, `\\`, `\n`,
+    /// `\r`, `\t`. Any other (`\b`, `\f`, `\u`, `\/`), and a raw control character, fails: the
+    /// caller's fallback reads those, and what is read here is what writing it again would give.
     pub fn string(&mut self) -> String {
         let mut out = String::new();
         self.expect("\"");
@@ -129,11 +127,9 @@ impl<'a> Compact<'a> {
                 }
                 (b'\\', Some(b'"')) => '"',
                 (b'\\', Some(b'\\')) => '\\',
-                (b'\\', Some(b'/')) => '/',
                 (b'\\', Some(b'n')) => '\n',
                 (b'\\', Some(b'r')) => '\r',
                 (b'\\', Some(b't')) => '\t',
-                // A raw control character, or an escape `serde_json` writes rarely.
                 _ => {
                     self.fail();
                     break;
@@ -144,21 +140,72 @@ impl<'a> Compact<'a> {
         out
     }
 
-    /// An array, each item read by `item`.
-    pub fn list<T>(&mut self, mut item: impl FnMut(&mut Self) -> T) -> Vec<T> {
-        let mut out = Vec::new();
+    /// An array, each item read by `item` (one function for every item type: the wasm size).
+    pub fn list(&mut self, item: &mut dyn FnMut(&mut Compact<'a>)) {
         self.expect("[");
         if self.failed || self.word("]") {
-            return out;
+            return;
         }
         while !self.failed {
-            out.push(item(self));
+            item(self);
             if !self.word(",") {
                 self.expect("]");
                 break;
             }
         }
+    }
+
+    /// An array of strings.
+    pub fn strings(&mut self) -> Vec<String> {
+        let mut out = Vec::new();
+        self.list(&mut |reader| out.push(reader.string()));
         out
+    }
+
+    /// A value in the form `serde_json` writes a `Value` (object keys in sorted order, as its
+    /// map keeps them), as its text: exactly what parsing and writing it again would give. For
+    /// the documents the pull request's object stores, which hold no numbers: a number fails,
+    /// as does nesting deeper than [`MAX_DEPTH`].
+    pub fn value(&mut self) -> &'a str {
+        let start = self.at;
+        self.skip_value(0);
+        self.text.get(start..self.at).unwrap_or_default()
+    }
+
+    fn skip_value(&mut self, depth: usize) {
+        if depth > MAX_DEPTH {
+            return self.fail();
+        }
+        match self.rest().first() {
+            Some(b'{') => {
+                self.at += 1;
+                if self.word("}") {
+                    return;
+                }
+                let mut last: Option<String> = None;
+                while !self.failed {
+                    let key = self.string();
+                    if last.is_some_and(|last| last >= key) {
+                        self.fail();
+                    }
+                    self.expect(":");
+                    self.skip_value(depth + 1);
+                    last = Some(key);
+                    if !self.word(",") {
+                        self.expect("}");
+                        break;
+                    }
+                }
+            }
+            Some(b'[') => self.list(&mut |reader| reader.skip_value(depth + 1)),
+            Some(b'"') => {
+                self.string();
+            }
+            Some(b't' | b'f') => {
+                self.bool();
+            }
+            _ => self.expect("null"),
+        }
     }
 
     /// The value of an optional key: `None` when `key` (written `,"name":`) isn't next, else its
@@ -195,7 +242,6 @@ mod tests {
             let written = serde_json::to_string(text).unwrap_or_default();
             assert_eq!(string(&written).as_deref(), Some(text), "{written}");
         }
-        assert_eq!(string(r#""a\/b""#).as_deref(), Some("a/b"));
         for bad in [
             "",
             "\"",
@@ -203,8 +249,11 @@ mod tests {
             "\"a\\\"",
             "\"a\\",
             "\"\\x\"",
-            "\"\\u0041\"",
+            "\"a\\/b\"",
             "\"\\b\"",
+            "\"\\f\"",
+            "\"\\u0001\"",
+            "\"\\u0041\"",
             "\"raw \n newline\"",
             "'single'",
             "\"a\" ",
@@ -214,10 +263,13 @@ mod tests {
     }
 
     #[test]
-    fn numbers_are_whole_and_unsigned() {
+    fn numbers_are_whole_unsigned_and_short() {
         assert_eq!(number("0"), Some(0));
         assert_eq!(number("42"), Some(42));
-        assert_eq!(number("18446744073709551615"), Some(u64::MAX));
+        assert_eq!(
+            number("9999999999999999999"),
+            Some(9_999_999_999_999_999_999)
+        );
         for bad in [
             "",
             "-1",
@@ -225,7 +277,7 @@ mod tests {
             "01",
             "1.0",
             "1e2",
-            "18446744073709551616",
+            "18446744073709551615",
             "+1",
             " 1",
         ] {
@@ -233,11 +285,76 @@ mod tests {
         }
     }
 
+    fn value(text: &str) -> Option<&str> {
+        let mut reader = Compact::new(text);
+        let out = reader.value();
+        reader.finish().map(|()| out)
+    }
+
+    #[test]
+    fn values_are_read_as_value_writes_them() {
+        let written = serde_json::json!({
+            "b": [true, false, null, "x\t\"y", [], {}],
+            "a": {"z": [{"k": "v"}], "é": "", "A": null},
+            "checklist": [{"id": "c1", "scope": "section:#1", "text": "t"}],
+        })
+        .to_string();
+        assert_eq!(value(&written), Some(written.as_str()));
+        for bad in [
+            r#"{"b":1,"a":2}"#,
+            r#"{"a":true,"a":false}"#,
+            r#"{"a":1}"#,
+            r#"[1.5]"#,
+            r#"{"a" :true}"#,
+            r#"[true,]"#,
+            r#"nul"#,
+            r#"{"a":"\/"}"#,
+            r#"{"a":"\u0001"}"#,
+        ] {
+            assert_eq!(value(bad), None, "{bad}");
+        }
+        let deep = format!("{}{}", "[".repeat(MAX_DEPTH + 1), "]".repeat(MAX_DEPTH + 1));
+        assert_eq!(value(&deep), Some(deep.as_str()));
+        let deeper = format!("{}{}", "[".repeat(MAX_DEPTH + 2), "]".repeat(MAX_DEPTH + 2));
+        assert_eq!(value(&deeper), None);
+    }
+
+    /// Whatever `value` reads is what `serde_json` writes for it again, also cut or damaged.
+    #[test]
+    fn values_read_are_what_writing_them_again_gives() {
+        let written = serde_json::json!({
+            "sections": [{"title": "A \"b\"\n\r\t\\", "files": [{"path": "x/y", "hunks": ["h1"]}]}],
+            "overview": "é",
+            "dashed": true,
+            "gone": null,
+        })
+        .to_string();
+        let bytes = written.as_bytes();
+        for end in 0..=bytes.len() {
+            for at in 0..end {
+                for byte in *b" \"a0n{}[],:\\ubt" {
+                    let mut damaged = bytes[..end].to_vec();
+                    damaged[at] = byte;
+                    let Ok(damaged) = String::from_utf8(damaged) else {
+                        continue;
+                    };
+                    if let Some(read) = value(&damaged) {
+                        let again = serde_json::from_str::<serde_json::Value>(read)
+                            .map(|value| value.to_string())
+                            .ok();
+                        assert_eq!(again.as_deref(), Some(read), "{damaged}");
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn lists_and_words() {
         let read = |text: &str| {
             let mut reader = Compact::new(text);
-            let list = reader.list(|reader| reader.u64());
+            let mut list = Vec::new();
+            reader.list(&mut |reader| list.push(reader.u64()));
             let flag = reader.word(",") && reader.bool();
             reader.finish().map(|()| (list, flag))
         };

@@ -19,7 +19,8 @@ pub fn read_snapshot(text: &str) -> Option<Snapshot> {
 fn compact(text: &str) -> Option<Snapshot> {
     let mut r = Compact::new(text);
     r.expect("{\"files\":");
-    let files = r.list(file);
+    let mut files = Vec::new();
+    r.list(&mut |r| files.push(file(r)));
     r.expect(",\"files_truncated_by_github\":");
     let files_truncated_by_github = r.bool();
     r.expect(",\"changed_files\":");
@@ -50,10 +51,11 @@ fn file(r: &mut Compact<'_>) -> SnapshotFile {
     r.expect(",\"deletions\":");
     let deletions = r.u64();
     r.expect(",\"changes\":");
-    let changes = r.list(change);
+    let mut changes = Vec::new();
+    r.list(&mut |r| changes.push(change(r)));
     let patch = r.optional_string(",\"patch\":");
     r.expect(",\"depends_on\":");
-    let depends_on = r.list(Compact::string);
+    let depends_on = r.strings();
     let test_of = r.optional_string(",\"test_of\":");
     r.expect(",\"likely_generated\":");
     let likely_generated = r.bool();
