@@ -5,8 +5,7 @@
 //! no `await` in between, so no other request can interleave. History is append-only.
 //!
 //! Internal API (JSON over `fetch`, reached only through the Worker's binding):
-//! `GET /state` → [`CurrentState`]; `POST /save` `SaveRequest` (read as [`SaveText`], the body
-//! stored as it came) → [`SaveOutcome`];
+//! `GET /state` → [`CurrentState`]; `POST /save` [`SaveRequest`] → [`SaveOutcome`];
 //! `GET /history?kind=order` → `[VersionSummary]`; `GET /version?kind=order&v=N` → [`SavedRecord`];
 //! `GET /ticks?person=login` → [`ReviewerState`] (their ticks with the head each was made at, and
 //! the change ids recorded for those heads); `POST /tick` `{person, items, done, head_sha, at}` →
@@ -27,7 +26,7 @@ use worker::{
 use crate::json::{DecodeError, Fields, FromJson};
 use crate::person_data::{MAX_VERSIONS, TICK_RETENTION_SECONDS};
 use crate::tools::saved::{
-    decide_save, CurrentState, DocumentKind, ReviewerState, SaveOutcome, SaveText, SavedRecord,
+    decide_save, CurrentState, DocumentKind, ReviewerState, SaveOutcome, SaveRequest, SavedRecord,
     TickOutcome, TickReply, TickRow, VersionSummary, MAX_TICKS_PER_PERSON,
 };
 
@@ -268,7 +267,7 @@ impl DurableObject for PullRequestStore {
                 diagram: self.latest(DocumentKind::Diagram, true)?.map(Row::record),
             })),
             (Method::Post, "/save") => {
-                let request = SaveText::read(&req.text().await?)?;
+                let request: SaveRequest = json_body(&mut req).await?;
                 json_reply(serde_json::to_string(&self.save(&request)?))
             }
             (Method::Get, "/history") => json_reply(serde_json::to_string(&self.history(kind)?)),
@@ -336,7 +335,7 @@ impl PullRequestStore {
     }
 
     /// Checks the base version and writes the next version, with no await in between.
-    fn save(&self, request: &SaveText) -> Result<SaveOutcome> {
+    fn save(&self, request: &SaveRequest) -> Result<SaveOutcome> {
         let latest = self.latest(request.kind, false)?.map(|row| row.summary());
         let version = match decide_save(latest.as_ref(), request.base_version) {
             Ok(version) => version,
@@ -354,7 +353,7 @@ impl PullRequestStore {
             &query,
             vec![
                 (version as i64).into(),
-                request.body.clone().into(),
+                request.body.to_string().into(),
                 request.person.clone().into(),
                 client,
                 request.source.clone().into(),

@@ -7,7 +7,6 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::json::compact::Compact;
 use crate::json::{DecodeError, Fields, FromJson};
 
 /// Which of the two versioned documents a save or read is about.
@@ -84,7 +83,6 @@ pub struct SaveRequest {
     pub saved_at: String,
 }
 
-/// Reads a save request in any form (`SaveText::read`'s fallback).
 impl FromJson for SaveRequest {
     fn from_json(value: Value) -> Result<Self, DecodeError> {
         let mut f = Fields::of(value)?;
@@ -97,82 +95,6 @@ impl FromJson for SaveRequest {
             source: f.required("source")?,
             head_sha: f.required("head_sha")?,
             saved_at: f.required("saved_at")?,
-        })
-    }
-}
-
-/// A save request as the object reads it: the body as the JSON text it stores.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SaveText {
-    pub kind: DocumentKind,
-    pub base_version: u64,
-    /// The document as `serde_json` writes it, which is the text the object stores.
-    pub body: String,
-    pub person: String,
-    pub client: Option<String>,
-    pub source: String,
-    pub head_sha: String,
-    pub saved_at: String,
-}
-
-impl SaveText {
-    /// Reads a save request: in the form its writer ([`SaveRequest`]'s `Serialize`) gives it,
-    /// straight, the body's text kept as it came; any other text through `json::decode`, the
-    /// body written again, as before.
-    ///
-    /// Why: parsing a 50-section order into a `Value` tree and writing it again to store it was
-    /// a tenth of a save's isolate time (issue #19). `Compact::value` reads only text that
-    /// writing the parsed body again would give, so the stored record is the same, byte for byte.
-    pub fn read(text: &str) -> Result<SaveText, DecodeError> {
-        match SaveText::compact(text) {
-            Some(request) => Ok(request),
-            None => crate::json::decode::<SaveRequest>(text).map(|request| SaveText {
-                kind: request.kind,
-                base_version: request.base_version,
-                body: request.body.to_string(),
-                person: request.person,
-                client: request.client,
-                source: request.source,
-                head_sha: request.head_sha,
-                saved_at: request.saved_at,
-            }),
-        }
-    }
-
-    /// The request in the compact form, fields in `SaveRequest`'s order; `None` for any other.
-    fn compact(text: &str) -> Option<SaveText> {
-        let mut r = Compact::new(text);
-        r.expect("{\"kind\":");
-        let kind = match r.string().as_str() {
-            "order" => DocumentKind::Order,
-            "diagram" => DocumentKind::Diagram,
-            _ => return None,
-        };
-        r.expect(",\"base_version\":");
-        let base_version = r.u64();
-        r.expect(",\"body\":");
-        let body = r.value().to_string();
-        r.expect(",\"person\":");
-        let person = r.string();
-        r.expect(",\"client\":");
-        let client = (!r.word("null")).then(|| r.string());
-        r.expect(",\"source\":");
-        let source = r.string();
-        r.expect(",\"head_sha\":");
-        let head_sha = r.string();
-        r.expect(",\"saved_at\":");
-        let saved_at = r.string();
-        r.expect("}");
-        r.finish()?;
-        Some(SaveText {
-            kind,
-            base_version,
-            body,
-            person,
-            client,
-            source,
-            head_sha,
-            saved_at,
         })
     }
 }
@@ -391,124 +313,6 @@ mod tests {
             round_trip(&vec![summary(2), summary(1)]),
             vec![summary(2), summary(1)]
         );
-    }
-
-    fn request(kind: DocumentKind, client: Option<&str>, body: Value) -> SaveRequest {
-        SaveRequest {
-            kind,
-            base_version: 12,
-            body,
-            person: "octo-cat".into(),
-            client: client.map(str::to_string),
-            source: "agent".into(),
-            head_sha: "a".repeat(40),
-            saved_at: "2026-11-29T00:00:00Z".into(),
-        }
-    }
-
-    fn order_body() -> Value {
-        serde_json::json!({
-            "overview": "Start with `flags`: \"quoted\", tabbed\t, é 日本 🦀.",
-            "sections": [
-                {"title": "One", "layer": "logic", "note": "Line one\nline two\r\n", "checks": ["a", "b\\c"],
-                 "files": [{"path": "src/a b.rs", "note": "n", "focus": "key", "hunks": ["h1", "h2"]}]},
-                {"files": [{"path": "x/y.rs"}]},
-            ],
-            "checklist": [{"id": "c1k2", "scope": "section:One", "text": "a"}],
-        })
-    }
-
-    fn diagram_body() -> Value {
-        serde_json::json!({
-            "title": null,
-            "nodes": [{"id": "a", "title": "A", "kind": "logic", "lines": [{"label": "l", "text": "t"}]}],
-            "edges": [{"from": "a", "to": "b", "dashed": true, "label": "x/y"}],
-            "groups": [],
-        })
-    }
-
-    /// The object's reading as it was: `decode`, then the body written again to store it.
-    fn read_before(text: &str) -> Option<SaveText> {
-        let request = crate::json::decode::<SaveRequest>(text).ok()?;
-        Some(SaveText {
-            kind: request.kind,
-            base_version: request.base_version,
-            body: request.body.to_string(),
-            person: request.person,
-            client: request.client,
-            source: request.source,
-            head_sha: request.head_sha,
-            saved_at: request.saved_at,
-        })
-    }
-
-    /// The compact reading answers only what the reading before answers, and `read` answers
-    /// exactly that.
-    fn check_same(text: &str) {
-        if let Some(read) = SaveText::compact(text) {
-            assert_eq!(Some(read), read_before(text), "{text}");
-        }
-        assert_eq!(SaveText::read(text).ok(), read_before(text), "{text}");
-    }
-
-    #[test]
-    fn save_requests_read_as_their_writer_wrote_them() {
-        for kind in [DocumentKind::Order, DocumentKind::Diagram] {
-            for client in [None, Some("Claude \"Code\"\t")] {
-                for body in [order_body(), diagram_body(), Value::Null] {
-                    let written = request(kind, client, body.clone());
-                    let text = serde_json::to_string(&written).unwrap_or_default();
-                    let read = SaveText::compact(&text).unwrap_or_else(|| panic!("{text}"));
-                    assert_eq!(read.body, body.to_string());
-                    assert_eq!(read.kind, kind);
-                    assert_eq!(read.client.as_deref(), client);
-                    check_same(&text);
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn save_requests_in_other_forms_read_as_before() {
-        let text = serde_json::to_string(&request(
-            DocumentKind::Diagram,
-            Some("bell \u{7}"),
-            serde_json::json!({"a": "\u{1}/", "b": [1, 2.5, -3]}),
-        ))
-        .unwrap_or_default();
-        assert_eq!(SaveText::compact(&text), None, "{text}");
-        check_same(&text);
-        let spaced =
-            serde_json::to_string_pretty(&request(DocumentKind::Order, None, order_body()))
-                .unwrap_or_default();
-        assert_eq!(SaveText::compact(&spaced), None);
-        check_same(&spaced);
-        assert!(SaveText::read(&spaced).is_ok());
-    }
-
-    #[test]
-    fn damaged_save_requests_are_refused_or_read_as_before() {
-        // Every cut, and every ASCII byte replaced by each of a few that change the meaning.
-        let text = serde_json::to_string(&request(DocumentKind::Order, Some("c"), order_body()))
-            .unwrap_or_default();
-        let bytes = text.as_bytes();
-        for end in 0..bytes.len() {
-            if let Some(cut) = text.get(..end) {
-                assert_eq!(SaveText::read(cut).ok(), None, "{cut}");
-            }
-        }
-        for at in 0..bytes.len() {
-            if !bytes[at].is_ascii() {
-                continue;
-            }
-            for byte in *b" \"0an{}[],:\\ub" {
-                let mut damaged = bytes.to_vec();
-                damaged[at] = byte;
-                if let Ok(damaged) = String::from_utf8(damaged) {
-                    check_same(&damaged);
-                }
-            }
-        }
     }
 
     #[test]

@@ -21,12 +21,9 @@ fn compact(text: &str) -> Option<Snapshot> {
     r.expect("{\"files\":");
     let mut files = Vec::new();
     r.list(&mut |r| files.push(file(r)));
-    r.expect(",\"files_truncated_by_github\":");
-    let files_truncated_by_github = r.bool();
-    r.expect(",\"changed_files\":");
-    let changed_files = r.u64();
-    r.expect(",\"diagram_preference\":");
-    let diagram_preference = r.string();
+    let files_truncated_by_github = r.bool_at(",\"files_truncated_by_github\":");
+    let changed_files = r.u64_at(",\"changed_files\":");
+    let diagram_preference = r.string_at(",\"diagram_preference\":");
     let conventions_problem = r.optional_string(",\"conventions_problem\":");
     r.expect("}");
     r.finish()?;
@@ -41,15 +38,11 @@ fn compact(text: &str) -> Option<Snapshot> {
 
 /// One file, its optional fields present only when set (`skip_serializing_if`).
 fn file(r: &mut Compact<'_>) -> SnapshotFile {
-    r.expect("{\"path\":");
-    let path = r.string();
-    r.expect(",\"status\":");
-    let status = r.string();
+    let path = r.string_at("{\"path\":");
+    let status = r.string_at(",\"status\":");
     let previous_path = r.optional_string(",\"previous_path\":");
-    r.expect(",\"additions\":");
-    let additions = r.u64();
-    r.expect(",\"deletions\":");
-    let deletions = r.u64();
+    let additions = r.u64_at(",\"additions\":");
+    let deletions = r.u64_at(",\"deletions\":");
     r.expect(",\"changes\":");
     let mut changes = Vec::new();
     r.list(&mut |r| changes.push(change(r)));
@@ -57,8 +50,7 @@ fn file(r: &mut Compact<'_>) -> SnapshotFile {
     r.expect(",\"depends_on\":");
     let depends_on = r.strings();
     let test_of = r.optional_string(",\"test_of\":");
-    r.expect(",\"likely_generated\":");
-    let likely_generated = r.bool();
+    let likely_generated = r.bool_at(",\"likely_generated\":");
     let blob_sha = r.optional_string(",\"blob_sha\":");
     r.expect("}");
     SnapshotFile {
@@ -78,16 +70,11 @@ fn file(r: &mut Compact<'_>) -> SnapshotFile {
 
 /// One change; its counts must fit `usize`, as `json::decode` has them.
 fn change(r: &mut Compact<'_>) -> SnapshotChange {
-    r.expect("{\"id\":");
-    let id = r.string();
-    r.expect(",\"header\":");
-    let header = r.string();
-    r.expect(",\"preview\":");
-    let preview = r.string();
-    r.expect(",\"additions\":");
-    let additions = r.usize();
-    r.expect(",\"deletions\":");
-    let deletions = r.usize();
+    let id = r.string_at("{\"id\":");
+    let header = r.string_at(",\"header\":");
+    let preview = r.string_at(",\"preview\":");
+    let additions = r.usize_at(",\"additions\":");
+    let deletions = r.usize_at(",\"deletions\":");
     r.expect("}");
     SnapshotChange {
         id,

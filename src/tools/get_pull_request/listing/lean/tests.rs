@@ -7,7 +7,7 @@ use crate::tools::get_pull_request::listing::write_listing;
 fn change(id: &str, additions: usize) -> SnapshotChange {
     SnapshotChange {
         id: id.into(),
-        header: "@@ -1,2 +1,3 @@ fn \"quoted\"\tand\\slash".into(),
+        header: "@@ -1,2 +1,3 @@ fn header".into(),
         preview: "é 日本 🦀 \u{7f} a/b".into(),
         additions,
         deletions: 0,
@@ -22,7 +22,7 @@ fn file(path: &str) -> SnapshotFile {
         additions: 3,
         deletions: 1,
         changes: vec![change("h1abcde", 2)],
-        patch: Some("@@ -1 +1 @@\n-old\n+new \"x\"\r\n".into()),
+        patch: Some(String::new()),
         depends_on: Vec::new(),
         test_of: None,
         likely_generated: false,
@@ -33,9 +33,9 @@ fn file(path: &str) -> SnapshotFile {
 fn snapshot() -> Snapshot {
     let mut renamed = file("src/new name.rs");
     renamed.status = "renamed".into();
-    renamed.previous_path = Some("src/old\\name.rs".into());
+    renamed.previous_path = Some("src/old name.rs".into());
     renamed.changes = vec![change("h2", 0), change("h3", 18_000)];
-    renamed.depends_on = vec!["src/a.rs".into(), "src/b \"c\".rs".into()];
+    renamed.depends_on = vec!["src/a.rs".into(), "src/b c.rs".into()];
     let mut test = file("tests/a_test.rs");
     test.test_of = Some("src/a.rs".into());
     test.blob_sha = Some("b".repeat(40));
@@ -49,8 +49,18 @@ fn snapshot() -> Snapshot {
         files_truncated_by_github: false,
         changed_files: 5,
         diagram_preference: "sometimes".into(),
-        conventions_problem: Some("line 2: \"diagrams\" must be one of …".into()),
+        conventions_problem: Some("line 2: diagrams must be one of …".into()),
     }
+}
+
+/// The snapshot with what the compact form leaves to `decode`: escapes in strings, patch text.
+fn escaped() -> Snapshot {
+    let mut snapshot = snapshot();
+    snapshot.files[0].patch = Some("@@ -1 +1 @@\n-old\n+new \"x\"\r\n".into());
+    snapshot.files[1].changes[0].header = "@@ -1,2 +1,3 @@ fn \"quoted\"\tand\\slash".into();
+    snapshot.files[1].depends_on.push("src/b \"c\".rs".into());
+    snapshot.conventions_problem = Some("line 2: \"diagrams\" must be one of …".into());
+    snapshot
 }
 
 fn decoded(text: &str) -> Option<Snapshot> {
@@ -79,6 +89,19 @@ fn written() -> Vec<String> {
         lean,
         serde_json::to_string(&empty).unwrap_or_default(),
     ]
+}
+
+#[test]
+fn escapes_are_left_to_decode() {
+    let escaped = escaped();
+    let whole = serde_json::to_string(&escaped).unwrap_or_default();
+    let listing = write_listing(&escaped, "[]", false);
+    let lean = listing.split('\n').nth(1).unwrap_or_default().to_string();
+    for text in [whole, lean] {
+        assert_eq!(compact(&text), None, "{text}");
+        check(&text);
+        assert!(read_snapshot(&text).is_some(), "{text}");
+    }
 }
 
 #[test]
