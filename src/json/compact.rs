@@ -1,6 +1,6 @@
 //! A reader for JSON in the one form `serde_json::to_string` writes for a type we wrote
 //! ourselves: no whitespace, keys in the order the type declares them, whole numbers without
-//! sign, fraction or exponent, strings without escapes.
+//! sign, fraction or exponent, strings with the common escapes.
 //!
 //! Why: [`super::decode`] builds a whole [`serde_json::Value`] tree (a `BTreeMap` per object, a
 //! `String` per key) and then takes it apart again. For text we wrote ourselves and read on a hot
@@ -10,7 +10,7 @@
 //! reader a few straight lines per type (the wasm size budget).
 //!
 //! What not: it is no general JSON parser. Anything outside that one form (whitespace, keys in
-//! another order, `null` for an absent value, negative or fractional numbers, any escape) is
+//! another order, `null` for an absent value, negative or fractional numbers, a `\u` escape) is
 //! `None`, and the caller falls back to [`super::decode`], which reads every JSON and names what is
 //! wrong. So a type read both ways must come out the same, which its tests check against `decode`
 //! on varied and damaged text.
@@ -101,29 +101,41 @@ impl<'a> Compact<'a> {
         })
     }
 
-    /// A string without escapes or control characters; any escape fails (the caller's fallback
-    /// reads it), which keeps this short: the text read is the string's own.
+    /// A string whose escapes are among the common ones `serde_json` writes: `\"`, `\\`, `\n`,
+    /// `\r`, `\t`. Any other (`\b`, `\f`, `\u`, `\/`), and a raw control character, fails: the
+    /// caller's fallback reads those.
     pub fn string(&mut self) -> String {
+        let mut out = String::new();
         self.expect("\"");
-        let rest = self.rest();
-        let length = rest
-            .iter()
-            .position(|&byte| byte == b'"' || byte == b'\\' || byte < 0x20);
-        match length {
-            Some(length) if rest[length] == b'"' => {
-                let out = self
-                    .text
-                    .get(self.at..self.at + length)
-                    .unwrap_or_default()
-                    .to_string();
-                self.at += length + 1;
-                out
-            }
-            _ => {
+        while !self.failed {
+            let rest = self.rest();
+            let Some(length) = rest
+                .iter()
+                .position(|&byte| byte == b'"' || byte == b'\\' || byte < 0x20)
+            else {
                 self.fail();
-                String::new()
-            }
+                break;
+            };
+            out.push_str(self.text.get(self.at..self.at + length).unwrap_or_default());
+            self.at += length + 2;
+            let escaped = match (rest[length], rest.get(length + 1)) {
+                (b'"', _) => {
+                    self.at -= 1;
+                    break;
+                }
+                (b'\\', Some(b'"')) => '"',
+                (b'\\', Some(b'\\')) => '\\',
+                (b'\\', Some(b'n')) => '\n',
+                (b'\\', Some(b'r')) => '\r',
+                (b'\\', Some(b't')) => '\t',
+                _ => {
+                    self.fail();
+                    break;
+                }
+            };
+            out.push(escaped);
         }
+        out
     }
 
     /// An array, each item read by `item` (one function for every item type: the wasm size).
@@ -184,8 +196,13 @@ mod tests {
     }
 
     #[test]
-    fn strings_without_escapes_read_as_written() {
-        for text in ["", "plain", "slash / and more", "\u{7f} é ü 日本 🦀"] {
+    fn strings_read_as_serde_json_writes_them() {
+        for text in [
+            "",
+            "plain",
+            "quote \" backslash \\ slash / tab \t newline \n return \r",
+            "\u{7f} é ü 日本 🦀",
+        ] {
             let written = serde_json::to_string(text).unwrap_or_default();
             assert_eq!(string(&written).as_deref(), Some(text), "{written}");
         }
@@ -194,8 +211,12 @@ mod tests {
             "\"",
             "\"open",
             "\"a\\\"",
-            "\"a\\\"b\"",
-            "\"a\\nb\"",
+            "\"a\\",
+            "\"\\x\"",
+            "\"a\\/b\"",
+            "\"\\b\"",
+            "\"\\f\"",
+            "\"\\u0001\"",
             "\"\\u0041\"",
             "\"raw \n newline\"",
             "'single'",

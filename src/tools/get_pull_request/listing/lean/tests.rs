@@ -53,13 +53,19 @@ fn snapshot() -> Snapshot {
     }
 }
 
-/// The snapshot with what the compact form leaves to `decode`: escapes in strings, patch text.
-fn escaped() -> Snapshot {
+/// The snapshot with escapes: the common ones the compact form reads, and rarer ones it leaves
+/// to `decode`.
+fn escaped(rare: bool) -> Snapshot {
     let mut snapshot = snapshot();
     snapshot.files[0].patch = Some("@@ -1 +1 @@\n-old\n+new \"x\"\r\n".into());
     snapshot.files[1].changes[0].header = "@@ -1,2 +1,3 @@ fn \"quoted\"\tand\\slash".into();
     snapshot.files[1].depends_on.push("src/b \"c\".rs".into());
     snapshot.conventions_problem = Some("line 2: \"diagrams\" must be one of …".into());
+    if rare {
+        snapshot.files[2]
+            .depends_on
+            .push("src/a bell \u{7} and a form feed \u{c}.rs".into());
+    }
     snapshot
 }
 
@@ -92,15 +98,18 @@ fn written() -> Vec<String> {
 }
 
 #[test]
-fn escapes_are_left_to_decode() {
-    let escaped = escaped();
-    let whole = serde_json::to_string(&escaped).unwrap_or_default();
-    let listing = write_listing(&escaped, "[]", false);
-    let lean = listing.split('\n').nth(1).unwrap_or_default().to_string();
-    for text in [whole, lean] {
-        assert_eq!(compact(&text), None, "{text}");
-        check(&text);
-        assert!(read_snapshot(&text).is_some(), "{text}");
+fn common_escapes_read_and_rare_ones_fall_back() {
+    for rare in [false, true] {
+        let escaped = escaped(rare);
+        let whole = serde_json::to_string(&escaped).unwrap_or_default();
+        let listing = write_listing(&escaped, "[]", false);
+        let lean = listing.split('\n').nth(1).unwrap_or_default().to_string();
+        assert_eq!(compact(&whole).is_some(), !rare, "{whole}");
+        assert_eq!(compact(&lean).is_some(), !rare, "{lean}");
+        for text in [whole, lean] {
+            check(&text);
+            assert!(read_snapshot(&text).is_some(), "{text}");
+        }
     }
 }
 
