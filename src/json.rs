@@ -13,6 +13,8 @@
 
 use serde_json::{Map, Value};
 
+pub mod compact;
+
 /// Why a value could not be read: where, and what was expected there.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DecodeError {

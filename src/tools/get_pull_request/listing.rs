@@ -101,9 +101,10 @@ impl<'a> Listing<'a> {
     /// The snapshot without patch text, headers or previews: enough for
     /// `facts_from_snapshot`, never for showing a diff.
     pub fn lean_snapshot(&self) -> Option<Snapshot> {
-        crate::json::decode::<Snapshot>(self.lean).ok()
+        lean::read_snapshot(self.lean)
     }
 }
 
+mod lean;
 #[cfg(test)]
 mod tests;
