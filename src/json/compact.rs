@@ -1,5 +1,5 @@
-//! A reader for JSON in the one form `serde_json::to_string` writes for a type we wrote
-//! ourselves: no whitespace, keys in the order the type declares them, whole numbers without
+//! A reader for JSON in the one form `serde_json::to_string` writes, and our own writers of the
+//! same types write (`get_pull_request::snapshot_text`), for a type we wrote ourselves: no whitespace, keys in the order the type declares them, whole numbers without
 //! sign, fraction or exponent, strings with the common escapes.
 //!
 //! Why: [`super::decode`] builds a whole [`serde_json::Value`] tree (a `BTreeMap` per object, a

@@ -1,0 +1,103 @@
+// A/B of the Worker isolate's own time per request (tests/bench/cpu.mjs `isolateCpu`) for the
+// one-at-a-time cases of `npm run bench`, for two or more builds in one session (issue #19): each
+// build runs in its own `wrangler dev` with its own stand-in, and every round measures each case
+// on each build in turn, alternating the order, so a slow spell on a shared machine hits all alike.
+// Prints per case and build the median and the middle 60% of the rounds.
+//
+//   cp -r build /tmp/a        # a build to compare, e.g. before a change
+//   LOGIKFLOW_BUILD=skip node tests/bench/ab-cpu.mjs a=/tmp/a b=build
+//
+// AB_ROUNDS (default 4) sets the rounds. After the warm-up the 320-file pull request has a saved
+// order (the save case's), so its reads here also check that order's suggestions, unlike
+// `npm run bench`, which saves last. A diagnostic: nothing is asserted, nothing is written.
+import { mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { root, standinControl, startStack } from '../e2e/harness.mjs';
+import { OAUTH_VARS } from '../e2e/oauth-flow.mjs';
+import { fiftySections, isolateCpu } from './cpu.mjs';
+
+const rounds = Number(process.env.AB_ROUNDS ?? 4);
+const builds = process.argv.slice(2).filter((arg) => arg.includes('=')).map((arg) => {
+  const [name, dir] = arg.split('=');
+  return { name, dir: resolve(dir) };
+});
+if (builds.length < 1) throw new Error('usage: node tests/bench/ab-cpu.mjs NAME=BUILD_DIR [NAME=BUILD_DIR ...]');
+
+const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+const call = (name, args) => ({
+  headers: { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': name },
+  body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args, _meta: meta } }),
+});
+
+/** The cases of one stack: [name, count, send]. */
+async function cases(stack) {
+  const post = async (request) => {
+    const reply = await fetch(stack.mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json', ...request.headers },
+      body: request.body, signal: AbortSignal.timeout(120_000) });
+    const text = await reply.text();
+    if (reply.status !== 200) throw new Error(`${reply.status} ${text.slice(0, 200)}`);
+    return JSON.parse(text).result;
+  };
+  const read = (number) => call('get_pull_request', { owner: 'logikflow', repo: 'big', number });
+  const list = [];
+  for (const [number, files] of [[3, 30], [1, 320], [2, 3000]]) {
+    const count = Math.max(4, Math.round(100 / Math.sqrt(files)));
+    list.push([`get_pull_request, ${files} files, first read`, count, async () => {
+      await standinControl(stack, 'POST', 'push', { repo: 'logikflow/big', number });
+      await post(read(number));
+    }]);
+    list.push([`get_pull_request, ${files} files, repeat read`, count * 2, () => post(read(number))]);
+  }
+  const pull = { owner: 'logikflow', repo: 'big', number: 1 };
+  const current = (await post(read(1))).structuredContent;
+  const sections = fiftySections(current.files.map((f) => f.path));
+  let version = current.baseVersion;
+  list.push(['save_reading_order, 50 sections, 320 files', 10, async () => {
+    const result = await post(call('save_reading_order', { ...pull, base_version: version, overview: 'A benchmark order.', sections }));
+    if (result.isError) throw new Error(result.content[0].text.slice(0, 300));
+    version = result.structuredContent.version;
+  }]);
+  return list;
+}
+
+function middle(values) {
+  const s = [...values].sort((a, b) => a - b);
+  const trim = Math.floor(s.length / 5);
+  return `${s[Math.floor(s.length / 2)].toFixed(1)} (${s[trim].toFixed(1)}–${s[s.length - 1 - trim].toFixed(1)})`;
+}
+
+const stacks = [];
+try {
+  for (const build of builds) {
+    // A wrangler.toml beside a link to the build, without the build command (the build is made).
+    const dir = mkdtempSync(join(tmpdir(), `logikflow-ab-${build.name}-`));
+    const config = readFileSync(join(root, 'wrangler.toml'), 'utf8').replace(/^\[build\]\n(?:(?!\[).*\n)*/m, '');
+    writeFileSync(join(dir, 'wrangler.toml'), config);
+    symlinkSync(build.dir, join(dir, 'build'));
+    const stack = await startStack({ config: join(dir, 'wrangler.toml'),
+      vars: { RATE_LIMIT_PER_MINUTE: '100000000', ADDRESS_RATE_LIMIT_PER_MINUTE: '100000', ...OAUTH_VARS } });
+    await standinControl(stack, 'POST', 'config', { unlimitedRate: true });
+    stacks.push({ ...build, stack, cases: await cases(stack) });
+  }
+  const names = stacks[0].cases.map(([name]) => name);
+  const runs = new Map();
+  for (const s of stacks) for (const [, , send] of s.cases) await send(); // warm-up
+  for (let round = 0; round < rounds; round += 1) {
+    for (const [index, name] of names.entries()) {
+      const order = round % 2 ? [...stacks].reverse() : stacks;
+      for (const s of order) {
+        const [, count, send] = s.cases[index];
+        const key = `${name}|${s.name}`;
+        if (!runs.has(key)) runs.set(key, []);
+        runs.get(key).push(await isolateCpu(s.stack.inspectorPort, count, send));
+      }
+    }
+    process.stderr.write(`round ${round + 1}/${rounds}\n`);
+  }
+  console.log(`Isolate ms per request, ${rounds} rounds alternating the builds: median (middle 60%)\n`);
+  console.log(`| case | ${stacks.map((s) => s.name).join(' | ')} |\n|---|${stacks.map(() => '---|').join('')}`);
+  for (const name of names) console.log(`| ${name} | ${stacks.map((s) => middle(runs.get(`${name}|${s.name}`))).join(' | ')} |`);
+} finally {
+  for (const s of stacks) await s.stack.stop();
+}
