@@ -151,7 +151,13 @@ try {
   // fresh workerd (the state is kept): once, after the load above, local workerd's HTTP client
   // was seen spinning in its connection pool and the Worker stopped answering; nothing the load
   // left behind should count here, and a request that hangs fails the run instead of stalling it.
-  if (!cpuOnly) await stack.restart();
+  if (!cpuOnly) {
+    // Whether the Worker still answers after the load, printed so a recurrence is on record.
+    const probe = await fetch(`${stack.baseUrl}/bench-floor`, { signal: AbortSignal.timeout(10_000) })
+      .then((r) => `answered ${r.status}`, (error) => `did not answer in 10 s (${error.name})`);
+    console.log(`After the load the Worker ${probe}; restarting it for the one-at-a-time part.`);
+    await stack.restart();
+  }
   const post = (request) => fetch(stack.mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json', ...request.headers }, body: request.body, signal: AbortSignal.timeout(120_000) })
     .then(async (r) => { const text = await r.text(); if (r.status !== 200) throw new Error(`${r.status} ${text.slice(0, 200)}`); return text; });
   const call = (name, args) => modern('tools/call', { name, arguments: args }, name);
