@@ -10,19 +10,12 @@
 // AB_ROUNDS (default 4) sets the rounds. After the warm-up the 320-file pull request has a saved
 // order (the save case's), so its reads here also check that order's suggestions, unlike
 // `npm run bench`, which saves last. A diagnostic: nothing is asserted, nothing is written.
-import { mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { root, standinControl, startStack } from '../e2e/harness.mjs';
-import { OAUTH_VARS } from '../e2e/oauth-flow.mjs';
+import { standinControl } from '../e2e/harness.mjs';
 import { fiftySections, isolateCpu } from './cpu.mjs';
+import { buildsFromArgs, startBuildStack } from './side-worker.mjs';
 
 const rounds = Number(process.env.AB_ROUNDS ?? 4);
-const builds = process.argv.slice(2).filter((arg) => arg.includes('=')).map((arg) => {
-  const [name, dir] = arg.split('=');
-  return { name, dir: resolve(dir) };
-});
-if (builds.length < 1) throw new Error('usage: node tests/bench/ab-cpu.mjs NAME=BUILD_DIR [NAME=BUILD_DIR ...]');
+const builds = buildsFromArgs('node tests/bench/ab-cpu.mjs NAME=BUILD_DIR [NAME=BUILD_DIR ...]');
 
 const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
 const call = (name, args) => ({
@@ -70,14 +63,7 @@ function middle(values) {
 const stacks = [];
 try {
   for (const build of builds) {
-    // A wrangler.toml beside a link to the build, without the build command (the build is made).
-    const dir = mkdtempSync(join(tmpdir(), `logikflow-ab-${build.name}-`));
-    const config = readFileSync(join(root, 'wrangler.toml'), 'utf8').replace(/^\[build\]\n(?:(?!\[).*\n)*/m, '');
-    writeFileSync(join(dir, 'wrangler.toml'), config);
-    symlinkSync(build.dir, join(dir, 'build'));
-    const stack = await startStack({ config: join(dir, 'wrangler.toml'),
-      vars: { RATE_LIMIT_PER_MINUTE: '100000000', ADDRESS_RATE_LIMIT_PER_MINUTE: '100000', ...OAUTH_VARS } });
-    await standinControl(stack, 'POST', 'config', { unlimitedRate: true });
+    const stack = await startBuildStack(build);
     stacks.push({ ...build, stack, cases: await cases(stack) });
   }
   const names = stacks[0].cases.map(([name]) => name);

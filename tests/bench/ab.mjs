@@ -12,24 +12,18 @@
 // default `token`. AB_ROUNDS (default 8) and BENCH_SECONDS (default 3) set the length.
 // A diagnostic beside `npm run bench`: nothing is asserted, nothing is written.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { root, standinControl, startStack, stopProcess } from '../e2e/harness.mjs';
-import { OAUTH_VARS, connect } from '../e2e/oauth-flow.mjs';
+import { root, stopProcess } from '../e2e/harness.mjs';
+import { connect } from '../e2e/oauth-flow.mjs';
 import { workerdCpu } from './cpu.mjs';
-import { startSideWorker } from './side-worker.mjs';
+import { buildsFromArgs, startBuildStack, startSideWorker } from './side-worker.mjs';
 
 const run = promisify(execFile);
 const seconds = Number(process.env.BENCH_SECONDS ?? 3);
 const rounds = Number(process.env.AB_ROUNDS ?? 8);
-const builds = process.argv.slice(2).filter((arg) => arg.includes('=')).map((arg) => {
-  const [name, dir] = arg.split('=');
-  return { name, dir: resolve(dir) };
-});
+const builds = buildsFromArgs('node tests/bench/ab.mjs NAME=BUILD_DIR [NAME=BUILD_DIR ...] [kinds]');
 const kinds = (process.argv.slice(2).find((arg) => !arg.includes('=')) ?? 'token').split(',');
-if (builds.length < 1) throw new Error('usage: node tests/bench/ab.mjs NAME=BUILD_DIR [NAME=BUILD_DIR ...] [kinds]');
 
 const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
 const list = {
@@ -63,21 +57,14 @@ const ceiling = await startSideWorker('trivial');
 const stacks = [];
 try {
   for (const build of builds) {
-    // A wrangler.toml beside a link to the build, without the build command (the build is made).
-    const dir = mkdtempSync(join(tmpdir(), `logikflow-ab-${build.name}-`));
-    const config = readFileSync(join(root, 'wrangler.toml'), 'utf8').replace(/^\[build\]\n(?:(?!\[).*\n)*/m, '');
-    writeFileSync(join(dir, 'wrangler.toml'), config);
-    symlinkSync(build.dir, join(dir, 'build'));
-    const stack = await startStack({ config: join(dir, 'wrangler.toml'),
-      vars: { ...OAUTH_VARS, RATE_LIMIT_PER_MINUTE: '100000000', ADDRESS_RATE_LIMIT_PER_MINUTE: '100000' } });
-    await standinControl(stack, 'POST', 'config', { unlimitedRate: true });
+    const stack = await startBuildStack(build);
     const { tokens } = await connect(stack);
     const requests = {
       token: { ...list, headers: { ...list.headers, authorization: `Bearer ${tokens.access_token}` } },
       list,
       legacy,
     };
-    stacks.push({ ...build, dir, stack, requests });
+    stacks.push({ ...build, stack, requests });
   }
   const runs = new Map();
   const cases = [['ceiling', ceiling.url, { body: '{}' }, ceiling.child.pid],
@@ -112,9 +99,6 @@ try {
     }
   }
 } finally {
-  for (const s of stacks) {
-    await s.stack.stop();
-    rmSync(s.dir, { recursive: true, force: true });
-  }
+  for (const s of stacks) await s.stack.stop();
   await stopProcess(ceiling.child);
 }
