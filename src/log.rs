@@ -8,7 +8,7 @@
 //! one each.
 //!
 //! How the record reaches the code that knows a fact (a GitHub status in `github::client`, the
-//! cache outcome in `service::pull_request`) without a parameter through every signature: the
+//! cache outcome in `store::pull_read`) without a parameter through every signature: the
 //! entry point runs the request's future inside [`Scoped`], which makes its record the current
 //! one while (and only while) that future is polled. An isolate serves several requests at once,
 //! interleaved at their `await`s; each poll belongs to exactly one request, so a fact is always
@@ -99,6 +99,44 @@ impl Record {
         }
         out.push('}');
         out
+    }
+}
+
+impl Record {
+    /// What part of a request run elsewhere did (a Durable Object running a tool for the Worker,
+    /// `tools::relay`), for the Worker's own record: `cache;github count;statuses` with the
+    /// statuses comma-separated (the object's run sends no object requests). Numbers and labels
+    /// only, like the line itself.
+    pub fn carried(&self) -> String {
+        let mut out = String::from(self.cache.unwrap_or(""));
+        out.push(';');
+        out.push_str(&self.github_count.to_string());
+        out.push(';');
+        for (i, status) in self.github.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push_str(&status.to_string());
+        }
+        out
+    }
+
+    /// Adds what [`Record::carried`] wrote; a part that doesn't read is left out, never trusted
+    /// as text (only known labels and numbers reach the line).
+    pub fn absorb(&mut self, carried: &str) {
+        let mut parts = carried.split(';');
+        self.cache = match parts.next() {
+            Some("hit") => Some("hit"),
+            Some("miss") => Some("miss"),
+            _ => self.cache,
+        };
+        let count = parts.next().and_then(|n| n.parse::<u32>().ok());
+        self.github_count = self.github_count.saturating_add(count.unwrap_or(0));
+        for status in parts.next().unwrap_or("").split(',') {
+            if let (Ok(status), true) = (status.parse(), self.github.len() < MAX_LISTED_STATUSES) {
+                self.github.push(status);
+            }
+        }
     }
 }
 
@@ -379,5 +417,56 @@ mod tests {
         for label in crate::router::ROUTE_LABELS.iter().chain(ERROR_CLASSES) {
             assert!(plain(label), "{label}");
         }
+    }
+
+    #[test]
+    fn what_an_object_did_joins_the_workers_record() {
+        let object = Record {
+            github: vec![200, 200, 503, 0],
+            github_count: 4,
+            cache: Some("miss"),
+            ..Record::default()
+        };
+        let mut worker = Record {
+            objects: 1,
+            github: vec![401],
+            github_count: 1,
+            ..Record::default()
+        };
+        worker.absorb(&object.carried());
+        assert_eq!(worker.github, vec![401, 200, 200, 503, 0]);
+        assert_eq!((worker.github_count, worker.objects), (5, 1));
+        assert_eq!(worker.cache, Some("miss"));
+        // Nothing done elsewhere: nothing added.
+        let mut quiet = Record::default();
+        quiet.absorb(&Record::default().carried());
+        assert_eq!(quiet, Record::default());
+    }
+
+    #[test]
+    fn a_carried_text_that_does_not_read_adds_only_what_does() {
+        for junk in [
+            "",
+            ";;",
+            "hit;x;a,b",
+            "<script>;1",
+            "hit;1;200,abc,404;extra",
+        ] {
+            let mut record = Record::default();
+            record.absorb(junk);
+            assert!(
+                record.cache.is_none() || record.cache == Some("hit"),
+                "{junk}"
+            );
+            assert!(
+                record.github.iter().all(|s| [200, 404].contains(s)),
+                "{junk}"
+            );
+        }
+        let mut long = Record::default();
+        let statuses = vec!["200"; MAX_LISTED_STATUSES + 5].join(",");
+        long.absorb(&format!("hit;45;{statuses}"));
+        assert_eq!(long.github.len(), MAX_LISTED_STATUSES);
+        assert_eq!(long.github_count, 45);
     }
 }

@@ -98,16 +98,10 @@ pub fn unavailable_reply() -> HttpReply {
 
 /// RFC 9728 protected-resource metadata for `{base_url}/mcp`.
 pub fn resource_metadata(base_url: &str) -> Value {
-    // JSON text rather than `json!` (see `json::with_origin`); `SCOPE` is checked by the tests.
+    // JSON text rather than `json!` (see `json::with_origin`), kept out of the wasm
+    // (`oauth/resource-metadata.json`, `fixed_text`); `SCOPE` is checked by the tests.
     crate::json::with_origin(
-        r#"{
-            "resource": "{origin}/mcp",
-            "authorization_servers": ["{origin}"],
-            "scopes_supported": ["reviews"],
-            "bearer_methods_supported": ["header"],
-            "resource_name": "LogiKFlow",
-            "resource_documentation": "{origin}/"
-        }"#,
+        &crate::fixed_text::text(crate::fixed_text::FixedText::ResourceMetadata),
         base_url,
     )
 }

@@ -18,27 +18,12 @@ pub const REVOKE_PATH: &str = "/oauth/revoke";
 pub const METADATA_PATH: &str = "/.well-known/oauth-authorization-server";
 
 /// The RFC 8414 document for the server at `base_url` (no trailing slash). Written as JSON text
-/// rather than with `json!`, which compiles to a call per key (the wasm's size budget); the tests
-/// check every endpoint against the path constants above.
+/// (`oauth/server-metadata.json`, kept out of the wasm: `fixed_text`) rather than with `json!`,
+/// which compiles to a call per key (the wasm's size budget); the tests check every endpoint
+/// against the path constants above.
 pub fn authorization_server_metadata(base_url: &str) -> Value {
     crate::json::with_origin(
-        r#"{
-            "issuer": "{origin}",
-            "authorization_endpoint": "{origin}/authorize",
-            "token_endpoint": "{origin}/oauth/token",
-            "registration_endpoint": "{origin}/oauth/register",
-            "revocation_endpoint": "{origin}/oauth/revoke",
-            "scopes_supported": ["reviews"],
-            "response_types_supported": ["code"],
-            "response_modes_supported": ["query"],
-            "grant_types_supported": ["authorization_code", "refresh_token"],
-            "code_challenge_methods_supported": ["S256"],
-            "token_endpoint_auth_methods_supported": ["none"],
-            "revocation_endpoint_auth_methods_supported": ["none"],
-            "client_id_metadata_document_supported": true,
-            "authorization_response_iss_parameter_supported": true,
-            "service_documentation": "{origin}/"
-        }"#,
+        &crate::fixed_text::text(crate::fixed_text::FixedText::ServerMetadata),
         base_url,
     )
 }

@@ -5,7 +5,6 @@ use worker::{Env, Request, Result};
 
 mod oauth_server;
 mod person_data;
-mod pull_request;
 mod review;
 mod review_diff;
 mod saved_store;
@@ -17,22 +16,19 @@ mod web_session;
 
 use crate::body::Capped;
 use crate::config::Config;
-use crate::errors;
-use crate::github::api::{GitHubError, PullRequest, Repository};
 use crate::github::client::GitHub;
 use crate::http::{is_loopback_host, origin_of, Headers, HttpReply};
-use crate::json::FromJson;
 use crate::log;
 use crate::mcp::catalog::ToolName;
 use crate::mcp::dispatch::{self, Outcome, ToolRequest, ToolResult};
 use crate::mcp::transport::{self, RequestParts};
 use crate::oauth::challenge::{self, Refusal};
 use crate::router::Route;
+use crate::store::pull_read as pull_request;
 use crate::tools::caller::Caller;
 use crate::tools::get_pull_request as gpr;
-use crate::tools::get_pull_request::listing::{self, Listing};
 use crate::tools::ordering_guide::get_ordering_guide;
-use crate::tools::saved::CurrentState;
+use crate::tools::relay::RelayedCall;
 use crate::web;
 
 /// Handles one request to the Worker, on the route the entry found for it (`router::route`).
@@ -288,7 +284,7 @@ async fn run_tool(
 ) -> ToolResult {
     match request.tool {
         ToolName::GetOrderingGuide => get_ordering_guide(base_url),
-        ToolName::GetPullRequest => get_pull_request(request, caller, env, config, base_url).await,
+        ToolName::GetPullRequest => get_pull_request(request, caller, env, base_url).await,
         ToolName::SaveReadingOrder => {
             let github = github_for(config, caller);
             saves::save_reading_order(request, caller, env, &github, base_url).await
@@ -318,111 +314,28 @@ fn github_for<'a>(config: &'a Config, caller: &'a Caller) -> GitHub<'a> {
     }
 }
 
+/// `get_pull_request`: the arguments are checked here, so a bad call costs no object request;
+/// then the pull request's object runs the tool (`tools::relay` says why) and its answer is
+/// framed here.
 async fn get_pull_request(
     request: &ToolRequest,
     caller: &Caller,
     env: &Env,
-    config: &Config,
     base_url: &str,
 ) -> ToolResult {
     let args = match gpr::parse_args(&request.arguments) {
         Ok(args) => args,
         Err(message) => return ToolResult::Error(message),
     };
-    let github = github_for(config, caller);
-    let failed =
-        |error: GitHubError| ToolResult::Error(errors::github_failure(&error, &args.label()));
-    let (repository, pull) =
-        match pull_request::read_pull(&github, &args.owner, &args.repo, args.number).await {
-            Ok(read) => read,
-            Err(error) => return failed(error),
-        };
-    let current = match saved_store::current(env, &args.owner, &args.repo, args.number).await {
-        Ok(current) => current,
-        Err(error) => {
-            worker::console_error!("reading the pull request store failed: {error}");
-            return ToolResult::Error(
-                "LogiKFlow could not read the saved order right now (storage unavailable). Retry in a minute.".into(),
-            );
-        }
-    };
-    let pulled = Pulled {
-        args: &args,
-        base_url,
-        repository: &repository,
-        pull: &pull,
-        current: &current,
+    let call = RelayedCall {
+        arguments: request.arguments.clone(),
+        github_token: caller.github_token.clone(),
         may_write: caller.may_write,
+        base_url: base_url.to_string(),
     };
-    // A repeat read splices the cached listing in (no patches asked for): it decodes the
-    // snapshot only for the suggestions of a saved order, and only its lean copy.
-    if !args.include_patches {
-        if let Some(text) = pull_request::cached_listing(env, &args.owner, &args.repo, &pull).await
-        {
-            if let Some(result) = Listing::read(&text).and_then(|listing| {
-                let lean;
-                let facts_from = if current.order.is_some() {
-                    lean = listing.lean_snapshot()?;
-                    &lean
-                } else {
-                    &listing.meta
-                };
-                let inputs = pulled.inputs(&listing.meta, facts_from);
-                let (text, quoted) = gpr::shape_from_listing(inputs, &listing)?;
-                Some(ToolResult::JsonQuoted { text, quoted })
-            }) {
-                return result;
-            }
-        }
-    }
-    let (snapshot, cached) =
-        match pull_request::read_snapshot(env, &github, &args.owner, &args.repo, &pull).await {
-            Ok(read) => read,
-            Err(error) => return failed(error),
-        };
-    // The files written once, straight from the snapshot: spliced in when they fit, else cut to
-    // the cap (or given patches); the list the result holds is cached for the next reads.
-    let shaped = gpr::shape_result(pulled.inputs(&snapshot, &snapshot));
-    if let (true, Some((files, trimmed))) = (cached, shaped.listed()) {
-        let listing = listing::write_listing(&snapshot, files, trimmed);
-        pull_request::cache_listing(env, &args.owner, &args.repo, &pull, listing).await;
-    }
-    ToolResult::Json(shaped.text)
-}
-
-/// What a `get_pull_request` result is built from besides the files.
-struct Pulled<'a> {
-    args: &'a gpr::Args,
-    base_url: &'a str,
-    repository: &'a Repository,
-    pull: &'a PullRequest,
-    current: &'a CurrentState,
-    may_write: bool,
-}
-
-impl<'a> Pulled<'a> {
-    /// The result's inputs: `snapshot` gives the files and flags, `facts_from` the files a saved
-    /// order's suggestions are checked against (the same snapshot, or a listing's lean copy).
-    fn inputs(
-        &self,
-        snapshot: &'a gpr::Snapshot,
-        facts_from: &gpr::Snapshot,
-    ) -> gpr::ResultInputs<'a> {
-        // Called only when an order is saved: the facts are built then.
-        let suggestions = |body: &serde_json::Value| {
-            let facts = crate::tools::save_reading_order::facts_from_snapshot(facts_from);
-            crate::review::order::Order::from_json(body.clone())
-                .map(|order| crate::review::order::suggest_for_current(&order, &facts))
-                .unwrap_or_default()
-        };
-        gpr::ResultInputs {
-            args: self.args,
-            base_url: self.base_url,
-            repository: self.repository,
-            pull: self.pull,
-            snapshot,
-            saved: gpr::saved_state(self.current, &self.pull.head.sha, &suggestions),
-            may_write: self.may_write,
-        }
+    match saved_store::run_get_pull_request(env, &args.owner, &args.repo, args.number, &call).await
+    {
+        Ok(result) => result,
+        Err(error) => views::storage_unavailable(&error),
     }
 }

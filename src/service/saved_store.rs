@@ -6,6 +6,8 @@ use worker::{Env, Result};
 use crate::json::FromJson;
 use crate::subrequest as wire;
 
+use crate::mcp::dispatch::ToolResult;
+use crate::tools::relay::{self, RelayedCall, LOG_HEADER};
 use crate::tools::saved::{CurrentState, ReviewerState, SaveOutcome, SaveRequest, TickReply};
 use crate::web::review_state::Migration;
 
@@ -51,6 +53,27 @@ async fn post_json<T: FromJson>(
 
 fn store_failed(status: u16) -> worker::Error {
     worker::Error::RustError(format!("pull request store answered {status}"))
+}
+
+/// Has the pull request's object run `get_pull_request` (`tools::relay`), and adds what its run
+/// did to this request's log line.
+pub async fn run_get_pull_request(
+    env: &Env,
+    owner: &str,
+    repo: &str,
+    number: u64,
+    call: &RelayedCall,
+) -> Result<ToolResult> {
+    let name = object_name(owner, repo, number);
+    let reply = wire::post_to_object(env, BINDING, &name, "/read", &call.to_json()).await?;
+    if let Some(carried) = reply.header(LOG_HEADER) {
+        crate::log::note(|record| record.absorb(&carried));
+    }
+    let kind = reply.header(relay::RESULT_HEADER);
+    match reply.status {
+        200 => relay::result_of(kind.as_deref(), reply.body).ok_or_else(|| store_failed(200)),
+        status => Err(store_failed(status)),
+    }
 }
 
 /// The latest order and diagram.

@@ -10,6 +10,7 @@
 
 mod kv;
 mod person;
+pub mod pull_read;
 mod pull_request;
 
 pub use kv::{get_text, put_text, KvText};

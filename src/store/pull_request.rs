@@ -5,7 +5,8 @@
 //! no `await` in between, so no other request can interleave. History is append-only.
 //!
 //! Internal API (JSON over `fetch`, reached only through the Worker's binding):
-//! `GET /state` → [`CurrentState`]; `POST /save` [`SaveRequest`] → [`SaveOutcome`];
+//! `GET /state` → [`CurrentState`]; `POST /read` [`RelayedCall`] → a `get_pull_request` result
+//! (`tools::relay`: the object runs the tool so a first read's CPU is not the Worker's); `POST /save` [`SaveRequest`] → [`SaveOutcome`];
 //! `GET /history?kind=order` → `[VersionSummary]`; `GET /version?kind=order&v=N` → [`SavedRecord`];
 //! `GET /ticks?person=login` → [`ReviewerState`] (their ticks with the head each was made at, and
 //! the change ids recorded for those heads); `POST /tick` `{person, items, done, head_sha, at}` →
@@ -25,6 +26,7 @@ use worker::{
 
 use crate::json::{DecodeError, Fields, FromJson};
 use crate::person_data::{MAX_VERSIONS, TICK_RETENTION_SECONDS};
+use crate::tools::relay::{self, RelayedCall};
 use crate::tools::saved::{
     decide_save, CurrentState, DocumentKind, ReviewerState, SaveOutcome, SaveRequest, SavedRecord,
     TickOutcome, TickReply, TickRow, VersionSummary, MAX_TICKS_PER_PERSON,
@@ -33,6 +35,8 @@ use crate::tools::saved::{
 #[durable_object(fetch)]
 pub struct PullRequestStore {
     sql: SqlStorage,
+    /// For `POST /read`, which reads GitHub and KV as the Worker would.
+    env: Env,
     /// Set when the schema could not be created; every request then answers 500 instead of
     /// panicking in the constructor (which would hang the request).
     schema_error: Option<String>,
@@ -43,39 +47,6 @@ pub struct PullRequestStore {
 
 /// How often an instance sweeps old ticks.
 const TICK_SWEEP_INTERVAL_MS: u64 = 60 * 60 * 1000;
-
-const SCHEMA: &str = "
-CREATE TABLE IF NOT EXISTS orders (
-  version INTEGER PRIMARY KEY,
-  body TEXT NOT NULL,
-  person TEXT NOT NULL,
-  client TEXT,
-  source TEXT NOT NULL,
-  head_sha TEXT NOT NULL,
-  saved_at TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS diagrams (
-  version INTEGER PRIMARY KEY,
-  body TEXT NOT NULL,
-  person TEXT NOT NULL,
-  client TEXT,
-  source TEXT NOT NULL,
-  head_sha TEXT NOT NULL,
-  saved_at TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS ticks (
-  person TEXT NOT NULL,
-  item TEXT NOT NULL,
-  done INTEGER NOT NULL,
-  updated_at TEXT NOT NULL,
-  PRIMARY KEY (person, item)
-);
-CREATE TABLE IF NOT EXISTS heads (
-  head_sha TEXT PRIMARY KEY,
-  files TEXT NOT NULL,
-  recorded_at TEXT NOT NULL
-);
-";
 
 /// Schema migration 2: ticks record the head they were made at (content-keyed review state).
 /// Rows from before it have `NULL` there and path-keyed items, which the Worker migrates.
@@ -228,20 +199,24 @@ impl Row {
 }
 
 impl DurableObject for PullRequestStore {
-    fn new(state: State, _env: Env) -> Self {
+    fn new(state: State, env: Env) -> Self {
         let sql = state.storage().sql();
-        let schema_error =
-            sql.exec(SCHEMA, None)
-                .err()
-                .map(|e| e.to_string())
-                .or_else(|| match sql.exec(ADD_TICK_HEAD, None) {
-                    // Already migrated: SQLite says the column exists.
-                    Err(error) if error.to_string().contains("duplicate column") => None,
-                    Err(error) => Some(error.to_string()),
-                    Ok(_) => None,
-                });
+        let schema_error = sql
+            .exec(
+                &crate::fixed_text::text(crate::fixed_text::FixedText::PullRequestSchema),
+                None,
+            )
+            .err()
+            .map(|e| e.to_string())
+            .or_else(|| match sql.exec(ADD_TICK_HEAD, None) {
+                // Already migrated: SQLite says the column exists.
+                Err(error) if error.to_string().contains("duplicate column") => None,
+                Err(error) => Some(error.to_string()),
+                Ok(_) => None,
+            });
         PullRequestStore {
             sql,
+            env,
             schema_error,
             ticks_swept_at: std::cell::Cell::new(0),
         }
@@ -262,10 +237,11 @@ impl DurableObject for PullRequestStore {
             _ => DocumentKind::Order,
         };
         match (req.method(), url.path()) {
-            (Method::Get, "/state") => json_reply(serde_json::to_string(&CurrentState {
-                order: self.latest(DocumentKind::Order, true)?.map(Row::record),
-                diagram: self.latest(DocumentKind::Diagram, true)?.map(Row::record),
-            })),
+            (Method::Get, "/state") => json_reply(serde_json::to_string(&self.current()?)),
+            (Method::Post, "/read") => {
+                let call: RelayedCall = json_body(&mut req).await?;
+                self.read(call).await
+            }
             (Method::Post, "/save") => {
                 let request: SaveRequest = json_body(&mut req).await?;
                 json_reply(serde_json::to_string(&self.save(&request)?))
@@ -324,6 +300,27 @@ fn json_reply(text: serde_json::Result<String>) -> Result<Response> {
 }
 
 impl PullRequestStore {
+    /// The latest order and diagram.
+    fn current(&self) -> Result<CurrentState> {
+        Ok(CurrentState {
+            order: self.latest(DocumentKind::Order, true)?.map(Row::record),
+            diagram: self.latest(DocumentKind::Diagram, true)?.map(Row::record),
+        })
+    }
+
+    /// Runs a `get_pull_request` the Worker relayed (`tools::relay`) in its own log record, and
+    /// answers with the result and what the run did.
+    async fn read(&self, call: RelayedCall) -> Result<Response> {
+        let record = std::rc::Rc::new(std::cell::RefCell::new(crate::log::Record::default()));
+        let run = super::pull_read::get_pull_request_in_object(&self.env, call, self.current()?);
+        let result = crate::log::Scoped::new(run, record.clone()).await;
+        let (kind, body) = relay::reply_of(result);
+        let headers = worker::Headers::new();
+        headers.set(relay::RESULT_HEADER, &kind)?;
+        headers.set(relay::LOG_HEADER, &record.borrow().carried())?;
+        Ok(Response::ok(body)?.with_headers(headers))
+    }
+
     fn latest(&self, kind: DocumentKind, with_body: bool) -> Result<Option<Row>> {
         let columns = ROW_COLUMNS[usize::from(!with_body)];
         let query = format!(

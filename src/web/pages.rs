@@ -18,74 +18,27 @@ pub fn home(base_url: &str) -> String {
     let endpoint_html = escape(&endpoint);
     // `serde_json` quotes and escapes the URL so the snippets stay valid JSON for any base URL.
     let endpoint_json = escape(&serde_json::Value::from(endpoint.as_str()).to_string());
-    let mut body = String::with_capacity(6 * 1024);
-    body.push_str(
-        "<h1>LogiKFlow</h1>\n\
-         <p class=\"lead\">Pull requests, read in the order that makes sense.</p>\n\
-         <p>LogiKFlow is an <abbr title=\"Model Context Protocol\">MCP</abbr> server. \
-         Your coding agent reads a GitHub pull request together with reading hints \
-         (which changed files import which, which tests cover what, what looks generated) \
-         and saves a <strong>reading order</strong>: sections of files with short notes, \
-         checklists and focus marks, plus an optional flow diagram.</p>\n\
-         <p>Reviewers open the review link and read the pull request in that order, \
-         ticking checks as they go.</p>\n\
-         <h2 id=\"how-it-works\">How it works</h2>\n\
-         <ol>\n\
-         <li>You ask your agent to arrange a pull request.</li>\n\
-         <li>The agent reads the changed files and their hints, follows the \
-         <a href=\"/docs/ordering-guide\">ordering guide</a>, and saves the order; \
-         LogiKFlow checks it and suggests fixes.</li>\n\
-         <li>The agent gives you the review link to share with reviewers.</li>\n\
-         </ol>\n\
-         <h2 id=\"connect\">Connect your agent</h2>\n",
-    );
-    body.push_str("<p>The MCP endpoint is <code>");
-    body.push_str(&endpoint_html);
-    body.push_str(
-        "</code> (Streamable HTTP). The first time your agent connects, it opens a browser \
-         window so you can sign in with GitHub. Saving an order needs write access to the \
-         repository.</p>\n",
-    );
-    body.push_str(
-        "<h3 id=\"claude-code\">Claude Code</h3>\n<p>Run:</p>\n<pre tabindex=\"0\" role=\"region\" aria-label=\"Code example\"><code class=\"language-sh\">",
-    );
-    body.push_str("claude mcp add --transport http logikflow ");
-    body.push_str(&endpoint_html);
-    body.push_str("</code></pre>\n");
-    body.push_str(
-        "<h3 id=\"cursor\">Cursor</h3>\n<p>Add to <code>~/.cursor/mcp.json</code>:</p>\n\
-         <pre tabindex=\"0\" role=\"region\" aria-label=\"Code example\"><code class=\"language-json\">{\n  &quot;mcpServers&quot;: {\n    \
-         &quot;logikflow&quot;: { &quot;url&quot;: ",
-    );
-    body.push_str(&endpoint_json);
-    body.push_str(" }\n  }\n}</code></pre>\n");
-    body.push_str(
-        "<h3 id=\"vs-code\">VS Code</h3>\n<p>Add to <code>.vscode/mcp.json</code>:</p>\n\
-         <pre tabindex=\"0\" role=\"region\" aria-label=\"Code example\"><code class=\"language-json\">{\n  &quot;servers&quot;: {\n    \
-         &quot;logikflow&quot;: { &quot;type&quot;: &quot;http&quot;, &quot;url&quot;: ",
-    );
-    body.push_str(&endpoint_json);
-    body.push_str(" }\n  }\n}</code></pre>\n");
-    body.push_str(
-        "<p>Other clients: add a remote MCP server with the endpoint above.</p>\n\
-         <h2 id=\"ask\">What to ask</h2>\n\
-         <blockquote>\n<p>Arrange acme/app#123 for review with LogiKFlow</p>\n</blockquote>\n\
-         <p>Or pick the <code>arrange-pull-request</code> prompt, which many clients offer as a \
-         slash command, and give it the pull request link.</p>\n\
-         <h2 id=\"tools\">Tools</h2>\n\
-         <ul>\n\
-         <li><code>get_ordering_guide</code>: how to group, order and annotate a pull request \
-         for reviewers.</li>\n\
-         <li><code>get_pull_request</code>: the changed files with reading hints, the saved \
-         order and the review link.</li>\n\
-         <li><code>save_reading_order</code>: saves the order (sections, notes, checks, focus) \
-         and returns suggestions.</li>\n\
-         <li><code>save_diagram</code>: saves an optional flow diagram, shown in the \
-         Diagram tab.</li>\n\
-         </ul>\n\
-         <p>Read the <a href=\"/docs/ordering-guide\">ordering guide</a> to see what makes a \
-         good reading order.</p>",
-    );
+    // The body is a fixed text kept out of the wasm (`fixed_text`), filled in one pass, so an
+    // endpoint that holds a placeholder's name is never filled in again.
+    let template = crate::fixed_text::text(crate::fixed_text::FixedText::HomeBody);
+    let template = template.strip_suffix('\n').unwrap_or(&template);
+    let mut body = String::with_capacity(template.len() + 4 * endpoint.len());
+    let mut rest = template;
+    while let Some(at) = rest.find("{endpoint") {
+        body.push_str(&rest[..at]);
+        rest = &rest[at..];
+        if let Some(after) = rest.strip_prefix("{endpoint_json}") {
+            body.push_str(&endpoint_json);
+            rest = after;
+        } else if let Some(after) = rest.strip_prefix("{endpoint}") {
+            body.push_str(&endpoint_html);
+            rest = after;
+        } else {
+            body.push('{');
+            rest = &rest[1..];
+        }
+    }
+    body.push_str(rest);
     page("Reading orders for pull requests", &body, base_url)
 }
 
@@ -109,15 +62,8 @@ pub fn sign_out(csrf: &str, base_url: &str) -> String {
 }
 
 pub fn not_found(base_url: &str) -> String {
-    let body = "<h1>Page not found</h1>\n\
-                <p class=\"lead\">There is nothing at this address.</p>\n\
-                <p>The link may be mistyped or out of date. If someone shared a review link \
-                with you, check that you copied all of it.</p>\n\
-                <ul>\n\
-                <li><a href=\"/\">What LogiKFlow is and how to connect an agent</a></li>\n\
-                <li><a href=\"/docs/ordering-guide\">The ordering guide</a></li>\n\
-                </ul>";
-    page("Page not found", body, base_url)
+    let body = crate::fixed_text::text(crate::fixed_text::FixedText::NotFoundBody);
+    page("Page not found", body.trim_end_matches('\n'), base_url)
 }
 
 #[cfg(test)]
@@ -183,6 +129,19 @@ mod tests {
                 "{value}"
             );
         }
+    }
+
+    #[test]
+    fn home_fills_each_placeholder_once() {
+        // An endpoint holding a placeholder's name is text, not a place to fill in again.
+        let html = home("https://x.test/{endpoint_json}/{endpoint}");
+        let endpoint = "https://x.test/{endpoint_json}/{endpoint}/mcp";
+        assert!(html.contains(&format!("<code>{endpoint}</code>")), "{html}");
+        assert_eq!(
+            html.matches(&format!("&quot;{endpoint}&quot;")).count(),
+            2,
+            "{html}"
+        );
     }
 
     #[test]

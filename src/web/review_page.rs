@@ -287,7 +287,10 @@ pub fn render(page: &ReviewPage<'_>) -> String {
     diagram_panel(&mut out, page, &plan);
     order_panel(&mut out, page, &plan, &mut ctx);
     out.push_str("</div>\n</div>\n");
-    out.push_str(KEYS_DIALOG);
+    // The keyboard help, shown by `?` (the script opens it; without the script it stays hidden).
+    out.push_str(&crate::fixed_text::text(
+        crate::fixed_text::FixedText::ReviewKeys,
+    ));
     if ctx.writable {
         out.push_str("<p id=\"tick-status\" class=\"tick-status\" role=\"status\" aria-live=\"polite\"></p>\n");
         let _ = writeln!(out, "<script src=\"{REVIEW_JS_PATH}\" defer></script>");
@@ -1114,15 +1117,11 @@ fn outline(out: &mut String, page: &ReviewPage<'_>, plan: &Plan<'_>, ctx: &Ctx<'
         }
         out.push_str("</ol></li>\n");
     }
-    out.push_str("</ol>\n<p class=\"muted keys-hint\">Keys: <kbd>j</kbd>/<kbd>k</kbd> next and previous file, <kbd>n</kbd> next unreviewed, <kbd>x</kbd> mark reviewed, <kbd>?</kbd> all keys.</p></details></nav>\n");
+    // The outline's end and its hint of the keys (kept out of the wasm: `fixed_text`).
+    out.push_str(&crate::fixed_text::text(
+        crate::fixed_text::FixedText::ReviewKeysHint,
+    ));
 }
-
-/// The keyboard help, shown by `?` (the script opens it; without the script it stays hidden).
-const KEYS_DIALOG: &str = "<dialog id=\"keys\" aria-labelledby=\"keys-title\"><h2 id=\"keys-title\">Keyboard</h2>\
-<dl class=\"keys\"><dt><kbd>j</kbd></dt><dd>Next file</dd><dt><kbd>k</kbd></dt><dd>Previous file</dd>\
-<dt><kbd>n</kbd></dt><dd>Next file not reviewed yet</dd><dt><kbd>x</kbd></dt><dd>Mark the focused change, or else the focused file, reviewed (or undo)</dd>\
-<dt><kbd>?</kbd></dt><dd>This list</dd><dt><kbd>Esc</kbd></dt><dd>Close it</dd></dl>\
-<p><button type=\"button\" class=\"button\" data-close>Close</button></p></dialog>\n";
 
 /// The version picker: every version linked as `?version=N`, the one shown marked.
 fn versions(out: &mut String, page: &ReviewPage<'_>, pull: &str) {
@@ -1249,11 +1248,9 @@ fn order_panel(out: &mut String, page: &ReviewPage<'_>, plan: &Plan<'_>, ctx: &m
     tabs(out, "order");
     out.push_str("<h2 id=\"order-title\" class=\"vh\">Reading order</h2>\n");
     let Some(order) = page.order else {
-        out.push_str(
-            "<p class=\"notice\" role=\"note\">No reading order has been saved for this pull request \
-             yet. Ask your agent to arrange it with LogiKFlow; until then the files are listed in \
-             GitHub's order.</p>\n",
-        );
+        out.push_str(&crate::fixed_text::text(
+            crate::fixed_text::FixedText::ReviewNoOrder,
+        ));
         if !plan.leftovers.is_empty() {
             out.push_str("<section id=\"not-in-order\" class=\"order-section\" aria-labelledby=\"not-in-order-title\">\n\
                           <h2 id=\"not-in-order-title\">Files</h2>\n");

@@ -14,7 +14,9 @@
 // the runtime's work on our behalf (building a Response, starting a subrequest), but not local
 // KV's SQLite, the HTTP client's I/O or wrangler's Workers in front. Two cautions: locally the
 // Durable Objects run in the Worker's isolate, so a request's object work counts here too (on
-// Cloudflare the object is billed as its own invocation); and with the profiler on, every
+// Cloudflare the object is its own invocation, with its own CPU limit); with function names in
+// the wasm (CARGO_PROFILE_RELEASE_STRIP=false) the samples taken inside an object's code are told
+// apart, so the Worker's own share is known; and with the profiler on, every
 // console.log is serialized for the inspector, so a small request's figure includes ~0.1 ms
 // for its log line that the deployed Worker does not pay that way.
 import { readFileSync, readdirSync } from 'node:fs';
@@ -41,10 +43,15 @@ export async function processCpu(group, count, send) {
   return ((workerdCpu(group) - before) * 1000) / count;
 }
 
+/** A Durable Object's code, by the Rust names of its classes (present only in a named build). */
+const OBJECT_CODE = /PullRequestStore|PersonStore/;
+
 /**
- * Milliseconds of the Worker isolate's own time per request (see above): a CPU profile is started,
- * and only the samples taken while the `count` requests were sent are counted, so the profiler's
- * start-up work is left out.
+ * Milliseconds of the isolate's own time per request (see above), `{ ms, objectMs, named }`: a
+ * CPU profile is started, and only the samples taken while the `count` requests were sent are
+ * counted, so the profiler's start-up work is left out. `objectMs` is the part spent in Durable
+ * Objects' code (samples with an object's function on the stack), known only when the wasm has
+ * its function names (`named`); `ms - objectMs` is then the Worker's own invocation.
  */
 export async function isolateCpu(inspectorPort, count, send) {
   const session = await attach(inspectorPort);
@@ -61,8 +68,19 @@ export async function isolateCpu(inspectorPort, count, send) {
     await session.send('Profiler.disable');
     const { profile } = result;
     const idle = new Set(profile.nodes.filter((n) => ['(idle)', '(root)'].includes(n.callFrame.functionName)).map((n) => n.id));
+    const named = profile.nodes.some((n) => n.callFrame.functionName.includes('logikflow'));
+    // Nodes under an object's code: a node is when it or an ancestor names an object class.
+    const inObject = new Set();
+    const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+    const mark = (node, inside) => {
+      const here = inside || OBJECT_CODE.test(node.callFrame.functionName);
+      if (here) inObject.add(node.id);
+      for (const child of node.children ?? []) mark(byId.get(child), here);
+    };
+    mark(profile.nodes[0], false);
     let at = profile.startTime;
     let busy = 0;
+    let object = 0;
     const steps = [];
     profile.samples.forEach((id, i) => {
       const delta = profile.timeDeltas[i];
@@ -70,12 +88,14 @@ export async function isolateCpu(inspectorPort, count, send) {
       if (at < from || at > to) return;
       steps.push(delta);
       if (!idle.has(id)) busy += 1;
+      if (inObject.has(id)) object += 1;
     });
     // The interval actually kept between samples while the isolate ran (the shortest tenth of
     // the steps: a longer step spans time the isolate was not running).
     steps.sort((a, b) => a - b);
     const interval = steps[Math.floor(steps.length / 10)] ?? 0;
-    return (busy * interval) / 1000 / count;
+    const perRequest = (samples) => (samples * interval) / 1000 / count;
+    return { ms: perRequest(busy), objectMs: perRequest(object), named };
   } finally {
     session.close();
   }

@@ -209,15 +209,16 @@ try {
   }]);
   lines.push('', 'CPU time per request inside workerd: user+system CPU of the workerd processes over N requests sent one after another, divided by N (tests/bench/cpu.mjs).',
     'Floor: the same for a 404 from the Worker, measured just before; request − floor is the request\'s own work, an upper bound: locally it includes KV\'s SQLite, the HTTP client and wrangler\'s Workers in front.',
-    'Isolate: the Worker isolate\'s own time per request from a V8 CPU profile over another N requests (tests/bench/cpu.mjs `isolateCpu`), what the platform counts against the free plan\'s 10 ms; it includes the Durable Object\'s work, which runs in the same isolate locally and is billed separately on Cloudflare.', '',
-    '| request | N | workerd CPU ms/request | floor | request − floor | isolate ms/request |', '|---|---|---|---|---|---|');
+    'Isolate: the Worker isolate\'s own time per request from a V8 CPU profile over another N requests (tests/bench/cpu.mjs `isolateCpu`), what the platform counts against the free plan\'s 10 ms. Locally Durable Objects run in the same isolate; on Cloudflare each object request is an invocation of its own with its own CPU limit (get_pull_request runs in its pull request\'s object, tools/relay.rs). "Worker alone" leaves out the samples taken in objects\' code: it needs a wasm with function names (CARGO_PROFILE_RELEASE_STRIP=false bash tests/scripts/build.sh), else it reads "names stripped".', '',
+    '| request | N | workerd CPU ms/request | floor | request − floor | isolate ms/request | Worker alone |', '|---|---|---|---|---|---|---|');
   for (const [name, count, send] of cases) {
     await send(-1); // warm-up, and a first read's snapshot reaches the cache before repeat reads
     await new Promise((r) => setTimeout(r, 300));
     const floorMs = await processCpu(stack.workerGroup, 100, floor);
     const ms = await processCpu(stack.workerGroup, count, send);
-    const isolateMs = await isolateCpu(stack.inspectorPort, count, send);
-    lines.push(`| ${name} | ${count} | ${fmt(ms, 1)} | ${fmt(floorMs, 1)} | ${fmt(ms - floorMs, 1)} | ${fmt(isolateMs, 1)} |`);
+    const isolate = await isolateCpu(stack.inspectorPort, count, send);
+    const alone = isolate.named ? fmt(isolate.ms - isolate.objectMs, 1) : 'names stripped';
+    lines.push(`| ${name} | ${count} | ${fmt(ms, 1)} | ${fmt(floorMs, 1)} | ${fmt(ms - floorMs, 1)} | ${fmt(isolate.ms, 1)} | ${alone} |`);
     console.log(lines.at(-1));
   }
   const text = lines.join('\n');

@@ -1,4 +1,5 @@
-//! Reading a pull request from GitHub (wasm only): repository and pull request first, then the
+//! Reading a pull request from GitHub (wasm only), and `get_pull_request` as its pull request's
+//! object runs it (`tools::relay`): repository and pull request first, then the
 //! snapshot of its files from KV, or from GitHub's file pages, the conventions file and, once the
 //! file list is known, one GraphQL request for `.gitattributes` and the build files hints
 //! resolve imports with, when this base and head were not read before.
@@ -16,11 +17,17 @@ use crate::github::api::{
 };
 use crate::github::client::GitHub;
 use crate::github::graphql::{self, Blobs};
+use crate::json::FromJson;
+use crate::mcp::dispatch::ToolResult;
 use crate::review::hints::project::{self, Project};
 use crate::router::PullPath;
 use crate::tools::conventions;
+use crate::tools::get_pull_request as gpr;
+use crate::tools::get_pull_request::listing;
 use crate::tools::get_pull_request::listing::{listing_key, Listing};
 use crate::tools::get_pull_request::{build_snapshot_in, snapshot_key, snapshot_text, Snapshot};
+use crate::tools::relay::RelayedCall;
+use crate::tools::saved::CurrentState;
 
 /// How long a snapshot is kept: it never changes, this only bounds storage.
 const SNAPSHOT_TTL_SECONDS: u64 = 30 * 24 * 60 * 60;
@@ -306,5 +313,109 @@ fn log_problems(owner: &str, repo: &str, number: u64, problems: &[String]) {
         worker::console_warn!(
             "{owner}/{repo}#{number}: build files not read, hints resolve without them:{line}"
         );
+    }
+}
+
+/// Runs a `get_pull_request` the Worker relayed, in the pull request's object, whose saved
+/// state is `current` (`store::pull_request`, `POST /read`; `tools::relay` says why).
+pub async fn get_pull_request_in_object(
+    env: &Env,
+    call: RelayedCall,
+    current: CurrentState,
+) -> ToolResult {
+    let args = match gpr::parse_args(&call.arguments) {
+        Ok(args) => args,
+        Err(message) => return ToolResult::Error(message),
+    };
+    let config = crate::config::Config::for_isolate(env);
+    let github = GitHub {
+        base_url: &config.github_api_url,
+        token: &call.github_token,
+        timeout_ms: config.github_timeout_ms,
+    };
+    let base_url = call.base_url.as_str();
+    let failed =
+        |error: GitHubError| ToolResult::Error(errors::github_failure(&error, &args.label()));
+    let (repository, pull) = match read_pull(&github, &args.owner, &args.repo, args.number).await {
+        Ok(read) => read,
+        Err(error) => return failed(error),
+    };
+    let pulled = Pulled {
+        args: &args,
+        base_url,
+        repository: &repository,
+        pull: &pull,
+        current: &current,
+        may_write: call.may_write,
+    };
+    // A repeat read splices the cached listing in (no patches asked for): it decodes the
+    // snapshot only for the suggestions of a saved order, and only its lean copy.
+    if !args.include_patches {
+        if let Some(text) = cached_listing(env, &args.owner, &args.repo, &pull).await {
+            if let Some(result) = Listing::read(&text).and_then(|listing| {
+                let lean;
+                let facts_from = if current.order.is_some() {
+                    lean = listing.lean_snapshot()?;
+                    &lean
+                } else {
+                    &listing.meta
+                };
+                let inputs = pulled.inputs(&listing.meta, facts_from);
+                let (text, quoted) = gpr::shape_from_listing(inputs, &listing)?;
+                Some(ToolResult::JsonQuoted { text, quoted })
+            }) {
+                return result;
+            }
+        }
+    }
+    let (snapshot, cached) = match read_snapshot(env, &github, &args.owner, &args.repo, &pull).await
+    {
+        Ok(read) => read,
+        Err(error) => return failed(error),
+    };
+    // The files written once, straight from the snapshot: spliced in when they fit, else cut to
+    // the cap (or given patches); the list the result holds is cached for the next reads.
+    let shaped = gpr::shape_result(pulled.inputs(&snapshot, &snapshot));
+    if let (true, Some((files, trimmed))) = (cached, shaped.listed()) {
+        let listing = listing::write_listing(&snapshot, files, trimmed);
+        cache_listing(env, &args.owner, &args.repo, &pull, listing).await;
+    }
+    ToolResult::Json(shaped.text)
+}
+
+/// What a `get_pull_request` result is built from besides the files.
+struct Pulled<'a> {
+    args: &'a gpr::Args,
+    base_url: &'a str,
+    repository: &'a Repository,
+    pull: &'a PullRequest,
+    current: &'a CurrentState,
+    may_write: bool,
+}
+
+impl<'a> Pulled<'a> {
+    /// The result's inputs: `snapshot` gives the files and flags, `facts_from` the files a saved
+    /// order's suggestions are checked against (the same snapshot, or a listing's lean copy).
+    fn inputs(
+        &self,
+        snapshot: &'a gpr::Snapshot,
+        facts_from: &gpr::Snapshot,
+    ) -> gpr::ResultInputs<'a> {
+        // Called only when an order is saved: the facts are built then.
+        let suggestions = |body: &serde_json::Value| {
+            let facts = crate::tools::save_reading_order::facts_from_snapshot(facts_from);
+            crate::review::order::Order::from_json(body.clone())
+                .map(|order| crate::review::order::suggest_for_current(&order, &facts))
+                .unwrap_or_default()
+        };
+        gpr::ResultInputs {
+            args: self.args,
+            base_url: self.base_url,
+            repository: self.repository,
+            pull: self.pull,
+            snapshot,
+            saved: gpr::saved_state(self.current, &self.pull.head.sha, &suggestions),
+            may_write: self.may_write,
+        }
     }
 }

@@ -1,0 +1,179 @@
+//! Long fixed texts kept out of the wasm: the landing and not-found pages' bodies
+//! (`web/home.html`, `web/not-found.html`), the review page's keyboard help
+//! and outline hint (`web/review-keys*.html`) and its notice when no order is saved, the Durable Objects' SQL schemas (`store/person.sql`,
+//! `store/pull-request.sql`) and the OAuth metadata documents (`oauth/*-metadata.json`).
+//!
+//! Why: the wasm's size budget (400 KiB gzip, DESIGN.md section 7). These texts were about 4 KB of
+//! it, and making a `get_pull_request` run in its pull request's object (issue #19,
+//! `tools::relay`) needed about that much room. Like the guide and the tool schemas
+//! (`service::view_asset`), they ride in the Worker's JavaScript bundle as strings
+//! (`src/fixed-text.mjs`, inlined by esbuild in `tests/scripts/build.sh`) and cross into the wasm
+//! when used: once per object for a schema, once per landing page view. Native builds and tests
+//! read the same files with `include_str!`, so a test of a page checks the text it serves.
+
+/// Which text; the number is its index in `src/fixed-text.mjs`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FixedText {
+    /// The landing page's main content, with `{endpoint}` and `{endpoint_json}` to fill in.
+    HomeBody = 0,
+    /// `PersonStore`'s tables.
+    PersonSchema = 1,
+    /// `PullRequestStore`'s tables.
+    PullRequestSchema = 2,
+    /// The RFC 8414 document, with `{origin}` to fill in (`oauth::metadata`).
+    ServerMetadata = 3,
+    /// The RFC 9728 document, with `{origin}` to fill in (`oauth::challenge`).
+    ResourceMetadata = 4,
+    /// The 404 page's main content.
+    NotFoundBody = 5,
+    /// The review page's keyboard help dialog.
+    ReviewKeys = 6,
+    /// The review page outline's end, with its line on the keys.
+    ReviewKeysHint = 7,
+    /// The review page's notice when no order is saved.
+    ReviewNoOrder = 8,
+}
+
+/// Where the texts come from in the wasm: `src/fixed-text.mjs`'s `fixedText`, installed by the
+/// entry when an instance starts (this module stays free of the runtime).
+#[cfg(target_arch = "wasm32")]
+static SOURCE: std::sync::OnceLock<fn(u32) -> String> = std::sync::OnceLock::new();
+
+/// Sets where [`text`] reads from, once per instance (the entry's start hook).
+#[cfg(target_arch = "wasm32")]
+pub fn install(source: fn(u32) -> String) {
+    let _ = SOURCE.set(source);
+}
+
+/// The text.
+pub fn text(which: FixedText) -> String {
+    #[cfg(target_arch = "wasm32")]
+    {
+        SOURCE
+            .get()
+            .map(|source| source(which as u32))
+            .unwrap_or_default()
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        match which {
+            FixedText::HomeBody => include_str!("web/home.html"),
+            FixedText::PersonSchema => include_str!("store/person.sql"),
+            FixedText::PullRequestSchema => include_str!("store/pull-request.sql"),
+            FixedText::ServerMetadata => include_str!("oauth/server-metadata.json"),
+            FixedText::ResourceMetadata => include_str!("oauth/resource-metadata.json"),
+            FixedText::NotFoundBody => include_str!("web/not-found.html"),
+            FixedText::ReviewKeys => include_str!("web/review-keys.html"),
+            FixedText::ReviewKeysHint => include_str!("web/review-keys-hint.html"),
+            FixedText::ReviewNoOrder => include_str!("web/review-no-order.html"),
+        }
+        .to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The JavaScript side lists the files in the order of the enum's numbers.
+    #[test]
+    fn the_script_lists_the_texts_in_the_enums_order() {
+        let script = include_str!("fixed-text.mjs");
+        let list = script
+            .split("const TEXTS = [")
+            .nth(1)
+            .and_then(|rest| rest.split(']').next())
+            .expect("the script's list");
+        let names: Vec<&str> = list
+            .split(',')
+            .map(str::trim)
+            .filter(|name| !name.is_empty())
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "homeBody",
+                "personSchema",
+                "pullRequestSchema",
+                "serverMetadata",
+                "resourceMetadata",
+                "notFoundBody",
+                "reviewKeys",
+                "reviewKeysHint",
+                "reviewNoOrder"
+            ]
+        );
+        for (name, alias, file) in [
+            ("homeBody", "@logikflow/home-html", "./src/web/home.html"),
+            (
+                "personSchema",
+                "@logikflow/person-sql",
+                "./src/store/person.sql",
+            ),
+            (
+                "pullRequestSchema",
+                "@logikflow/pull-request-sql",
+                "./src/store/pull-request.sql",
+            ),
+            (
+                "serverMetadata",
+                "@logikflow/server-metadata",
+                "./src/oauth/server-metadata.json",
+            ),
+            (
+                "resourceMetadata",
+                "@logikflow/resource-metadata",
+                "./src/oauth/resource-metadata.json",
+            ),
+            (
+                "notFoundBody",
+                "@logikflow/not-found-html",
+                "./src/web/not-found.html",
+            ),
+            (
+                "reviewKeys",
+                "@logikflow/review-keys-html",
+                "./src/web/review-keys.html",
+            ),
+            (
+                "reviewKeysHint",
+                "@logikflow/review-keys-hint-html",
+                "./src/web/review-keys-hint.html",
+            ),
+            (
+                "reviewNoOrder",
+                "@logikflow/review-no-order-html",
+                "./src/web/review-no-order.html",
+            ),
+        ] {
+            assert!(
+                script.contains(&format!("import {name} from '{alias}';")),
+                "{name}"
+            );
+            let build = include_str!("../tests/scripts/build.sh");
+            assert!(
+                build.contains(&format!("--alias:{alias}={file}")),
+                "{alias}"
+            );
+        }
+        assert_eq!(FixedText::HomeBody as u32, 0);
+        assert_eq!(FixedText::PersonSchema as u32, 1);
+        assert_eq!(FixedText::PullRequestSchema as u32, 2);
+        assert_eq!(FixedText::ServerMetadata as u32, 3);
+        assert_eq!(FixedText::ResourceMetadata as u32, 4);
+        assert_eq!(FixedText::NotFoundBody as u32, 5);
+        assert_eq!(FixedText::ReviewKeys as u32, 6);
+        assert_eq!(FixedText::ReviewKeysHint as u32, 7);
+        assert_eq!(FixedText::ReviewNoOrder as u32, 8);
+    }
+
+    #[test]
+    fn every_text_is_there() {
+        assert!(text(FixedText::HomeBody).contains("{endpoint}"));
+        assert!(text(FixedText::HomeBody).contains("{endpoint_json}"));
+        for schema in [FixedText::PersonSchema, FixedText::PullRequestSchema] {
+            assert!(text(schema).starts_with("CREATE TABLE IF NOT EXISTS"));
+        }
+        assert!(text(FixedText::ServerMetadata).contains("\"issuer\": \"{origin}\""));
+    }
+}

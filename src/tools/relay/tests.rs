@@ -1,0 +1,88 @@
+use super::*;
+
+fn round_trip(result: ToolResult) -> Option<ToolResult> {
+    let (kind, body) = reply_of(result);
+    result_of(Some(&kind), body)
+}
+
+#[test]
+fn every_answer_comes_back_as_it_went() {
+    for result in [
+        ToolResult::Error("Pull request acme/app#1 was not found.".into()),
+        ToolResult::Json(r#"{"files":[]}"#.into()),
+        ToolResult::JsonQuoted {
+            text: r#"{"title":"é ✓ 🚀"}"#.into(),
+            quoted: r#""{\"title\":\"é ✓ 🚀\"}""#.into(),
+        },
+        ToolResult::JsonQuoted {
+            text: String::new(),
+            quoted: String::new(),
+        },
+        // An error's text may hold newlines and anything else.
+        ToolResult::Error("line one\nline two: 42".into()),
+    ] {
+        assert_eq!(round_trip(result.clone()), Some(result));
+    }
+}
+
+#[test]
+fn a_structured_answer_comes_back_as_its_json() {
+    let value = serde_json::json!({"a": [1, 2], "b": "c"});
+    assert_eq!(
+        round_trip(ToolResult::Structured(value.clone())),
+        Some(ToolResult::Json(value.to_string()))
+    );
+}
+
+#[test]
+fn a_reply_that_is_not_an_answer_is_refused() {
+    let body = || "{\"é\":1}".to_string();
+    // No header, an unknown kind, a length past the end or inside a character.
+    assert_eq!(result_of(None, body()), None);
+    assert_eq!(result_of(Some("quoted"), body()), None);
+    assert_eq!(result_of(Some("-1"), body()), None);
+    assert_eq!(result_of(Some("99"), body()), None);
+    assert_eq!(result_of(Some("3"), body()), None);
+    // The whole body as the text, nothing quoted: a length at the end is one.
+    assert_eq!(
+        result_of(Some("8"), body()),
+        Some(ToolResult::JsonQuoted {
+            text: body(),
+            quoted: String::new()
+        })
+    );
+}
+
+#[test]
+fn the_call_reads_back_whole() {
+    let mut arguments = Map::new();
+    arguments.insert("owner".into(), "acme".into());
+    arguments.insert("number".into(), 7.into());
+    let call = RelayedCall {
+        arguments: arguments.clone(),
+        github_token: "gho_\"quoted\"\\token".into(),
+        may_write: true,
+        base_url: "https://logikflow.example".into(),
+    };
+    let read: RelayedCall = crate::json::decode(&call.to_json()).expect("decodes");
+    assert_eq!(read.arguments, arguments);
+    assert_eq!(read.github_token, call.github_token);
+    assert!(read.may_write);
+    assert_eq!(read.base_url, call.base_url);
+}
+
+#[test]
+fn a_call_missing_a_field_is_refused() {
+    for text in [
+        r#"{"github_token":"t","may_write":false,"base_url":"u"}"#,
+        r#"{"arguments":{},"may_write":false,"base_url":"u"}"#,
+        r#"{"arguments":{},"github_token":"t","base_url":"u"}"#,
+        r#"{"arguments":{},"github_token":"t","may_write":false}"#,
+        r#"{"arguments":{},"github_token":7,"may_write":false,"base_url":"u"}"#,
+        r#"{"arguments":[],"github_token":"t","may_write":false,"base_url":"u"}"#,
+        "[]",
+        "",
+    ] {
+        assert!(crate::json::decode::<RelayedCall>(text).is_err(), "{text}");
+    }
+}
