@@ -12,6 +12,7 @@ import notFoundBody from '@logikflow/not-found-html';
 import reviewKeys from '@logikflow/review-keys-html';
 import reviewKeysHint from '@logikflow/review-keys-hint-html';
 import reviewNoOrder from '@logikflow/review-no-order-html';
+import settingsTail from '@logikflow/settings-tail-html';
 
 // In the order of `FixedText`'s numbers (a unit test checks it).
 const TEXTS = [
@@ -24,6 +25,7 @@ const TEXTS = [
   reviewKeys,
   reviewKeysHint,
   reviewNoOrder,
+  settingsTail,
 ];
 
 export function fixedText(index) {

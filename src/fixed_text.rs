@@ -1,6 +1,7 @@
 //! Long fixed texts kept out of the wasm: the landing and not-found pages' bodies
 //! (`web/home.html`, `web/not-found.html`), the review page's keyboard help
-//! and outline hint (`web/review-keys*.html`) and its notice when no order is saved, the Durable Objects' SQL schemas (`store/person.sql`,
+//! and outline hint (`web/review-keys*.html`) and its notice when no order is saved, the
+//! settings page's token form and data deletion (`web/settings-tail.html`), the Durable Objects' SQL schemas (`store/person.sql`,
 //! `store/pull-request.sql`) and the OAuth metadata documents (`oauth/*-metadata.json`).
 //!
 //! Why: the wasm's size budget (400 KiB gzip, DESIGN.md section 7). These texts were about 4 KB of
@@ -32,6 +33,31 @@ pub enum FixedText {
     ReviewKeysHint = 7,
     /// The review page's notice when no order is saved.
     ReviewNoOrder = 8,
+    /// The settings page's token form and "Delete my data", with `{csrf}` (the form field) and
+    /// `{max_name}` to fill in.
+    SettingsTail = 9,
+}
+
+/// Appends `template` to `out` with each `{name}` of `values` replaced by its value, in one pass:
+/// a value that holds a placeholder's name (a base URL someone chose) is never filled in again.
+/// Braces that start no listed placeholder stay as they are.
+pub fn fill_into(out: &mut String, template: &str, values: &[(&str, &str)]) {
+    let mut rest = template;
+    while let Some(at) = rest.find('{') {
+        out.push_str(&rest[..at]);
+        rest = &rest[at..];
+        match values.iter().find(|(name, _)| rest.starts_with(name)) {
+            Some((name, value)) => {
+                out.push_str(value);
+                rest = &rest[name.len()..];
+            }
+            None => {
+                out.push('{');
+                rest = &rest[1..];
+            }
+        }
+    }
+    out.push_str(rest);
 }
 
 /// Where the texts come from in the wasm: `src/fixed-text.mjs`'s `fixedText`, installed by the
@@ -66,6 +92,7 @@ pub fn text(which: FixedText) -> String {
             FixedText::ReviewKeys => include_str!("web/review-keys.html"),
             FixedText::ReviewKeysHint => include_str!("web/review-keys-hint.html"),
             FixedText::ReviewNoOrder => include_str!("web/review-no-order.html"),
+            FixedText::SettingsTail => include_str!("web/settings-tail.html"),
         }
         .to_string()
     }
@@ -100,7 +127,8 @@ mod tests {
                 "notFoundBody",
                 "reviewKeys",
                 "reviewKeysHint",
-                "reviewNoOrder"
+                "reviewNoOrder",
+                "settingsTail"
             ]
         );
         for (name, alias, file) in [
@@ -145,6 +173,11 @@ mod tests {
                 "@logikflow/review-no-order-html",
                 "./src/web/review-no-order.html",
             ),
+            (
+                "settingsTail",
+                "@logikflow/settings-tail-html",
+                "./src/web/settings-tail.html",
+            ),
         ] {
             assert!(
                 script.contains(&format!("import {name} from '{alias}';")),
@@ -165,6 +198,7 @@ mod tests {
         assert_eq!(FixedText::ReviewKeys as u32, 6);
         assert_eq!(FixedText::ReviewKeysHint as u32, 7);
         assert_eq!(FixedText::ReviewNoOrder as u32, 8);
+        assert_eq!(FixedText::SettingsTail as u32, 9);
     }
 
     #[test]
@@ -175,5 +209,22 @@ mod tests {
             assert!(text(schema).starts_with("CREATE TABLE IF NOT EXISTS"));
         }
         assert!(text(FixedText::ServerMetadata).contains("\"issuer\": \"{origin}\""));
+    }
+
+    #[test]
+    fn placeholders_are_filled_once_in_one_pass() {
+        let fill = |template: &str, values: &[(&str, &str)]| {
+            let mut out = String::from(">");
+            fill_into(&mut out, template, values);
+            out
+        };
+        let values = [("{a}", "{b}"), ("{b}", "B")];
+        assert_eq!(fill("x{a}y{b}z", &values), ">x{b}yBz");
+        assert_eq!(fill("{ {c} {a", &values), ">{ {c} {a");
+        assert_eq!(fill("", &values), ">");
+        assert_eq!(fill("é{b}ü{", &values), ">éBü{");
+        // The longer name first when one starts another: the caller lists it first.
+        let values = [("{endpoint_json}", "J"), ("{endpoint}", "E")];
+        assert_eq!(fill("{endpoint}{endpoint_json}", &values), ">EJ");
     }
 }

@@ -18,27 +18,17 @@ pub fn home(base_url: &str) -> String {
     let endpoint_html = escape(&endpoint);
     // `serde_json` quotes and escapes the URL so the snippets stay valid JSON for any base URL.
     let endpoint_json = escape(&serde_json::Value::from(endpoint.as_str()).to_string());
-    // The body is a fixed text kept out of the wasm (`fixed_text`), filled in one pass, so an
-    // endpoint that holds a placeholder's name is never filled in again.
+    // The body is a fixed text kept out of the wasm (`fixed_text`).
     let template = crate::fixed_text::text(crate::fixed_text::FixedText::HomeBody);
-    let template = template.strip_suffix('\n').unwrap_or(&template);
     let mut body = String::with_capacity(template.len() + 4 * endpoint.len());
-    let mut rest = template;
-    while let Some(at) = rest.find("{endpoint") {
-        body.push_str(&rest[..at]);
-        rest = &rest[at..];
-        if let Some(after) = rest.strip_prefix("{endpoint_json}") {
-            body.push_str(&endpoint_json);
-            rest = after;
-        } else if let Some(after) = rest.strip_prefix("{endpoint}") {
-            body.push_str(&endpoint_html);
-            rest = after;
-        } else {
-            body.push('{');
-            rest = &rest[1..];
-        }
-    }
-    body.push_str(rest);
+    crate::fixed_text::fill_into(
+        &mut body,
+        template.strip_suffix('\n').unwrap_or(&template),
+        &[
+            ("{endpoint_json}", &endpoint_json),
+            ("{endpoint}", &endpoint_html),
+        ],
+    );
     page("Reading orders for pull requests", &body, base_url)
 }
 

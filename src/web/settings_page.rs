@@ -134,20 +134,16 @@ pub fn settings(view: &SettingsView<'_>, base_url: &str) -> String {
         }
         out.push_str("</tbody></table>\n");
     }
-    out.push_str("<form method=\"post\" action=\"/settings/tokens\"><h3>Create an API token</h3>");
-    csrf_field(&mut out, view.csrf);
-    out.push_str(&format!(
-        "<p><label>Name <input type=\"text\" name=\"name\" required maxlength=\"{MAX_TOKEN_NAME_CHARS}\"></label></p>"
-    ));
-    out.push_str(
-        "<p><label><input type=\"radio\" name=\"access\" value=\"read\" checked> Read</label> ",
+    // The token form and "Delete my data" are fixed text kept out of the wasm (`fixed_text`).
+    let mut csrf = String::new();
+    csrf_field(&mut csrf, view.csrf);
+    let tail = crate::fixed_text::text(crate::fixed_text::FixedText::SettingsTail);
+    let max_name = MAX_TOKEN_NAME_CHARS.to_string();
+    crate::fixed_text::fill_into(
+        &mut out,
+        tail.strip_suffix('\n').unwrap_or(&tail),
+        &[("{csrf}", &csrf), ("{max_name}", &max_name)],
     );
-    out.push_str("<label><input type=\"radio\" name=\"access\" value=\"write\"> Read + save reading orders and diagrams</label></p>");
-    out.push_str("<p><button type=\"submit\">Create token</button></p></form>\n</section>\n");
-
-    out.push_str("<section aria-labelledby=\"delete\"><h2 id=\"delete\">Delete my data</h2>\n<p>Ends every app's access and API token at once, signs this browser out, and deletes the GitHub token kept for you and your ticks on every pull request. Reading orders and diagrams you saved stay with the repository, under your login.</p>\n<form method=\"post\" action=\"/settings/delete\">");
-    csrf_field(&mut out, view.csrf);
-    out.push_str("<p><label><input type=\"checkbox\" name=\"confirm\" value=\"delete\" required> Yes, delete my data</label> <button type=\"submit\">Delete my data</button></p></form>\n</section>\n");
     page("Settings", &out, base_url)
 }
 

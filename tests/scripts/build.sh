@@ -130,6 +130,7 @@ fi
   --alias:@logikflow/not-found-html=./src/web/not-found.html --alias:@logikflow/review-keys-html=./src/web/review-keys.html \
   --alias:@logikflow/review-keys-hint-html=./src/web/review-keys-hint.html \
   --alias:@logikflow/review-no-order-html=./src/web/review-no-order.html \
+  --alias:@logikflow/settings-tail-html=./src/web/settings-tail.html \
   --alias:@logikflow/guide-md=./src/guide/ordering-guide.md --outfile=build/.staging/index.js
 mv build/.staging/index_bg.wasm build/index_bg.wasm
 mv build/.staging/index.js build/index.js
