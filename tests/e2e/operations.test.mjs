@@ -115,6 +115,9 @@ describe('operations', () => {
     assert.equal(second.body.result.isError, false);
     const missing = await callTool(stack, access, 'get_pull_request', { ...pr, number: 9999 });
     assert.equal(missing.body.result.isError, true);
+    // Arguments are checked in the Worker: a bad call never reaches the pull request's object.
+    const invalid = await callTool(stack, access, 'get_pull_request', { owner: pr.owner, repo: pr.repo, number: -1 });
+    assert.equal(invalid.body.result.isError, true);
     assert.equal((await listTools(stack, 'lfa_1_not-a-token')).status, 401);
     const { message, headers } = modernRequest(3, 'tools/list');
     assert.equal((await postMcp(stack, message, headers)).status, 401);
@@ -122,7 +125,7 @@ describe('operations', () => {
     assert.equal(rotated.status, 200);
     keep(rotated.body.access_token, rotated.body.refresh_token);
 
-    const lines = await linesWhere(stack, (all) => all.filter((l) => l.tool === 'get_pull_request').length >= 3, 'three reads');
+    const lines = await linesWhere(stack, (all) => all.filter((l) => l.tool === 'get_pull_request').length >= 4, 'four reads');
     for (const line of lines) {
       assert.equal(typeof line.route, 'string');
       assert.equal(typeof line.status, 'number');
@@ -130,7 +133,7 @@ describe('operations', () => {
       assert.ok(Number.isInteger(line.github_requests) && Number.isInteger(line.objects), JSON.stringify(line));
     }
     const reads = lines.filter((l) => l.tool === 'get_pull_request');
-    const [miss, hit, notFound] = reads.slice(-3);
+    const [miss, hit, notFound, refusedArguments] = reads.slice(-4);
     assert.deepEqual(
       { route: miss.route, mcp_method: miss.mcp_method, status: miss.status, cache: miss.cache, rate_limit: miss.rate_limit },
       { route: 'mcp', mcp_method: 'tools/call', status: 200, cache: 'miss', rate_limit: 'allowed' },
@@ -144,6 +147,13 @@ describe('operations', () => {
     assert.ok(hit.github_requests < miss.github_requests, JSON.stringify({ miss, hit }));
     assert.equal(notFound.error, 'tool_error');
     assert.equal(notFound.github_statuses.at(-1), 404, JSON.stringify(notFound));
+    // The pull request's object runs the read (tools/relay.rs) and its facts join the Worker's line
+    // (above); a call refused for its arguments costs only the person check.
+    assert.deepEqual(
+      { error: refusedArguments.error, objects: refusedArguments.objects, github: refusedArguments.github_requests },
+      { error: 'tool_error', objects: 1, github: 0 },
+      JSON.stringify(refusedArguments),
+    );
 
     const list = lines.find((l) => l.mcp_method === 'tools/list' && l.status === 200);
     assert.ok(list, 'tools/list is logged');
