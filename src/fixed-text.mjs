@@ -1,6 +1,6 @@
 // Long fixed texts the Rust code needs but the wasm doesn't carry (its size budget): parts of
-// pages, the Durable Objects' SQL schemas and the OAuth metadata documents (src/fixed_text.rs
-// says why and which is which).
+// pages, the Durable Objects' SQL schemas, the OAuth metadata documents and error sentences
+// (src/fixed_text.rs says why and which is which).
 // wasm-bindgen copies this file into the bindings; esbuild (tests/scripts/build.sh) resolves the
 // aliases below to files of the repository and inlines them as strings.
 import homeBody from '@logikflow/home-html';
@@ -13,6 +13,7 @@ import reviewKeys from '@logikflow/review-keys-html';
 import reviewKeysHint from '@logikflow/review-keys-hint-html';
 import reviewNoOrder from '@logikflow/review-no-order-html';
 import settingsTail from '@logikflow/settings-tail-html';
+import oauthSentences from '@logikflow/oauth-sentences';
 
 // In the order of `FixedText`'s numbers (a unit test checks it).
 const TEXTS = [
@@ -26,6 +27,7 @@ const TEXTS = [
   reviewKeysHint,
   reviewNoOrder,
   settingsTail,
+  oauthSentences,
 ];
 
 export function fixedText(index) {

@@ -1,7 +1,8 @@
 //! Long fixed texts kept out of the wasm: the landing and not-found pages' bodies
 //! (`web/home.html`, `web/not-found.html`), the review page's keyboard help
 //! and outline hint (`web/review-keys*.html`) and its notice when no order is saved, the
-//! settings page's token form and data deletion (`web/settings-tail.html`), the Durable Objects' SQL schemas (`store/person.sql`,
+//! settings page's token form and data deletion (`web/settings-tail.html`), the fixed sentences of
+//! OAuth errors (`oauth/sentences.txt`), the Durable Objects' SQL schemas (`store/person.sql`,
 //! `store/pull-request.sql`) and the OAuth metadata documents (`oauth/*-metadata.json`).
 //!
 //! Why: the wasm's size budget (400 KiB gzip, DESIGN.md section 7). These texts were about 4 KB of
@@ -36,6 +37,8 @@ pub enum FixedText {
     /// The settings page's token form and "Delete my data", with `{csrf}` (the form field) and
     /// `{max_name}` to fill in.
     SettingsTail = 9,
+    /// The fixed sentences of OAuth errors' `error_description`, one a line (`oauth::error`).
+    OAuthSentences = 10,
 }
 
 /// Appends `template` to `out` with each `{name}` of `values` replaced by its value, in one pass:
@@ -93,6 +96,7 @@ pub fn text(which: FixedText) -> String {
             FixedText::ReviewKeysHint => include_str!("web/review-keys-hint.html"),
             FixedText::ReviewNoOrder => include_str!("web/review-no-order.html"),
             FixedText::SettingsTail => include_str!("web/settings-tail.html"),
+            FixedText::OAuthSentences => include_str!("oauth/sentences.txt"),
         }
         .to_string()
     }
@@ -128,7 +132,8 @@ mod tests {
                 "reviewKeys",
                 "reviewKeysHint",
                 "reviewNoOrder",
-                "settingsTail"
+                "settingsTail",
+                "oauthSentences"
             ]
         );
         for (name, alias, file) in [
@@ -178,6 +183,11 @@ mod tests {
                 "@logikflow/settings-tail-html",
                 "./src/web/settings-tail.html",
             ),
+            (
+                "oauthSentences",
+                "@logikflow/oauth-sentences",
+                "./src/oauth/sentences.txt",
+            ),
         ] {
             assert!(
                 script.contains(&format!("import {name} from '{alias}';")),
@@ -199,6 +209,7 @@ mod tests {
         assert_eq!(FixedText::ReviewKeysHint as u32, 7);
         assert_eq!(FixedText::ReviewNoOrder as u32, 8);
         assert_eq!(FixedText::SettingsTail as u32, 9);
+        assert_eq!(FixedText::OAuthSentences as u32, 10);
     }
 
     #[test]

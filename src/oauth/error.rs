@@ -204,10 +204,8 @@ impl Error {
             Error::MissingParameter(name) => format!("the {name} parameter is required"),
             Error::DuplicateParameter(name) => format!("the {name} parameter was sent more than once"),
             Error::ParameterTooLong(name) => format!("the {name} parameter is too long"),
-            Error::MalformedBody => "the request body could not be read".into(),
-            Error::UnknownClient => {
-                "this client_id is not registered here; register it at /oauth/register or use a client ID metadata document URL".into()
-            }
+            Error::MalformedBody => sentence(Sentence::MalformedBody),
+            Error::UnknownClient => sentence(Sentence::UnknownClient),
             Error::MetadataDocument(problem) => format!(
                 "the client ID metadata document could not be used: {}",
                 document_problem(problem)
@@ -220,38 +218,28 @@ impl Error {
             Error::InvalidRedirectUri(problem) => {
                 format!("a redirect URI is not acceptable: {}", redirect_problem(problem))
             }
-            Error::RedirectUriNotRegistered => {
-                "redirect_uri does not match any redirect URI registered for this client".into()
-            }
-            Error::RedirectUriRequired => {
-                "redirect_uri is required because this client registered several".into()
-            }
-            Error::UnsupportedResponseType => "response_type must be code".into(),
-            Error::PkceMissing => "PKCE is required: send code_challenge with code_challenge_method=S256".into(),
-            Error::PkcePlain => "the plain PKCE method is not supported: use code_challenge_method=S256".into(),
-            Error::PkceMethod => "code_challenge_method must be S256".into(),
-            Error::PkceChallengeMalformed => {
-                "code_challenge must be the 43-character base64url SHA-256 of the verifier".into()
-            }
-            Error::UnknownScope => "the only scope offered is reviews".into(),
-            Error::WrongResource => "resource must be this server's /mcp endpoint".into(),
-            Error::AccessDenied => "the user declined access".into(),
-            Error::SignInExpired => {
-                "the sign-in took too long or was started in another browser; start again from your app".into()
-            }
-            Error::GitHubRefused => "GitHub did not complete the sign-in".into(),
-            Error::GitHubUnavailable => "GitHub could not be reached; try again in a minute".into(),
-            Error::CsrfFailed => "the consent form could not be verified; start again from your app".into(),
-            Error::ConsentExpired => "the consent form expired or was already used; start again from your app".into(),
-            Error::UnsupportedGrantType => {
-                "grant_type must be authorization_code or refresh_token".into()
-            }
-            Error::Grant(error) => grant_problem(*error).into(),
+            Error::RedirectUriNotRegistered => sentence(Sentence::RedirectUriNotRegistered),
+            Error::RedirectUriRequired => sentence(Sentence::RedirectUriRequired),
+            Error::UnsupportedResponseType => sentence(Sentence::UnsupportedResponseType),
+            Error::PkceMissing => sentence(Sentence::PkceMissing),
+            Error::PkcePlain => sentence(Sentence::PkcePlain),
+            Error::PkceMethod => sentence(Sentence::PkceMethod),
+            Error::PkceChallengeMalformed => sentence(Sentence::PkceChallengeMalformed),
+            Error::UnknownScope => sentence(Sentence::UnknownScope),
+            Error::WrongResource => sentence(Sentence::WrongResource),
+            Error::AccessDenied => sentence(Sentence::AccessDenied),
+            Error::SignInExpired => sentence(Sentence::SignInExpired),
+            Error::GitHubRefused => sentence(Sentence::GitHubRefused),
+            Error::GitHubUnavailable => sentence(Sentence::GitHubUnavailable),
+            Error::CsrfFailed => sentence(Sentence::CsrfFailed),
+            Error::ConsentExpired => sentence(Sentence::ConsentExpired),
+            Error::UnsupportedGrantType => sentence(Sentence::UnsupportedGrantType),
+            Error::Grant(error) => grant_problem(*error),
             Error::TooManyRequests { retry_after_seconds } => {
                 format!("too many requests from this address; retry in {retry_after_seconds} seconds")
             }
             Error::NotConfigured(name) => format!("the server is missing its {name} setting"),
-            Error::Unavailable => "the server could not complete the request; try again in a minute".into(),
+            Error::Unavailable => sentence(Sentence::Unavailable),
         }
     }
 
@@ -274,18 +262,72 @@ impl Error {
     }
 }
 
+/// The fixed sentences of `error_description`, one per line of `oauth/sentences.txt` in this
+/// order: kept out of the wasm (`fixed_text`, its size budget), read only when a request fails.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Sentence {
+    UnknownClient,
+    RedirectUriNotRegistered,
+    RedirectUriRequired,
+    PkceChallengeMalformed,
+    SignInExpired,
+    UnsupportedGrantType,
+    MalformedBody,
+    UnsupportedResponseType,
+    PkceMissing,
+    PkcePlain,
+    PkceMethod,
+    UnknownScope,
+    WrongResource,
+    AccessDenied,
+    GitHubRefused,
+    GitHubUnavailable,
+    CsrfFailed,
+    ConsentExpired,
+    Unavailable,
+    DocumentRedirected,
+    DocumentClientIdMismatch,
+    DocumentRecentlyFailed,
+    DocumentUnreachable,
+    DocumentTooLarge,
+    DocumentNotJson,
+    DocumentUnacceptableUrl,
+    RedirectMalformed,
+    RedirectTooLong,
+    RedirectFragment,
+    RedirectUserInfo,
+    RedirectForbiddenScheme,
+    RedirectInsecureHttp,
+    GrantCodeReused,
+    GrantPkceVerifierMalformed,
+    GrantRefreshReplayed,
+    GrantCodeUnknown,
+    GrantCodeExpired,
+    GrantClientMismatch,
+    GrantRedirectMismatch,
+    GrantPkceMismatch,
+    GrantWrongResource,
+    GrantRefreshUnknown,
+    GrantRefreshExpired,
+}
+
+/// One fixed sentence (an empty one if the text were ever short: a test reads every line).
+fn sentence(which: Sentence) -> String {
+    let text = crate::fixed_text::text(crate::fixed_text::FixedText::OAuthSentences);
+    text.lines()
+        .nth(which as usize)
+        .unwrap_or_default()
+        .to_string()
+}
+
 fn document_problem(problem: &DocumentProblem) -> String {
     match problem {
-        DocumentProblem::Unreachable => "it could not be fetched in time".into(),
-        DocumentProblem::Redirected => {
-            "its URL answered with a redirect, which is not followed".into()
-        }
+        DocumentProblem::Unreachable => sentence(Sentence::DocumentUnreachable),
+        DocumentProblem::Redirected => sentence(Sentence::DocumentRedirected),
         DocumentProblem::Status(status) => format!("its URL answered HTTP {status}"),
-        DocumentProblem::TooLarge => "it is larger than 5 KB".into(),
-        DocumentProblem::NotJson => "it is not a JSON object".into(),
-        DocumentProblem::ClientIdMismatch => {
-            "its client_id differs from the URL it was fetched from".into()
-        }
+        DocumentProblem::TooLarge => sentence(Sentence::DocumentTooLarge),
+        DocumentProblem::NotJson => sentence(Sentence::DocumentNotJson),
+        DocumentProblem::ClientIdMismatch => sentence(Sentence::DocumentClientIdMismatch),
         DocumentProblem::MissingField(field) => format!("its {field} field is missing or invalid"),
         DocumentProblem::RedirectUri(problem) => {
             format!(
@@ -293,43 +335,35 @@ fn document_problem(problem: &DocumentProblem) -> String {
                 redirect_problem(problem)
             )
         }
-        DocumentProblem::UnacceptableUrl => "its URL must be https:// on a public host name (not localhost, an IP address, a single-label name or an internal zone such as .internal or .local), with a path other than / and no fragment, user name or dot segments".into(),
-        DocumentProblem::RecentlyFailed => {
-            "it could not be used a moment ago; try again in a minute".into()
-        }
+        DocumentProblem::UnacceptableUrl => sentence(Sentence::DocumentUnacceptableUrl),
+        DocumentProblem::RecentlyFailed => sentence(Sentence::DocumentRecentlyFailed),
     }
 }
 
-fn redirect_problem(problem: &RedirectUriError) -> &'static str {
+fn redirect_problem(problem: &RedirectUriError) -> String {
     match problem {
-        RedirectUriError::Malformed => "it is not an absolute URI",
-        RedirectUriError::TooLong => "it is longer than 2000 characters",
-        RedirectUriError::Fragment => "it contains a fragment",
-        RedirectUriError::UserInfo => "it contains a user name or password",
-        RedirectUriError::ForbiddenScheme => "its scheme can run code or read files",
-        RedirectUriError::InsecureHttp => "plain http is allowed only for loopback addresses",
+        RedirectUriError::Malformed => sentence(Sentence::RedirectMalformed),
+        RedirectUriError::TooLong => sentence(Sentence::RedirectTooLong),
+        RedirectUriError::Fragment => sentence(Sentence::RedirectFragment),
+        RedirectUriError::UserInfo => sentence(Sentence::RedirectUserInfo),
+        RedirectUriError::ForbiddenScheme => sentence(Sentence::RedirectForbiddenScheme),
+        RedirectUriError::InsecureHttp => sentence(Sentence::RedirectInsecureHttp),
     }
 }
 
-fn grant_problem(error: GrantError) -> &'static str {
+fn grant_problem(error: GrantError) -> String {
     match error {
-        GrantError::CodeUnknown => "the authorization code is not valid",
-        GrantError::CodeExpired => "the authorization code expired",
-        GrantError::CodeReused => {
-            "the authorization code was already used; the access it granted is revoked"
-        }
-        GrantError::ClientMismatch => "the grant was issued to another client",
-        GrantError::RedirectMismatch => "redirect_uri differs from the authorization request",
-        GrantError::PkceMismatch => "code_verifier does not match the code_challenge",
-        GrantError::PkceVerifierMalformed => {
-            "code_verifier must be 43 to 128 unreserved characters"
-        }
-        GrantError::WrongResource => "resource differs from the resource this grant is for",
-        GrantError::RefreshUnknown => "the refresh token is not valid",
-        GrantError::RefreshExpired => "the refresh token expired",
-        GrantError::RefreshReplayed => {
-            "the refresh token was already used; the access it granted is revoked"
-        }
+        GrantError::CodeUnknown => sentence(Sentence::GrantCodeUnknown),
+        GrantError::CodeExpired => sentence(Sentence::GrantCodeExpired),
+        GrantError::CodeReused => sentence(Sentence::GrantCodeReused),
+        GrantError::ClientMismatch => sentence(Sentence::GrantClientMismatch),
+        GrantError::RedirectMismatch => sentence(Sentence::GrantRedirectMismatch),
+        GrantError::PkceMismatch => sentence(Sentence::GrantPkceMismatch),
+        GrantError::PkceVerifierMalformed => sentence(Sentence::GrantPkceVerifierMalformed),
+        GrantError::WrongResource => sentence(Sentence::GrantWrongResource),
+        GrantError::RefreshUnknown => sentence(Sentence::GrantRefreshUnknown),
+        GrantError::RefreshExpired => sentence(Sentence::GrantRefreshExpired),
+        GrantError::RefreshReplayed => sentence(Sentence::GrantRefreshReplayed),
     }
 }
 
@@ -558,5 +592,64 @@ mod tests {
             location.ends_with("&state=s+t&iss=https%3A%2F%2Flogikflow.dev"),
             "{location}"
         );
+    }
+}
+#[cfg(test)]
+mod sentence_tests {
+    use super::*;
+
+    /// Every sentence reads back as the line it names (the file's order is the enum's).
+    #[test]
+    fn every_sentence_is_its_line() {
+        let expected = [
+            (Sentence::UnknownClient, "this client_id is not registered here; register it at /oauth/register or use a client ID metadata document URL"),
+            (Sentence::RedirectUriNotRegistered, "redirect_uri does not match any redirect URI registered for this client"),
+            (Sentence::RedirectUriRequired, "redirect_uri is required because this client registered several"),
+            (Sentence::PkceChallengeMalformed, "code_challenge must be the 43-character base64url SHA-256 of the verifier"),
+            (Sentence::SignInExpired, "the sign-in took too long or was started in another browser; start again from your app"),
+            (Sentence::UnsupportedGrantType, "grant_type must be authorization_code or refresh_token"),
+            (Sentence::MalformedBody, "the request body could not be read"),
+            (Sentence::UnsupportedResponseType, "response_type must be code"),
+            (Sentence::PkceMissing, "PKCE is required: send code_challenge with code_challenge_method=S256"),
+            (Sentence::PkcePlain, "the plain PKCE method is not supported: use code_challenge_method=S256"),
+            (Sentence::PkceMethod, "code_challenge_method must be S256"),
+            (Sentence::UnknownScope, "the only scope offered is reviews"),
+            (Sentence::WrongResource, "resource must be this server's /mcp endpoint"),
+            (Sentence::AccessDenied, "the user declined access"),
+            (Sentence::GitHubRefused, "GitHub did not complete the sign-in"),
+            (Sentence::GitHubUnavailable, "GitHub could not be reached; try again in a minute"),
+            (Sentence::CsrfFailed, "the consent form could not be verified; start again from your app"),
+            (Sentence::ConsentExpired, "the consent form expired or was already used; start again from your app"),
+            (Sentence::Unavailable, "the server could not complete the request; try again in a minute"),
+            (Sentence::DocumentRedirected, "its URL answered with a redirect, which is not followed"),
+            (Sentence::DocumentClientIdMismatch, "its client_id differs from the URL it was fetched from"),
+            (Sentence::DocumentRecentlyFailed, "it could not be used a moment ago; try again in a minute"),
+            (Sentence::DocumentUnreachable, "it could not be fetched in time"),
+            (Sentence::DocumentTooLarge, "it is larger than 5 KB"),
+            (Sentence::DocumentNotJson, "it is not a JSON object"),
+            (Sentence::DocumentUnacceptableUrl, "its URL must be https:// on a public host name (not localhost, an IP address, a single-label name or an internal zone such as .internal or .local), with a path other than / and no fragment, user name or dot segments"),
+            (Sentence::RedirectMalformed, "it is not an absolute URI"),
+            (Sentence::RedirectTooLong, "it is longer than 2000 characters"),
+            (Sentence::RedirectFragment, "it contains a fragment"),
+            (Sentence::RedirectUserInfo, "it contains a user name or password"),
+            (Sentence::RedirectForbiddenScheme, "its scheme can run code or read files"),
+            (Sentence::RedirectInsecureHttp, "plain http is allowed only for loopback addresses"),
+            (Sentence::GrantCodeReused, "the authorization code was already used; the access it granted is revoked"),
+            (Sentence::GrantPkceVerifierMalformed, "code_verifier must be 43 to 128 unreserved characters"),
+            (Sentence::GrantRefreshReplayed, "the refresh token was already used; the access it granted is revoked"),
+            (Sentence::GrantCodeUnknown, "the authorization code is not valid"),
+            (Sentence::GrantCodeExpired, "the authorization code expired"),
+            (Sentence::GrantClientMismatch, "the grant was issued to another client"),
+            (Sentence::GrantRedirectMismatch, "redirect_uri differs from the authorization request"),
+            (Sentence::GrantPkceMismatch, "code_verifier does not match the code_challenge"),
+            (Sentence::GrantWrongResource, "resource differs from the resource this grant is for"),
+            (Sentence::GrantRefreshUnknown, "the refresh token is not valid"),
+            (Sentence::GrantRefreshExpired, "the refresh token expired"),
+        ];
+        for (which, text) in expected {
+            assert_eq!(sentence(which), text, "{which:?}");
+        }
+        let lines = crate::fixed_text::text(crate::fixed_text::FixedText::OAuthSentences);
+        assert_eq!(lines.lines().count(), expected.len());
     }
 }
