@@ -14,6 +14,8 @@ import reviewKeysHint from '@logikflow/review-keys-hint-html';
 import reviewNoOrder from '@logikflow/review-no-order-html';
 import settingsTail from '@logikflow/settings-tail-html';
 import oauthSentences from '@logikflow/oauth-sentences';
+import consentUnverified from '@logikflow/consent-unverified-html';
+import consentNote from '@logikflow/consent-note-html';
 
 // In the order of `FixedText`'s numbers (a unit test checks it).
 const TEXTS = [
@@ -28,6 +30,8 @@ const TEXTS = [
   reviewNoOrder,
   settingsTail,
   oauthSentences,
+  consentUnverified,
+  consentNote,
 ];
 
 export function fixedText(index) {

@@ -2,7 +2,7 @@
 //! (`web/home.html`, `web/not-found.html`), the review page's keyboard help
 //! and outline hint (`web/review-keys*.html`) and its notice when no order is saved, the
 //! settings page's token form and data deletion (`web/settings-tail.html`), the fixed sentences of
-//! OAuth errors (`oauth/sentences.txt`), the Durable Objects' SQL schemas (`store/person.sql`,
+//! OAuth errors (`oauth/sentences.txt`), parts of the consent page (`web/consent-*.html`), the Durable Objects' SQL schemas (`store/person.sql`,
 //! `store/pull-request.sql`) and the OAuth metadata documents (`oauth/*-metadata.json`).
 //!
 //! Why: the wasm's size budget (400 KiB gzip, DESIGN.md section 7). These texts were about 4 KB of
@@ -39,6 +39,10 @@ pub enum FixedText {
     SettingsTail = 9,
     /// The fixed sentences of OAuth errors' `error_description`, one a line (`oauth::error`).
     OAuthSentences = 10,
+    /// The consent page's words for an app not identified by a document.
+    ConsentUnverified = 11,
+    /// The consent page's note on what connecting grants.
+    ConsentNote = 12,
 }
 
 /// Appends `template` to `out` with each `{name}` of `values` replaced by its value, in one pass:
@@ -97,6 +101,8 @@ pub fn text(which: FixedText) -> String {
             FixedText::ReviewNoOrder => include_str!("web/review-no-order.html"),
             FixedText::SettingsTail => include_str!("web/settings-tail.html"),
             FixedText::OAuthSentences => include_str!("oauth/sentences.txt"),
+            FixedText::ConsentUnverified => include_str!("web/consent-unverified.html"),
+            FixedText::ConsentNote => include_str!("web/consent-note.html"),
         }
         .to_string()
     }
@@ -133,7 +139,9 @@ mod tests {
                 "reviewKeysHint",
                 "reviewNoOrder",
                 "settingsTail",
-                "oauthSentences"
+                "oauthSentences",
+                "consentUnverified",
+                "consentNote"
             ]
         );
         for (name, alias, file) in [
@@ -188,6 +196,16 @@ mod tests {
                 "@logikflow/oauth-sentences",
                 "./src/oauth/sentences.txt",
             ),
+            (
+                "consentUnverified",
+                "@logikflow/consent-unverified-html",
+                "./src/web/consent-unverified.html",
+            ),
+            (
+                "consentNote",
+                "@logikflow/consent-note-html",
+                "./src/web/consent-note.html",
+            ),
         ] {
             assert!(
                 script.contains(&format!("import {name} from '{alias}';")),
@@ -210,6 +228,8 @@ mod tests {
         assert_eq!(FixedText::ReviewNoOrder as u32, 8);
         assert_eq!(FixedText::SettingsTail as u32, 9);
         assert_eq!(FixedText::OAuthSentences as u32, 10);
+        assert_eq!(FixedText::ConsentUnverified as u32, 11);
+        assert_eq!(FixedText::ConsentNote as u32, 12);
     }
 
     #[test]

@@ -336,6 +336,12 @@ async fn get_pull_request(
     match saved_store::run_get_pull_request(env, &args.owner, &args.repo, args.number, &call).await
     {
         Ok(result) => result,
-        Err(error) => views::storage_unavailable(&error),
+        Err(error) => {
+            worker::console_error!("the pull request's object did not run the read: {error}");
+            ToolResult::Error(
+                "LogiKFlow could not read the pull request right now (its store did not answer). Retry in a minute."
+                    .into(),
+            )
+        }
     }
 }

@@ -15,7 +15,7 @@ use crate::mcp::dispatch::{ToolRequest, ToolResult};
 use crate::tools::views::{answer, ViewCall, ViewData};
 
 /// The message when the pull request's object can't be read.
-pub(super) fn storage_unavailable(error: &worker::Error) -> ToolResult {
+fn storage_unavailable(error: &worker::Error) -> ToolResult {
     worker::console_error!("reading the pull request store failed: {error}");
     ToolResult::Error(
         "LogiKFlow could not read the saved order right now (storage unavailable). Retry in a minute."

@@ -8,7 +8,7 @@
 //! pages, conventions, the GraphQL read), 2 when the snapshot is cached.
 
 use futures_util::future::{join, join_all};
-use worker::Env;
+use worker::{Delay, Env};
 
 use crate::errors;
 use crate::github::api::{
@@ -166,12 +166,6 @@ pub async fn cached_listing(
     Some(text)
 }
 
-/// Caches a listing written from a snapshot that is itself cached.
-pub async fn cache_listing(env: &Env, owner: &str, repo: &str, pull: &PullRequest, text: String) {
-    let key = listing_key_of(owner, repo, pull);
-    put_cached(env, &key, &text).await;
-}
-
 /// The KV key of the pull request's listing at its base and head.
 fn listing_key_of(owner: &str, repo: &str, pull: &PullRequest) -> String {
     listing_key(&snapshot_key(owner, repo, &pull.base.sha, &pull.head.sha))
@@ -316,10 +310,77 @@ fn log_problems(owner: &str, repo: &str, number: u64, problems: &[String]) {
     }
 }
 
+/// What a pull request's object remembers between the reads it runs, in memory only (lost when
+/// the object is evicted, which costs the next read one KV read).
+///
+/// Why: many agents reading a new head at once used to each miss the cache, each spend
+/// `ceil(files/100) + 4` of their person's GitHub requests, and all but one KV write of the same
+/// key failed (docs/capacity.md, "100×"). Now that the object runs every read, a read of the head
+/// another read is building waits for that build, then answers from its listing; and a repeat
+/// read answers from the remembered listing without a KV read.
+#[derive(Default)]
+pub struct ReadMemo {
+    /// The latest listing built or read here, by its KV key (content-addressed: never stale).
+    listing: std::cell::RefCell<Option<(String, std::rc::Rc<str>)>>,
+    /// The listing key whose snapshot a read here is building now.
+    building: std::cell::RefCell<Option<String>>,
+}
+
+/// How long a read waits for another read here building the same head, in steps of
+/// [`BUILD_POLL_MS`]; past it, it builds on its own.
+const BUILD_WAIT_MS: u64 = 30_000;
+const BUILD_POLL_MS: u64 = 25;
+
+impl ReadMemo {
+    /// The remembered listing of this key, if it is the one remembered.
+    fn listing(&self, key: &str) -> Option<std::rc::Rc<str>> {
+        match &*self.listing.borrow() {
+            Some((known, text)) if known == key => Some(text.clone()),
+            _ => None,
+        }
+    }
+
+    /// Waits while another read here builds `key`'s snapshot (at most [`BUILD_WAIT_MS`]).
+    async fn wait_for_build(&self, key: &str) {
+        let mut waited = 0;
+        while waited < BUILD_WAIT_MS && self.building.borrow().as_deref() == Some(key) {
+            Delay::from(std::time::Duration::from_millis(BUILD_POLL_MS)).await;
+            waited += BUILD_POLL_MS;
+        }
+    }
+}
+
+/// Marks a build of one key for the time it is alive; dropped, it clears the mark if still its
+/// own, whether the build succeeded, failed or was abandoned.
+struct Building<'a> {
+    memo: &'a ReadMemo,
+    key: String,
+}
+
+impl<'a> Building<'a> {
+    fn start(memo: &'a ReadMemo, key: &str) -> Building<'a> {
+        *memo.building.borrow_mut() = Some(key.to_string());
+        Building {
+            memo,
+            key: key.to_string(),
+        }
+    }
+}
+
+impl Drop for Building<'_> {
+    fn drop(&mut self) {
+        let mut building = self.memo.building.borrow_mut();
+        if building.as_deref() == Some(self.key.as_str()) {
+            *building = None;
+        }
+    }
+}
+
 /// Runs a `get_pull_request` the Worker relayed, in the pull request's object, whose saved
 /// state is `current` (`store::pull_request`, `POST /read`; `tools::relay` says why).
 pub async fn get_pull_request_in_object(
     env: &Env,
+    memo: &ReadMemo,
     call: RelayedCall,
     current: CurrentState,
 ) -> ToolResult {
@@ -349,9 +410,28 @@ pub async fn get_pull_request_in_object(
         may_write: call.may_write,
     };
     // A repeat read splices the cached listing in (no patches asked for): it decodes the
-    // snapshot only for the suggestions of a saved order, and only its lean copy.
+    // snapshot only for the suggestions of a saved order, and only its lean copy. The listing is
+    // the one remembered here, once any build of this head here is done, or else KV's.
+    // A read that may build marks the head before its first await, so a read arriving meanwhile
+    // waits for it rather than building too.
+    let key = listing_key_of(&args.owner, &args.repo, &pull);
+    let mut building = None;
     if !args.include_patches {
-        if let Some(text) = cached_listing(env, &args.owner, &args.repo, &pull).await {
+        memo.wait_for_build(&key).await;
+        let text = match memo.listing(&key) {
+            Some(text) => {
+                crate::log::note(|record| record.cache = Some("hit"));
+                Some(text)
+            }
+            None => {
+                building = Some(Building::start(memo, &key));
+                cached_listing(env, &args.owner, &args.repo, &pull)
+                    .await
+                    .map(std::rc::Rc::from)
+            }
+        };
+        if let Some(text) = text {
+            *memo.listing.borrow_mut() = Some((key.clone(), text.clone()));
             if let Some(result) = Listing::read(&text).and_then(|listing| {
                 let lean;
                 let facts_from = if current.order.is_some() {
@@ -368,6 +448,7 @@ pub async fn get_pull_request_in_object(
             }
         }
     }
+    let _building = building.unwrap_or_else(|| Building::start(memo, &key));
     let (snapshot, cached) = match read_snapshot(env, &github, &args.owner, &args.repo, &pull).await
     {
         Ok(read) => read,
@@ -377,8 +458,14 @@ pub async fn get_pull_request_in_object(
     // the cap (or given patches); the list the result holds is cached for the next reads.
     let shaped = gpr::shape_result(pulled.inputs(&snapshot, &snapshot));
     if let (true, Some((files, trimmed))) = (cached, shaped.listed()) {
-        let listing = listing::write_listing(&snapshot, files, trimmed);
-        cache_listing(env, &args.owner, &args.repo, &pull, listing).await;
+        let listing: std::rc::Rc<str> = listing::write_listing(&snapshot, files, trimmed).into();
+        *memo.listing.borrow_mut() = Some((key, listing.clone()));
+        put_cached(
+            env,
+            &listing_key_of(&args.owner, &args.repo, &pull),
+            &listing,
+        )
+        .await;
     }
     ToolResult::Json(shaped.text)
 }

@@ -6,7 +6,8 @@
 //!
 //! Internal API (JSON over `fetch`, reached only through the Worker's binding):
 //! `GET /state` → [`CurrentState`]; `POST /read` [`RelayedCall`] → a `get_pull_request` result
-//! (`tools::relay`: the object runs the tool so a first read's CPU is not the Worker's); `POST /save` [`SaveRequest`] → [`SaveOutcome`];
+//! (`tools::relay`: the object runs the tool, `store::pull_read`, so a first read's CPU is not the
+//! Worker's); `POST /save` [`SaveRequest`] → [`SaveOutcome`];
 //! `GET /history?kind=order` → `[VersionSummary]`; `GET /version?kind=order&v=N` → [`SavedRecord`];
 //! `GET /ticks?person=login` → [`ReviewerState`] (their ticks with the head each was made at, and
 //! the change ids recorded for those heads); `POST /tick` `{person, items, done, head_sha, at}` →
@@ -37,6 +38,8 @@ pub struct PullRequestStore {
     sql: SqlStorage,
     /// For `POST /read`, which reads GitHub and KV as the Worker would.
     env: Env,
+    /// What `POST /read` remembers between reads (`pull_read::ReadMemo`).
+    read_memo: super::pull_read::ReadMemo,
     /// Set when the schema could not be created; every request then answers 500 instead of
     /// panicking in the constructor (which would hang the request).
     schema_error: Option<String>,
@@ -217,6 +220,7 @@ impl DurableObject for PullRequestStore {
         PullRequestStore {
             sql,
             env,
+            read_memo: Default::default(),
             schema_error,
             ticks_swept_at: std::cell::Cell::new(0),
         }
@@ -312,7 +316,12 @@ impl PullRequestStore {
     /// answers with the result and what the run did.
     async fn read(&self, call: RelayedCall) -> Result<Response> {
         let record = std::rc::Rc::new(std::cell::RefCell::new(crate::log::Record::default()));
-        let run = super::pull_read::get_pull_request_in_object(&self.env, call, self.current()?);
+        let run = super::pull_read::get_pull_request_in_object(
+            &self.env,
+            &self.read_memo,
+            call,
+            self.current()?,
+        );
         let result = crate::log::Scoped::new(run, record.clone()).await;
         let (kind, body) = relay::reply_of(result);
         let headers = worker::Headers::new();

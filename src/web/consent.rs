@@ -52,11 +52,9 @@ pub fn consent_page(view: &ConsentView) -> String {
             body.push_str(&escape(domain));
             body.push_str("</strong>.</p>\n");
         }
-        None => body.push_str(
-            "<p class=\"who unverified\">Unverified</p>\n\
-             <p>This app registered itself; LogiKFlow cannot confirm who made it. \
-             Approve only if you just started connecting it.</p>\n",
-        ),
+        None => body.push_str(&crate::fixed_text::text(
+            crate::fixed_text::FixedText::ConsentUnverified,
+        )),
     }
     body.push_str("<p>Signed in with GitHub as <strong>");
     body.push_str(&escape(view.login));
@@ -76,14 +74,9 @@ pub fn consent_page(view: &ConsentView) -> String {
     body.push_str("<li><label><input type=\"checkbox\" name=\"write\" value=\"on\" checked> ");
     body.push_str(WRITE_ACCESS);
     body.push_str("</label></li>\n</ul>\n");
-    body.push_str(
-        "<p class=\"note\">It acts with your GitHub access to the repositories you can see. \
-         Your GitHub token stays on LogiKFlow's server and is never given to the app.</p>\n\
-         <div class=\"actions\">\
-         <button class=\"approve\" type=\"submit\" name=\"action\" value=\"approve\">Approve</button>\
-         <button type=\"submit\" name=\"action\" value=\"deny\">Deny</button>\
-         </div>\n</form>\n",
-    );
+    body.push_str(&crate::fixed_text::text(
+        crate::fixed_text::FixedText::ConsentNote,
+    ));
     page(
         &format!(
             "Connect {}",

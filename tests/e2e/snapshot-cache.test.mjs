@@ -99,3 +99,18 @@ test('a file list trimmed to the response cap is cached trimmed and served the s
   assert.equal(log.requests.filter((r) => r.kind === 'rest' && r.path.includes('/files')).length, 0);
   assert.ok(JSON.stringify(repeat).length <= 400_000);
 });
+
+test('reads of a new head at the same time build its snapshot once (the object coalesces them)', async () => {
+  // get_pull_request runs in the pull request's object (src/tools/relay.rs), which lets a read of
+  // a head another read is building wait for that build (src/store/pull_read.rs `ReadMemo`).
+  await standinControl(stack, 'POST', 'push', { repo: 'logikflow/big', number: 1 });
+  await standinControl(stack, 'DELETE', 'requests');
+  const results = await Promise.all(Array.from({ length: 6 }, () => read(1, 'big')));
+  for (const result of results.slice(1)) assert.deepEqual(result, results[0]);
+  const log = await standinControl(stack, 'GET', 'requests');
+  const pages = log.requests.filter((r) => r.kind === 'rest' && /\/pulls\/1\/files/.test(r.path));
+  const expected = Math.ceil(results[0].files.length / 100);
+  assert.equal(pages.length, expected, `each file page read once, not once per read: ${JSON.stringify(pages.map((r) => r.path))}`);
+  // Every read still checked the caller's own access (repository and pull request).
+  assert.equal(log.requests.filter((r) => r.kind === 'rest' && /\/pulls\/1$/.test(r.path)).length, 6);
+});

@@ -132,6 +132,8 @@ fi
   --alias:@logikflow/review-no-order-html=./src/web/review-no-order.html \
   --alias:@logikflow/settings-tail-html=./src/web/settings-tail.html \
   --alias:@logikflow/oauth-sentences=./src/oauth/sentences.txt --loader:.txt=text \
+  --alias:@logikflow/consent-unverified-html=./src/web/consent-unverified.html \
+  --alias:@logikflow/consent-note-html=./src/web/consent-note.html \
   --alias:@logikflow/guide-md=./src/guide/ordering-guide.md --outfile=build/.staging/index.js
 mv build/.staging/index_bg.wasm build/index_bg.wasm
 mv build/.staging/index.js build/index.js
