@@ -49,7 +49,7 @@ use crate::github::api::ReviewComment;
 use crate::review::change_id::describe_changes;
 use crate::review::layout::{self, Layout};
 use crate::review::order::{checklist_ids, ChecklistItem, FileEntry, Focus, Order};
-use crate::review::patch::parse_patch;
+use crate::review::patch::{parse_patch, Hunk};
 use crate::tools::get_pull_request::SnapshotFile;
 use crate::tools::saved::VersionSummary;
 use crate::tools::view_diagram::METRICS;
@@ -649,10 +649,27 @@ fn unnamed_changes(file: &SnapshotFile, named: Option<&HashSet<&str>>) -> Vec<St
     let Ok(hunks) = parse_patch(patch) else {
         return Vec::new();
     };
-    describe_changes(&hunks)
+    change_ids(file, &hunks)
+        .into_iter()
+        .filter(|id| !named.is_some_and(|named| named.contains(id.as_str())))
+        .collect()
+}
+
+/// The change ids of `file`, whose patch parsed into `hunks`, in diff order: the snapshot's own,
+/// which `describe_changes` worked out from these same hunks when the snapshot was built (hashing
+/// every hunk again was a fifteenth of a 320-file review page's CPU, issue #19); worked out again
+/// only if they don't line up with the hunks.
+fn change_ids(file: &SnapshotFile, hunks: &[Hunk<'_>]) -> Vec<String> {
+    if file.changes.len() == hunks.len() {
+        return file
+            .changes
+            .iter()
+            .map(|change| change.id.clone())
+            .collect();
+    }
+    describe_changes(hunks)
         .into_iter()
         .map(|change| change.id)
-        .filter(|id| !named.is_some_and(|named| named.contains(id.as_str())))
         .collect()
 }
 
@@ -1472,10 +1489,7 @@ fn shown<'p>(
     let Ok(hunks) = parse_patch(patch) else {
         return Shown::Unreadable;
     };
-    let ids: Vec<String> = describe_changes(&hunks)
-        .into_iter()
-        .map(|change| change.id)
-        .collect();
+    let ids = change_ids(file, &hunks);
     let keep = |id: &str| match &entry.select {
         Select::Only(wanted) => wanted.iter().any(|w| w == id),
         Select::Rest => !named.get(entry.path).is_some_and(|set| set.contains(id)),

@@ -1297,3 +1297,25 @@ fn the_outline_links_entries_of_other_windows_to_their_page() {
     );
     assert_eq!(html.matches("<article ").count(), 50);
 }
+
+#[test]
+fn change_ids_come_from_the_snapshot_when_they_line_up_with_the_hunks() {
+    let hunks = parse_patch(ROUTER_PATCH).unwrap_or_else(|error| panic!("{error}"));
+    // As built: the snapshot's ids are the hashes of these hunks.
+    let built = file("app/router.ts", "modified", Some(ROUTER_PATCH));
+    assert_eq!(super::change_ids(&built, &hunks), ids(ROUTER_PATCH));
+    // The snapshot's own ids are used, not hashed again (marked ones prove it)…
+    let mut marked = built.clone();
+    for (i, change) in marked.changes.iter_mut().enumerate() {
+        change.id = format!("hmarked{i}");
+    }
+    assert_eq!(super::change_ids(&marked, &hunks), ["hmarked0", "hmarked1"]);
+    // …and when they don't line up with the hunks (none kept, or one too many), they are
+    // worked out from the hunks.
+    let mut none = built.clone();
+    none.changes.clear();
+    assert_eq!(super::change_ids(&none, &hunks), ids(ROUTER_PATCH));
+    let mut extra = built.clone();
+    extra.changes.push(built.changes[0].clone());
+    assert_eq!(super::change_ids(&extra, &hunks), ids(ROUTER_PATCH));
+}
