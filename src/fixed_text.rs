@@ -112,124 +112,114 @@ pub fn text(which: FixedText) -> String {
 mod tests {
     use super::*;
 
-    /// The JavaScript side lists the files in the order of the enum's numbers.
+    /// Each text: its place in the script's list is its number, the script imports it under an
+    /// alias that build.sh points at its file, and the native build reads that same file.
     #[test]
-    fn the_script_lists_the_texts_in_the_enums_order() {
+    fn each_text_is_the_same_file_in_the_script_and_natively() {
         let script = include_str!("fixed-text.mjs");
+        let build = include_str!("../tests/scripts/build.sh");
         let list = script
             .split("const TEXTS = [")
             .nth(1)
             .and_then(|rest| rest.split(']').next())
-            .expect("the script's list");
+            .unwrap_or_else(|| panic!("the script's list"));
         let names: Vec<&str> = list
             .split(',')
             .map(str::trim)
             .filter(|name| !name.is_empty())
             .collect();
-        assert_eq!(
-            names,
-            [
+        let table = [
+            (
+                FixedText::HomeBody,
                 "homeBody",
+                "home-html",
+                "web/home.html",
+            ),
+            (
+                FixedText::PersonSchema,
                 "personSchema",
+                "person-sql",
+                "store/person.sql",
+            ),
+            (
+                FixedText::PullRequestSchema,
                 "pullRequestSchema",
+                "pull-request-sql",
+                "store/pull-request.sql",
+            ),
+            (
+                FixedText::ServerMetadata,
                 "serverMetadata",
+                "server-metadata",
+                "oauth/server-metadata.json",
+            ),
+            (
+                FixedText::ResourceMetadata,
                 "resourceMetadata",
+                "resource-metadata",
+                "oauth/resource-metadata.json",
+            ),
+            (
+                FixedText::NotFoundBody,
                 "notFoundBody",
+                "not-found-html",
+                "web/not-found.html",
+            ),
+            (
+                FixedText::ReviewKeys,
                 "reviewKeys",
+                "review-keys-html",
+                "web/review-keys.html",
+            ),
+            (
+                FixedText::ReviewKeysHint,
                 "reviewKeysHint",
+                "review-keys-hint-html",
+                "web/review-keys-hint.html",
+            ),
+            (
+                FixedText::ReviewNoOrder,
                 "reviewNoOrder",
+                "review-no-order-html",
+                "web/review-no-order.html",
+            ),
+            (
+                FixedText::SettingsTail,
                 "settingsTail",
+                "settings-tail-html",
+                "web/settings-tail.html",
+            ),
+            (
+                FixedText::OAuthSentences,
                 "oauthSentences",
+                "oauth-sentences",
+                "oauth/sentences.txt",
+            ),
+            (
+                FixedText::ConsentUnverified,
                 "consentUnverified",
-                "consentNote"
-            ]
-        );
-        for (name, alias, file) in [
-            ("homeBody", "@logikflow/home-html", "./src/web/home.html"),
-            (
-                "personSchema",
-                "@logikflow/person-sql",
-                "./src/store/person.sql",
+                "consent-unverified-html",
+                "web/consent-unverified.html",
             ),
             (
-                "pullRequestSchema",
-                "@logikflow/pull-request-sql",
-                "./src/store/pull-request.sql",
-            ),
-            (
-                "serverMetadata",
-                "@logikflow/server-metadata",
-                "./src/oauth/server-metadata.json",
-            ),
-            (
-                "resourceMetadata",
-                "@logikflow/resource-metadata",
-                "./src/oauth/resource-metadata.json",
-            ),
-            (
-                "notFoundBody",
-                "@logikflow/not-found-html",
-                "./src/web/not-found.html",
-            ),
-            (
-                "reviewKeys",
-                "@logikflow/review-keys-html",
-                "./src/web/review-keys.html",
-            ),
-            (
-                "reviewKeysHint",
-                "@logikflow/review-keys-hint-html",
-                "./src/web/review-keys-hint.html",
-            ),
-            (
-                "reviewNoOrder",
-                "@logikflow/review-no-order-html",
-                "./src/web/review-no-order.html",
-            ),
-            (
-                "settingsTail",
-                "@logikflow/settings-tail-html",
-                "./src/web/settings-tail.html",
-            ),
-            (
-                "oauthSentences",
-                "@logikflow/oauth-sentences",
-                "./src/oauth/sentences.txt",
-            ),
-            (
-                "consentUnverified",
-                "@logikflow/consent-unverified-html",
-                "./src/web/consent-unverified.html",
-            ),
-            (
+                FixedText::ConsentNote,
                 "consentNote",
-                "@logikflow/consent-note-html",
-                "./src/web/consent-note.html",
+                "consent-note-html",
+                "web/consent-note.html",
             ),
-        ] {
-            assert!(
-                script.contains(&format!("import {name} from '{alias}';")),
-                "{name}"
-            );
-            let build = include_str!("../tests/scripts/build.sh");
-            assert!(
-                build.contains(&format!("--alias:{alias}={file}")),
-                "{alias}"
-            );
+        ];
+        assert_eq!(names.len(), table.len(), "{names:?}");
+        for (which, name, alias, file) in table {
+            assert_eq!(names[which as usize], name, "{which:?}");
+            let import = format!("import {name} from '@logikflow/{alias}';");
+            assert!(script.contains(&import), "{import}");
+            let aliased = format!("--alias:@logikflow/{alias}=./src/{file}");
+            assert!(build.contains(&aliased), "{aliased}");
+            let on_disk =
+                std::fs::read_to_string(format!("{}/src/{file}", env!("CARGO_MANIFEST_DIR")))
+                    .unwrap_or_else(|error| panic!("{file}: {error}"));
+            assert_eq!(text(which), on_disk, "{which:?}");
         }
-        assert_eq!(FixedText::HomeBody as u32, 0);
-        assert_eq!(FixedText::PersonSchema as u32, 1);
-        assert_eq!(FixedText::PullRequestSchema as u32, 2);
-        assert_eq!(FixedText::ServerMetadata as u32, 3);
-        assert_eq!(FixedText::ResourceMetadata as u32, 4);
-        assert_eq!(FixedText::NotFoundBody as u32, 5);
-        assert_eq!(FixedText::ReviewKeys as u32, 6);
-        assert_eq!(FixedText::ReviewKeysHint as u32, 7);
-        assert_eq!(FixedText::ReviewNoOrder as u32, 8);
-        assert_eq!(FixedText::SettingsTail as u32, 9);
-        assert_eq!(FixedText::OAuthSentences as u32, 10);
-        assert_eq!(FixedText::ConsentUnverified as u32, 11);
-        assert_eq!(FixedText::ConsentNote as u32, 12);
     }
 
     #[test]
