@@ -34,6 +34,8 @@ const TEXTS = [
   consentNote,
 ];
 
+// Each file ends with one newline that is not part of its text (src/fixed_text.rs).
 export function fixedText(index) {
-  return TEXTS[index] ?? '';
+  const text = TEXTS[index] ?? '';
+  return text.endsWith('\n') ? text.slice(0, -1) : text;
 }

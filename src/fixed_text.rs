@@ -78,7 +78,8 @@ pub fn install(source: fn(u32) -> String) {
     let _ = SOURCE.set(source);
 }
 
-/// The text.
+/// The text: its file without the file's last newline (every file ends with one; a text that
+/// ends in a newline of its own has a blank line at the end of its file).
 pub fn text(which: FixedText) -> String {
     #[cfg(target_arch = "wasm32")]
     {
@@ -89,7 +90,7 @@ pub fn text(which: FixedText) -> String {
     }
     #[cfg(not(target_arch = "wasm32"))]
     {
-        match which {
+        let file = match which {
             FixedText::HomeBody => include_str!("web/home.html"),
             FixedText::PersonSchema => include_str!("store/person.sql"),
             FixedText::PullRequestSchema => include_str!("store/pull-request.sql"),
@@ -103,8 +104,8 @@ pub fn text(which: FixedText) -> String {
             FixedText::OAuthSentences => include_str!("oauth/sentences.txt"),
             FixedText::ConsentUnverified => include_str!("web/consent-unverified.html"),
             FixedText::ConsentNote => include_str!("web/consent-note.html"),
-        }
-        .to_string()
+        };
+        file.strip_suffix('\n').unwrap_or(file).to_string()
     }
 }
 
@@ -218,7 +219,12 @@ mod tests {
             let on_disk =
                 std::fs::read_to_string(format!("{}/src/{file}", env!("CARGO_MANIFEST_DIR")))
                     .unwrap_or_else(|error| panic!("{file}: {error}"));
-            assert_eq!(text(which), on_disk, "{which:?}");
+            let without_last_newline = on_disk.strip_suffix('\n');
+            assert_eq!(
+                Some(text(which).as_str()),
+                without_last_newline,
+                "{which:?}"
+            );
         }
     }
 

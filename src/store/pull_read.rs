@@ -425,13 +425,15 @@ pub async fn get_pull_request_in_object(
             }
             None => {
                 building = Some(Building::start(memo, &key));
-                cached_listing(env, &args.owner, &args.repo, &pull)
-                    .await
-                    .map(std::rc::Rc::from)
+                let read = cached_listing(env, &args.owner, &args.repo, &pull).await;
+                let read = read.map(std::rc::Rc::<str>::from);
+                if let Some(text) = &read {
+                    *memo.listing.borrow_mut() = Some((key.clone(), text.clone()));
+                }
+                read
             }
         };
         if let Some(text) = text {
-            *memo.listing.borrow_mut() = Some((key.clone(), text.clone()));
             if let Some(result) = Listing::read(&text).and_then(|listing| {
                 let lean;
                 let facts_from = if current.order.is_some() {
@@ -459,13 +461,8 @@ pub async fn get_pull_request_in_object(
     let shaped = gpr::shape_result(pulled.inputs(&snapshot, &snapshot));
     if let (true, Some((files, trimmed))) = (cached, shaped.listed()) {
         let listing: std::rc::Rc<str> = listing::write_listing(&snapshot, files, trimmed).into();
-        *memo.listing.borrow_mut() = Some((key, listing.clone()));
-        put_cached(
-            env,
-            &listing_key_of(&args.owner, &args.repo, &pull),
-            &listing,
-        )
-        .await;
+        put_cached(env, &key, &listing).await;
+        *memo.listing.borrow_mut() = Some((key, listing));
     }
     ToolResult::Json(shaped.text)
 }

@@ -23,7 +23,7 @@ pub fn home(base_url: &str) -> String {
     let mut body = String::with_capacity(template.len() + 4 * endpoint.len());
     crate::fixed_text::fill_into(
         &mut body,
-        template.strip_suffix('\n').unwrap_or(&template),
+        &template,
         &[
             ("{endpoint_json}", &endpoint_json),
             ("{endpoint}", &endpoint_html),
@@ -53,7 +53,7 @@ pub fn sign_out(csrf: &str, base_url: &str) -> String {
 
 pub fn not_found(base_url: &str) -> String {
     let body = crate::fixed_text::text(crate::fixed_text::FixedText::NotFoundBody);
-    page("Page not found", body.trim_end_matches('\n'), base_url)
+    page("Page not found", &body, base_url)
 }
 
 #[cfg(test)]

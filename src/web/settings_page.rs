@@ -141,7 +141,7 @@ pub fn settings(view: &SettingsView<'_>, base_url: &str) -> String {
     let max_name = MAX_TOKEN_NAME_CHARS.to_string();
     crate::fixed_text::fill_into(
         &mut out,
-        tail.strip_suffix('\n').unwrap_or(&tail),
+        &tail,
         &[("{csrf}", &csrf), ("{max_name}", &max_name)],
     );
     page("Settings", &out, base_url)
