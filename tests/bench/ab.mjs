@@ -57,7 +57,7 @@ const ceiling = await startSideWorker('trivial');
 const stacks = [];
 try {
   for (const build of builds) {
-    const stack = await startBuildStack(build);
+    const stack = await startBuildStack(build, { devtools: false });
     const { tokens } = await connect(stack);
     const requests = {
       token: { ...list, headers: { ...list.headers, authorization: `Bearer ${tokens.access_token}` } },

@@ -73,13 +73,17 @@ function middle(values) {
   return { median: s[Math.floor(s.length / 2)], low: s[trim], high: s[s.length - 1 - trim] };
 }
 
+// Every Worker under load runs without wrangler's DevTools session, as a deployed Worker does
+// (harness.mjs `devtoolsEnv`); one reference row shows what that session costs a log line.
 const ceiling = await startSideWorker('trivial');
+const inspected = await startSideWorker('trivial', undefined, { devtools: true });
 // The same trivial Worker behind the plumbing LogiKFlow has locally (static assets in front, one
 // log line): what any Worker built like ours pays before its own code runs.
 const plumbed = await startSideWorker('trivial', 'wrangler.assets.toml');
 // OAuth configured too, so the same Worker serves local development and real tokens; the rate
 // limit is raised for the run, the per-person hop is still made on every request.
-const stack = await startStack({ vars: { ...OAUTH_VARS, RATE_LIMIT_PER_MINUTE: '100000000', ADDRESS_RATE_LIMIT_PER_MINUTE: '100000' } });
+const stack = await startStack({ devtools: cpuOnly,
+  vars: { ...OAUTH_VARS, RATE_LIMIT_PER_MINUTE: '100000000', ADDRESS_RATE_LIMIT_PER_MINUTE: '100000' } });
 let sdk;
 let sdkPlumbed;
 try {
@@ -98,6 +102,7 @@ try {
     ['trivial JS Worker (ceiling)', ceiling.url, { body: '{}' }, ceiling.child.pid],
     ['trivial JS Worker + one Durable Object fetch (reference)', `${ceiling.url}hop`, { body: '{}' }, ceiling.child.pid],
     ['trivial JS Worker + one console.log line (reference)', `${ceiling.url}log`, { body: '{}' }, ceiling.child.pid],
+    ['the same with wrangler\'s DevTools session attached, as `wrangler dev` runs by default (reference)', `${inspected.url}log`, { body: '{}' }, inspected.child.pid],
     ['trivial JS Worker + static assets in front + one console.log line (same plumbing as LogiKFlow)', `${plumbed.url}log`, { body: '{}' }, plumbed.child.pid],
     ['the same + one Durable Object fetch (same plumbing as the token path)', `${plumbed.url}hop/log`, { body: '{}' }, plumbed.child.pid],
     ['/mcp tools/list, 2026-07-28, local development (no token)', stack.mcpUrl, list, stack.workerGroup],
@@ -107,13 +112,16 @@ try {
     ['/mcp tools/list, 2026-07-28, real access token (person-object hop)', stack.mcpUrl, withToken, stack.workerGroup],
     ['/mcp get_pull_request, cached head (stand-in)', stack.mcpUrl, gpr, stack.workerGroup],
   ];
-  const sdkRow = 7;
+  const row = (start) => endpoints.findIndex(([name]) => name.startsWith(start));
+  const sdkRow = row('TypeScript SDK stateless');
+  const sdkPlumbedRow = row('the same SDK server');
   // Each LogiKFlow row's reference with the same plumbing: assets in front and a log line, and the
   // hop for the token path.
-  const plumbingRow = { 5: 3, 6: 3, 8: 3, 9: 4 };
-  const sdkPlumbedRow = 8;
+  const plumbing = row('trivial JS Worker + static assets');
+  const plumbingRow = { [row('/mcp tools/list, 2026-07-28, local')]: plumbing, [row('/mcp tools/list, 2025-06-18')]: plumbing,
+    [sdkPlumbedRow]: plumbing, [row('/mcp tools/list, 2026-07-28, real')]: row('the same + one Durable Object') };
   // The rows that serve what the SDK server serves (tools/list without a token).
-  const sameServerAsSdk = [5, 6];
+  const sameServerAsSdk = [row('/mcp tools/list, 2026-07-28, local'), row('/mcp tools/list, 2025-06-18')];
   if (cpuOnly) endpoints.length = 0;
   for (const [, url, request] of endpoints) await wrk(url, request); // warm-up
   // Rounds alternate the endpoints, so a slow spell on this machine hits all of them alike; each
@@ -133,6 +141,7 @@ try {
   }
 
   const lines = [`Server, local workerd, ${connections} connections, ${threads} wrk threads, ${seconds} s a run, ${rounds} rounds that alternate the endpoints (wrk, 127.0.0.1).`,
+    'Every Worker under load runs without wrangler\'s DevTools session, as deployed Workers do; the one row marked so has it (under it V8 hands each console.log to the session too).',
     'Requests/s and latencies: the median round. Ratios: the median of the per-round ratios to the ceiling (or to the SDK) measured in the same round; spread: the middle 60% of them.',
     'CPU: milliseconds of CPU time per request of the serving wrangler\'s workerd processes during the runs (median and middle 60%), less sensitive to other load than requests/s.', '',
     'Ratio to the same plumbing: to the trivial Worker with static assets in front and a log line (and the hop, for the token path), what LogiKFlow\'s own code leaves of the ceiling; ratio to SDK, same plumbing: to the SDK server behind the same assets and log line.', '',
@@ -146,6 +155,7 @@ try {
   await stopProcess(sdkPlumbed.child);
   sdk = undefined;
   sdkPlumbed = undefined;
+  for (const side of [ceiling, inspected, plumbed]) await stopProcess(side.child);
 
   // One request at a time from here on: subrequests counted by the stand-in, CPU by workerd. On a
   // fresh workerd (the state is kept): once, after the load above, local workerd's HTTP client
@@ -156,7 +166,8 @@ try {
     const probe = await fetch(`${stack.baseUrl}/bench-floor`, { signal: AbortSignal.timeout(10_000) })
       .then((r) => `answered ${r.status}`, (error) => `did not answer in 10 s (${error.name})`);
     console.log(`After the load the Worker ${probe}; restarting it for the one-at-a-time part.`);
-    await stack.restart();
+    // With the DevTools session: the isolate's CPU profiles come through it.
+    await stack.restart({}, { devtools: true });
   }
   const post = (request) => fetch(stack.mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json', ...request.headers }, body: request.body, signal: AbortSignal.timeout(120_000) })
     .then(async (r) => { const text = await r.text(); if (r.status !== 200) throw new Error(`${r.status} ${text.slice(0, 200)}`); return text; });
@@ -231,8 +242,7 @@ try {
   throw error;
 } finally {
   await stack.stop();
-  await stopProcess(ceiling.child);
-  await stopProcess(plumbed.child);
+  for (const side of [ceiling, inspected, plumbed]) await stopProcess(side.child);
   if (sdk) await stopProcess(sdk.child);
   if (sdkPlumbed) await stopProcess(sdkPlumbed.child);
 }

@@ -93,9 +93,24 @@ async function waitForHttp(url, timeoutMs) {
 }
 
 /**
+ * The environment that starts `wrangler dev` with or without its DevTools session. By default
+ * wrangler keeps an inspector session open on the Worker, and V8 then hands every `console.log`
+ * to it as well: locally one log line a request (LogiKFlow's, issue #20) costs a trivial Worker
+ * half its requests per second, a cost the deployed Worker, with no DevTools attached, does not
+ * pay. The load benchmarks measure without it. wrangler 4.164 and its miniflare open no
+ * inspector session inside a VS Code debug terminal, which they recognise by
+ * VSCODE_INSPECTOR_OPTIONS; with NODE_OPTIONS naming no debug bootloader nothing else changes.
+ * CPU profiles (tests/bench/cpu.mjs, profile.mjs) need the session: keep `devtools` on for them.
+ */
+export function devtoolsEnv(devtools = true) {
+  return devtools ? {} : { VSCODE_INSPECTOR_OPTIONS: '{}' };
+}
+
+/**
  * Starts the stand-in and the Worker. Options: `vars` (extra wrangler vars), `localDev` (default
  * true), `localUser` (stand-in login whose token the local user gets, default `octo`),
- * `logLevel` (wrangler's, default `warn`; `log` passes the Worker's `console.log` lines through).
+ * `logLevel` (wrangler's, default `warn`; `log` passes the Worker's `console.log` lines through),
+ * `devtools` (default true; false starts wrangler without its DevTools session, see `devtoolsEnv`).
  */
 export async function startStack(options = {}) {
   const node = process.execPath;
@@ -120,6 +135,7 @@ export async function startStack(options = {}) {
   let worker;
   let port;
   let inspectorPort;
+  let devtools = options.devtools ?? true;
   async function startWorker() {
     // A restart keeps the port: OAuth tokens are bound to the resource URL, host and port.
     port = port ?? await freePort();
@@ -132,7 +148,8 @@ export async function startStack(options = {}) {
     for (const [key, value] of Object.entries(vars)) args.push('--var', `${key}:${value}`);
     worker = startProcess(node, args, {
       cwd: root,
-      env: { ...process.env, CI: 'true', WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', LOGIKFLOW_BUILD: 'skip' },
+      env: { ...process.env, CI: 'true', WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', LOGIKFLOW_BUILD: 'skip',
+        ...devtoolsEnv(devtools) },
     }, /Ready on|ready on/i, 120_000);
     // wrangler at --log-level warn may not print "Ready"; fall back to polling the port.
     await Promise.race([worker.ready, waitForHttp(`http://127.0.0.1:${port}/`, 120_000)]);
@@ -151,9 +168,13 @@ export async function startStack(options = {}) {
     workerLog: () => worker.log(),
     /** The process group of `wrangler dev` and its workerd children (for CPU accounting). */
     get workerGroup() { return worker.child.pid; },
-    /** Stops and starts the Worker, keeping its persisted state; `moreVars` are set from then on. */
-    async restart(moreVars = {}) {
+    /**
+     * Stops and starts the Worker, keeping its persisted state; `moreVars` are set from then on,
+     * and `devtools`, when given, replaces the option of that name.
+     */
+    async restart(moreVars = {}, restartOptions = {}) {
       Object.assign(vars, moreVars);
+      devtools = restartOptions.devtools ?? devtools;
       await stopProcess(worker.child);
       await startWorker();
     },
