@@ -7,6 +7,9 @@
 //! GitHub requests per read: ceil(files/100) + 4 the first time (repository, pull request, file
 //! pages, conventions, the GraphQL read), 2 when the snapshot is cached.
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use futures_util::future::{join, join_all};
 use worker::{Delay, Env};
 
@@ -36,7 +39,37 @@ const SNAPSHOT_TTL_SECONDS: u64 = 30 * 24 * 60 * 60;
 pub struct PullRead {
     pub repository: Repository,
     pub pull: PullRequest,
-    pub snapshot: Snapshot,
+    /// Shared with the isolate's [`LAST_SNAPSHOT`] when it came from there or went there.
+    pub snapshot: Rc<Snapshot>,
+}
+
+/// The largest snapshot, as its cached text's bytes, an isolate keeps decoded in memory.
+const REMEMBERED_SNAPSHOT_BYTES: usize = 16 << 20;
+
+thread_local! {
+    /// The last whole snapshot this isolate read or built, under its cache key: a snapshot never
+    /// changes, and decoding a 3,000-file one takes ~20 ms, half a review page view, which a
+    /// reload, every "Load more files" window and every tick of that page would pay again
+    /// (issue #19). One entry, so memory stays bounded whatever the traffic; a caller reaches
+    /// it only after GitHub let them read the pull request, as with the cache it stands in for.
+    static LAST_SNAPSHOT: RefCell<Option<(String, Rc<Snapshot>)>> = const { RefCell::new(None) };
+}
+
+/// The remembered snapshot under `key`, if it is the one this isolate holds.
+fn remembered_snapshot(key: &str) -> Option<Rc<Snapshot>> {
+    LAST_SNAPSHOT.with_borrow(|last| {
+        last.as_ref()
+            .filter(|(held, _)| held == key)
+            .map(|(_, snapshot)| Rc::clone(snapshot))
+    })
+}
+
+/// Keeps `snapshot` as this isolate's last one, unless its cached text (`text_bytes`) is too
+/// large to hold.
+fn remember_snapshot(key: &str, snapshot: &Rc<Snapshot>, text_bytes: usize) {
+    if text_bytes <= REMEMBERED_SNAPSHOT_BYTES {
+        LAST_SNAPSHOT.set(Some((key.to_string(), Rc::clone(snapshot))));
+    }
 }
 
 /// Reads the repository and pull request (two requests in parallel).
@@ -88,7 +121,7 @@ pub async fn read_pull_with_files(
         Files::Whole => None,
     };
     let snapshot = match lean {
-        Some(snapshot) => snapshot,
+        Some(snapshot) => Rc::new(snapshot),
         None => read_snapshot(env, github, owner, repo, &pull).await?.0,
     };
     Ok(PullRead {
@@ -121,31 +154,41 @@ pub async fn read_as_viewer(
     })
 }
 
-/// The pull request's snapshot from KV, or built from GitHub and cached; and whether it is in
-/// the cache (so what is derived from it may be cached too).
+/// The pull request's snapshot from this isolate's memory or KV, or built from GitHub and
+/// cached; and whether it is cacheable (so what is derived from it may be cached too).
 pub async fn read_snapshot(
     env: &Env,
     github: &GitHub<'_>,
     owner: &str,
     repo: &str,
     pull: &PullRequest,
-) -> Result<(Snapshot, bool), GitHubError> {
+) -> Result<(Rc<Snapshot>, bool), GitHubError> {
     let key = snapshot_key(owner, repo, &pull.base.sha, &pull.head.sha);
+    if let Some(snapshot) = remembered_snapshot(&key) {
+        crate::log::note(|record| record.cache = Some("hit"));
+        return Ok((snapshot, true));
+    }
     let cache = env.kv("CACHE").ok();
     if let Some(cache) = &cache {
         if let Ok(Some(text)) = crate::store::get_text(cache, &key).await {
             if let Some(snapshot) = snapshot_text::read_cached(&text) {
                 crate::log::note(|record| record.cache = Some("hit"));
+                let snapshot = Rc::new(snapshot);
+                remember_snapshot(&key, &snapshot, text.len());
                 return Ok((snapshot, true));
             }
         }
     }
     crate::log::note(|record| record.cache = Some("miss"));
     let (snapshot, complete) = fetch_snapshot(github, owner, repo, pull).await?;
+    let snapshot = Rc::new(snapshot);
     // A snapshot built while `.gitattributes` or the conventions file could not be read is
-    // served once but not cached: cached, it would hide their hints until the next push.
+    // served once but neither cached nor remembered: it would hide their hints until the next
+    // push.
     if complete {
-        put_cached(env, &key, &snapshot_text::write_cached(&snapshot)).await;
+        let text = snapshot_text::write_cached(&snapshot);
+        remember_snapshot(&key, &snapshot, text.len());
+        put_cached(env, &key, &text).await;
     }
     Ok((snapshot, complete))
 }
@@ -321,9 +364,9 @@ fn log_problems(owner: &str, repo: &str, number: u64, problems: &[String]) {
 #[derive(Default)]
 pub struct ReadMemo {
     /// The latest listing built or read here, by its KV key (content-addressed: never stale).
-    listing: std::cell::RefCell<Option<(String, std::rc::Rc<str>)>>,
+    listing: RefCell<Option<(String, Rc<str>)>>,
     /// The listing key whose snapshot a read here is building now.
-    building: std::cell::RefCell<Option<String>>,
+    building: RefCell<Option<String>>,
 }
 
 /// How long a read waits for another read here building the same head, in steps of
@@ -333,7 +376,7 @@ const BUILD_POLL_MS: u64 = 25;
 
 impl ReadMemo {
     /// The remembered listing of this key, if it is the one remembered.
-    fn listing(&self, key: &str) -> Option<std::rc::Rc<str>> {
+    fn listing(&self, key: &str) -> Option<Rc<str>> {
         match &*self.listing.borrow() {
             Some((known, text)) if known == key => Some(text.clone()),
             _ => None,
@@ -426,7 +469,7 @@ pub async fn get_pull_request_in_object(
             None => {
                 building = Some(Building::start(memo, &key));
                 let read = cached_listing(env, &args.owner, &args.repo, &pull).await;
-                let read = read.map(std::rc::Rc::<str>::from);
+                let read = read.map(Rc::<str>::from);
                 if let Some(text) = &read {
                     *memo.listing.borrow_mut() = Some((key.clone(), text.clone()));
                 }
@@ -460,7 +503,7 @@ pub async fn get_pull_request_in_object(
     // the cap (or given patches); the list the result holds is cached for the next reads.
     let shaped = gpr::shape_result(pulled.inputs(&snapshot, &snapshot));
     if let (true, Some((files, trimmed))) = (cached, shaped.listed()) {
-        let listing: std::rc::Rc<str> = listing::write_listing(&snapshot, files, trimmed).into();
+        let listing: Rc<str> = listing::write_listing(&snapshot, files, trimmed).into();
         put_cached(env, &key, &listing).await;
         *memo.listing.borrow_mut() = Some((key, listing));
     }

@@ -56,6 +56,19 @@ fn blob_identity(file: &SnapshotFile) -> String {
         .unwrap_or_else(|| format!("{}-{}-{}", file.status, file.additions, file.deletions))
 }
 
+/// The content keys of a whole file at the head (its items' [`item_key`]s): its change ids, or
+/// `blob:<identity>`.
+fn file_keys(file: &SnapshotFile) -> Vec<String> {
+    if file.changes.is_empty() {
+        vec![format!("blob:{}", blob_identity(file))]
+    } else {
+        file.changes
+            .iter()
+            .map(|change| change.id.clone())
+            .collect()
+    }
+}
+
 /// The content items of a whole file at the head: one per change, or its blob item.
 pub fn file_items(file: &SnapshotFile) -> Vec<String> {
     if file.changes.is_empty() {
@@ -75,11 +88,7 @@ pub fn head_files(files: &[SnapshotFile]) -> Value {
     // standard sort in the wasm (its size budget).
     let mut map = serde_json::Map::new();
     for file in files {
-        let keys: Vec<Value> = file_items(file)
-            .iter()
-            .filter_map(|item| item_key(item))
-            .map(Value::from)
-            .collect();
+        let keys: Vec<Value> = file_keys(file).into_iter().map(Value::from).collect();
         map.insert(file.path.clone(), Value::Array(keys));
     }
     Value::Object(map)
@@ -164,17 +173,17 @@ fn keys_at(heads: &BTreeMap<String, Value>, sha: &str) -> Option<HashMap<String,
 /// Computes a reviewer's state at `head_sha` from what their pull request's object holds.
 pub fn review_state(stored: &ReviewerState, files: &[SnapshotFile], head_sha: &str) -> ReviewState {
     let ticked: HashSet<String> = stored.ticks.iter().map(|tick| tick.item.clone()).collect();
-    let current: HashMap<&str, Vec<String>> = files
-        .iter()
-        .map(|file| {
-            let keys = file_items(file)
-                .iter()
-                .filter_map(|item| item_key(item))
-                .collect();
-            (file.path.as_str(), keys)
-        })
-        .collect();
     let earlier = |tick: &&TickRow| tick.head_sha.as_deref().is_some_and(|sha| sha != head_sha);
+    // Every file's keys now are needed only to compare with an earlier head; a reviewer who
+    // ticked nothing before this head (most views) skips them.
+    let current: HashMap<&str, Vec<String>> = if stored.ticks.iter().any(|tick| earlier(&tick)) {
+        files
+            .iter()
+            .map(|file| (file.path.as_str(), file_keys(file)))
+            .collect()
+    } else {
+        HashMap::new()
+    };
 
     // Per path, the earlier head of the latest tick on it.
     let mut last_head: HashMap<&str, (&str, &str)> = HashMap::new();

@@ -4,11 +4,13 @@
 // (wasm functions carry their Rust names when built with CARGO_PROFILE_RELEASE_STRIP=false).
 //
 //   CARGO_PROFILE_RELEASE_STRIP=false bash tests/scripts/build.sh
-//   LOGIKFLOW_BUILD=skip node tests/bench/profile.mjs [list|legacy|token|gpr|gpr-big|gpr-huge|first-small|first-big|first-huge|save] [seconds]
+//   LOGIKFLOW_BUILD=skip node tests/bench/profile.mjs [list|legacy|token|gpr|gpr-big|gpr-huge|first-small|first-big|first-huge|save|page-big|page-huge] [seconds]
 //
 // `gpr-huge` is a repeat read of the 3,000-file pull request; `first-small`, `first-big` and
 // `first-huge` are first reads of the 30-, 320- and 3,000-file ones, sent one at a time, each after a push;
-// `save` is the benchmark's 50-section save_reading_order on the 320-file one, one at a time.
+// `save` is the benchmark's 50-section save_reading_order on the 320-file one, one at a time;
+// `page-big` and `page-huge` are views of the review page of the 320- and 3,000-file ones at a
+// cached head, one at a time (local development, no sign-in).
 //
 // A diagnostic, not a benchmark: profiling slows the Worker, so read shares, not rates.
 import { execFile } from 'node:child_process';
@@ -114,7 +116,20 @@ try {
     }
     return { stdout: `Requests/sec: ${(sent / seconds).toFixed(1)}` };
   };
-  const load = kind === 'save' ? saves : kind.startsWith('first') ? serial : () => run('wrk', ['-t2', '-c16', `-d${seconds}s`, '-s', join(root, 'tests/bench/post.lua'), stack.mcpUrl], { env });
+  // The review page, one view at a time (its first view, the warm-up, caches the head).
+  const pages = async () => {
+    const url = `${stack.baseUrl}/r/logikflow/big/pull/${kind === 'page-big' ? 1 : 2}`;
+    const until = Date.now() + seconds * 1000;
+    let sent = 0;
+    while (Date.now() < until) {
+      const reply = await fetch(url);
+      if (reply.status !== 200) throw new Error(`${url}: ${reply.status}`);
+      await reply.arrayBuffer();
+      sent += 1;
+    }
+    return { stdout: `Requests/sec: ${(sent / seconds).toFixed(1)}` };
+  };
+  const load = kind.startsWith('page') ? pages : kind === 'save' ? saves : kind.startsWith('first') ? serial : () => run('wrk', ['-t2', '-c16', `-d${seconds}s`, '-s', join(root, 'tests/bench/post.lua'), stack.mcpUrl], { env });
   await load(); // warm-up
   const session = await attach(stack.inspectorPort);
   await session.send('Profiler.enable');
