@@ -1,19 +1,21 @@
 //! A reader for JSON in the one form `serde_json::to_string` writes, and our own writers of the
-//! same types write (`get_pull_request::snapshot_text`), for a type we wrote ourselves: no whitespace, keys in the order the type declares them, whole numbers without
-//! sign, fraction or exponent, strings with the common escapes.
+//! same types write (`get_pull_request::snapshot_text`), for a type we wrote ourselves: no
+//! whitespace, keys in the order the type declares them, whole numbers without sign, fraction or
+//! exponent.
 //!
 //! Why: [`super::decode`] builds a whole [`serde_json::Value`] tree (a `BTreeMap` per object, a
 //! `String` per key) and then takes it apart again. For text we wrote ourselves and read on a hot
-//! path (the lean snapshot every save reads: 320 files, ~60 KB) that tree was a fifth of the
-//! save's CPU (issue #19); read here, in order, straight into the typed value, it costs a small
-//! fraction. Reading keys in their written order, rather than matching any order, keeps the
-//! reader a few straight lines per type (the wasm size budget).
+//! path (the lean snapshot every save reads: 320 files, ~60 KB; the cached snapshot's header every
+//! review page view decodes: 3,000 files, several MB) that tree was a fifth of the save's CPU and
+//! half of the page's (issue #19); read here, in order, straight into the typed value, it costs a
+//! small fraction. Reading keys in their written order, rather than matching any order, keeps
+//! the reader a few straight lines per type (the wasm size budget).
 //!
 //! What not: it is no general JSON parser. Anything outside that one form (whitespace, keys in
-//! another order, `null` for an absent value, negative or fractional numbers, a `\u` escape) is
-//! `None`, and the caller falls back to [`super::decode`], which reads every JSON and names what is
-//! wrong. So a type read both ways must come out the same, which its tests check against `decode`
-//! on varied and damaged text.
+//! another order, `null` for an absent value, negative or fractional numbers) is `None`: for the
+//! texts we cache, a damaged or foreign entry, which the caller treats as not cached. So the
+//! reader must read everything our writers write (tests write and read back every escape), and
+//! never read a text differently from [`super::decode`] (tests on varied and damaged text).
 
 /// A position in compact JSON text. A read that finds something else marks the reader failed
 /// and gives an empty value; every read after it fails too, and [`Compact::finish`] says so.
@@ -94,16 +96,22 @@ impl<'a> Compact<'a> {
 
     /// A whole number that fits `usize` (32 bits in wasm) after `key`, as `decode` reads one.
     pub fn usize_at(&mut self, key: &str) -> usize {
-        let wide = self.u64_at(key);
+        self.expect(key);
+        self.usize()
+    }
+
+    /// A whole number that fits `usize`.
+    pub fn usize(&mut self) -> usize {
+        let wide = self.u64();
         usize::try_from(wide).unwrap_or_else(|_| {
             self.fail();
             0
         })
     }
 
-    /// A string whose escapes are among the common ones `serde_json` writes: `\"`, `\\`, `\n`,
-    /// `\r`, `\t`. Any other (`\b`, `\f`, `\u`, `\/`), and a raw control character, fails: the
-    /// caller's fallback reads those.
+    /// A string with any escape JSON has: the short ones, and `\u` with four hex digits for
+    /// one character (`serde_json` and `quote` write it for control characters only; a
+    /// surrogate, half of a pair they never write, fails). A raw control character fails.
     pub fn string(&mut self) -> String {
         let mut out = String::new();
         self.expect("\"");
@@ -125,9 +133,28 @@ impl<'a> Compact<'a> {
                 }
                 (b'\\', Some(b'"')) => '"',
                 (b'\\', Some(b'\\')) => '\\',
+                (b'\\', Some(b'/')) => '/',
                 (b'\\', Some(b'n')) => '\n',
                 (b'\\', Some(b'r')) => '\r',
                 (b'\\', Some(b't')) => '\t',
+                (b'\\', Some(b'b')) => '\u{8}',
+                (b'\\', Some(b'f')) => '\u{c}',
+                (b'\\', Some(b'u')) => {
+                    let hex = self.text.get(self.at..self.at + 4).unwrap_or_default();
+                    self.at += 4;
+                    // `from_str_radix` takes a sign too: four hex digits only.
+                    match u32::from_str_radix(hex, 16)
+                        .ok()
+                        .filter(|_| hex.bytes().all(|b| b.is_ascii_hexdigit()))
+                        .and_then(char::from_u32)
+                    {
+                        Some(escaped) => escaped,
+                        None => {
+                            self.fail();
+                            break;
+                        }
+                    }
+                }
                 _ => {
                     self.fail();
                     break;
@@ -202,9 +229,17 @@ mod tests {
             "plain",
             "quote \" backslash \\ slash / tab \t newline \n return \r",
             "\u{7f} é ü 日本 🦀",
+            "bell \u{7} backspace \u{8} form feed \u{c} escape \u{1b} nul \u{0} \u{1f}",
         ] {
             let written = serde_json::to_string(text).unwrap_or_default();
             assert_eq!(string(&written).as_deref(), Some(text), "{written}");
+            let mut ours = String::new();
+            crate::quote::push_json_string(&mut ours, text);
+            assert_eq!(string(&ours).as_deref(), Some(text), "{ours}");
+        }
+        // Escapes neither writer uses, as JSON reads them.
+        for (text, read) in [("\"a\\/b\"", "a/b"), ("\"\\u0041\\u00e9\\u65E5\"", "Aé日")] {
+            assert_eq!(string(text).as_deref(), Some(read), "{text}");
         }
         for bad in [
             "",
@@ -213,11 +248,13 @@ mod tests {
             "\"a\\\"",
             "\"a\\",
             "\"\\x\"",
-            "\"a\\/b\"",
-            "\"\\b\"",
-            "\"\\f\"",
-            "\"\\u0001\"",
-            "\"\\u0041\"",
+            "\"\\u\"",
+            "\"\\u00\"",
+            "\"\\u+041\"",
+            "\"\\u-041\"",
+            "\"\\u00g1\"",
+            "\"\\ud83e\\udd80\"",
+            "\"\\ud83e\"",
             "\"raw \n newline\"",
             "'single'",
             "\"a\" ",

@@ -10,6 +10,7 @@ use serde_json::{json, Map, Value};
 use super::arguments::{flag, pull_number, repo_part, unknown_keys, Problems};
 use super::conventions::{self, DiagramPreference};
 use crate::github::api::{PullFile, PullRequest, Repository, MAX_LISTED_FILES};
+#[cfg(test)]
 use crate::json::{DecodeError, Fields, FromJson};
 use crate::review::change_id::describe_changes;
 use crate::review::files::FileStatus;
@@ -81,6 +82,7 @@ impl From<crate::review::change_id::Change> for SnapshotChange {
     }
 }
 
+#[cfg(test)]
 impl FromJson for SnapshotChange {
     fn from_json(value: Value) -> Result<Self, DecodeError> {
         let mut f = Fields::of(value)?;
@@ -113,8 +115,10 @@ pub struct SnapshotFile {
     pub blob_sha: Option<String>,
 }
 
-/// The lists and the generated flag default when missing, so a cached snapshot without them
-/// still reads.
+/// The lists and the generated flag default when missing. Like the other snapshot types'
+/// `FromJson`, for the tests only: the Worker reads every snapshot text with the compact reader
+/// (`listing::lean`), which they hold to what `json::decode` reads through these.
+#[cfg(test)]
 impl FromJson for SnapshotFile {
     fn from_json(value: Value) -> Result<Self, DecodeError> {
         let mut f = Fields::of(value)?;
@@ -151,6 +155,7 @@ pub struct Snapshot {
     pub conventions_problem: Option<String>,
 }
 
+#[cfg(test)]
 impl FromJson for Snapshot {
     fn from_json(value: Value) -> Result<Self, DecodeError> {
         let mut f = Fields::of(value)?;

@@ -88,7 +88,7 @@ impl<'a> Listing<'a> {
         if !files.starts_with('[') || !files.ends_with(']') || !quoted_files.starts_with('[') {
             return None;
         }
-        let meta = crate::json::decode::<Snapshot>(meta).ok()?;
+        let meta = lean::read_snapshot(meta)?;
         Some(Listing {
             meta,
             lean,
@@ -105,6 +105,6 @@ impl<'a> Listing<'a> {
     }
 }
 
-mod lean;
+pub mod lean;
 #[cfg(test)]
 mod tests;

@@ -8,13 +8,13 @@
 //! when cached and unescaped on each read, and escaping them was about a fifth of a first read
 //! of a 3,000-file pull request (issue #19); here they are copied.
 //!
-//! Written by hand, in the field order and with the escaping serde wrote, and read with
-//! `FromJson`: no serde `Serialize` is compiled for the snapshot's types. A text that isn't a
-//! whole snapshot reads as `None`, so a damaged cache entry is a cache miss.
+//! Written by hand, in the field order and with the escaping serde wrote, and read straight from
+//! the text by the compact reader (`listing::lean`): no serde code and no `Value` tree for the
+//! snapshot's types. A text that isn't a whole snapshot in that form reads as `None`, so a
+//! damaged cache entry is a cache miss.
 
 use super::file_list::push_number;
 use super::{Snapshot, SnapshotFile};
-use crate::json::FromJson;
 use crate::quote::push_json_string;
 
 /// Which copy of the snapshot is written.
@@ -50,18 +50,14 @@ pub fn write_cached(snapshot: &Snapshot) -> String {
 /// The snapshot from its cached text; `None` when the text isn't a whole snapshot.
 pub fn read_cached(text: &str) -> Option<Snapshot> {
     let (header, mut patches) = text.split_once('\n')?;
-    let mut header = crate::json::parse(header).ok()?;
-    let lengths = header.as_object_mut()?.remove("patch_bytes")?;
-    let lengths = lengths.as_array()?;
-    let mut snapshot = Snapshot::from_json(header).ok()?;
+    let (mut snapshot, lengths) = super::listing::lean::cached_header(header)?;
     if lengths.len() != snapshot.files.len() {
         return None;
     }
     for (file, length) in snapshot.files.iter_mut().zip(lengths) {
-        if length.is_null() {
+        let Some(length) = length else {
             continue;
-        }
-        let length = usize::try_from(length.as_u64()?).ok()?;
+        };
         // `get` refuses a length past the end or inside a character.
         let (patch, rest) = (patches.get(..length)?, patches.get(length..)?);
         file.patch = Some(patch.to_string());

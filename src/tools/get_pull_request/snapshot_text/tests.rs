@@ -11,6 +11,25 @@ fn snapshots() -> Vec<Snapshot> {
     empty_patches.files[0].patch = Some(String::new());
     empty_patches.files.push(empty_patches.files[0].clone());
     all.push(empty_patches);
+    // Every character class the writer escapes, in every string field: the reader has no
+    // fallback, so what it can't read would be a cache miss on every read.
+    let mut escaped = every_field_snapshot();
+    let hostile = "q\" b\\ s/ t\t n\n r\r \u{0}\u{7}\u{8}\u{c}\u{1b}\u{1f}\u{7f} é 日本 🦀";
+    for file in &mut escaped.files {
+        file.path = format!("{}{hostile}", file.path);
+        file.previous_path = Some(hostile.into());
+        file.test_of = Some(hostile.into());
+        file.blob_sha = Some(hostile.into());
+        file.depends_on.push(hostile.into());
+        file.patch = Some(format!("@@ -1 +1 @@\n+{hostile}\n"));
+        for change in &mut file.changes {
+            change.header = hostile.into();
+            change.preview = hostile.into();
+        }
+    }
+    escaped.diagram_preference = hostile.into();
+    escaped.conventions_problem = Some(hostile.into());
+    all.push(escaped);
     all
 }
 
