@@ -422,11 +422,14 @@ impl Anchors {
     fn next(&mut self, path: &str) -> String {
         let count = self.seen.entry(path.to_string()).or_insert(0);
         *count += 1;
-        let mut anchor = if *count == 1 {
-            format!("file-{}", slug(path))
-        } else {
-            format!("file-{}-part-{count}", slug(path))
-        };
+        // Joined by hand, as `review_state::item` (one per entry of a 3,000-file page).
+        let mut anchor = String::with_capacity(path.len() + 8);
+        anchor.push_str("file-");
+        slug_into(&mut anchor, path);
+        if *count > 1 {
+            anchor.push_str("-part-");
+            anchor.push_str(&count.to_string());
+        }
         // Only a path that itself ends in `-part-N` can collide; a trailing `~` is never made
         // by `slug`, so appending it gives a fresh id.
         while self.used.contains(&anchor) {
@@ -438,16 +441,27 @@ impl Anchors {
 }
 
 /// A path as an id fragment: ASCII letters, digits, `.`, `_`, `-` and `/` kept, other bytes `~XX`.
+#[cfg(test)]
 fn slug(path: &str) -> String {
     let mut out = String::with_capacity(path.len());
+    slug_into(&mut out, path);
+    out
+}
+
+/// Appends [`slug`]`(path)` to `out`.
+fn slug_into(out: &mut String, path: &str) {
     for byte in path.bytes() {
         if byte.is_ascii_alphanumeric() || matches!(byte, b'.' | b'_' | b'-' | b'/') {
             out.push(char::from(byte));
         } else {
-            let _ = write!(out, "~{byte:02X}");
+            out.push('~');
+            for nibble in [byte >> 4, byte & 15] {
+                if let Some(digit) = char::from_digit(u32::from(nibble), 16) {
+                    out.push(digit.to_ascii_uppercase());
+                }
+            }
         }
     }
-    out
 }
 
 /// Which changes of a file an entry shows.

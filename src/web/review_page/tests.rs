@@ -1319,3 +1319,20 @@ fn change_ids_come_from_the_snapshot_when_they_line_up_with_the_hunks() {
     extra.changes.push(built.changes[0].clone());
     assert_eq!(super::change_ids(&extra, &hunks), ids(ROUTER_PATCH));
 }
+
+#[test]
+fn slugs_keep_safe_bytes_and_write_the_rest_as_hex() {
+    let path = "src/a b~c#d%e.é日🦀_-Z09\t\"<>";
+    let expected: String = path
+        .bytes()
+        .map(|byte| {
+            if byte.is_ascii_alphanumeric() || matches!(byte, b'.' | b'_' | b'-' | b'/') {
+                char::from(byte).to_string()
+            } else {
+                format!("~{byte:02X}")
+            }
+        })
+        .collect();
+    assert_eq!(super::slug(path), expected);
+    assert_eq!(super::slug("a é"), "a~20~C3~A9");
+}
