@@ -1,6 +1,8 @@
 //! Fuzzes `json::FromJson` on the types read from outside the Worker or from storage: GitHub's
-//! answers, the KV snapshot, the pull request object's state, stored orders and diagrams, and the
-//! person object's messages. Any input must give a value or a `DecodeError`, never a panic.
+//! answers, the pull request object's state, stored orders and diagrams, and the person object's
+//! messages; and the compact reader of the KV snapshot and listing texts (`listing::lean`,
+//! `snapshot_text::read_cached`, `Listing::read`). Any input must give a value, a `DecodeError`
+//! or `None`, never a panic.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -9,7 +11,8 @@ use logikflow::json::decode;
 use logikflow::oauth::person_api::{CheckReply, SettingsReply, TokenReply};
 use logikflow::review::diagram::Diagram;
 use logikflow::review::order::Order;
-use logikflow::tools::get_pull_request::Snapshot;
+use logikflow::tools::get_pull_request::listing::{lean, Listing};
+use logikflow::tools::get_pull_request::snapshot_text::read_cached;
 use logikflow::tools::saved::CurrentState;
 
 fuzz_target!(|data: &[u8]| {
@@ -21,7 +24,10 @@ fuzz_target!(|data: &[u8]| {
     let _ = decode::<Repository>(text);
     let _ = decode::<Contents>(text);
     let _ = decode::<Comparison>(text);
-    let _ = decode::<Snapshot>(text);
+    let _ = lean::read_snapshot(text);
+    let _ = lean::cached_header(text);
+    let _ = read_cached(text);
+    let _ = Listing::read(text).map(|listing| listing.lean_snapshot());
     let _ = decode::<CurrentState>(text);
     let _ = decode::<Order>(text);
     let _ = decode::<Diagram>(text);
