@@ -192,6 +192,15 @@ export async function startStack(options = {}) {
   };
 }
 
+/**
+ * The Worker's output once it matches `pattern`, or as it is after 5 s: wrangler passes the
+ * Worker's lines on a moment after the response that logged them.
+ */
+export async function workerLogMatching(stack, pattern) {
+  for (let i = 0; i < 50 && !pattern.test(stack.workerLog()); i++) await new Promise((r) => setTimeout(r, 100));
+  return stack.workerLog();
+}
+
 /** Calls the stand-in's control API. */
 export async function standinControl(stack, method, path, body) {
   const response = await fetch(`${stack.standinUrl}/_standin/${path}`, {

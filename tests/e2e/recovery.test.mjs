@@ -4,7 +4,7 @@
 // `/__crash` panics on purpose only in local development with CRASH_TEST=1 (src/entry.rs).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { modernRequest, postMcp, startStack } from './harness.mjs';
+import { modernRequest, postMcp, startStack, workerLogMatching } from './harness.mjs';
 
 let stack;
 before(async () => { stack = await startStack({ vars: { CRASH_TEST: '1' } }); });
@@ -26,11 +26,11 @@ async function save(baseVersion, files, note) {
   return result.structuredContent;
 }
 
-/** The Worker's log once it matches `pattern` (wrangler passes the Worker's lines on with a lag). */
+/** The Worker's log once it matches `pattern`, which it must. */
 async function logMatching(pattern) {
-  for (let i = 0; i < 50 && !pattern.test(stack.workerLog()); i++) await new Promise((r) => setTimeout(r, 100));
-  assert.match(stack.workerLog(), pattern);
-  return stack.workerLog();
+  const log = await workerLogMatching(stack, pattern);
+  assert.match(log, pattern);
+  return log;
 }
 
 test('after a panic the next request is served, and saved orders survive it', async () => {
