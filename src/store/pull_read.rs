@@ -39,39 +39,7 @@ const SNAPSHOT_TTL_SECONDS: u64 = 30 * 24 * 60 * 60;
 pub struct PullRead {
     pub repository: Repository,
     pub pull: PullRequest,
-    /// Shared with the isolate's [`LAST_SNAPSHOT`] when it came from there or went there.
-    pub snapshot: Rc<Snapshot>,
-}
-
-/// The largest snapshot, as its cached text's bytes, an isolate keeps decoded in memory.
-const REMEMBERED_SNAPSHOT_BYTES: usize = 16 << 20;
-
-thread_local! {
-    /// The last whole snapshot this isolate read or built, under its cache key: a snapshot never
-    /// changes, and decoding a 3,000-file one takes ~20 ms, half a review page view, which a
-    /// reload, every "Load more files" window and every tick of that page would pay again
-    /// (issue #19). One entry, so memory stays bounded whatever the traffic; a caller reaches
-    /// it only after GitHub let them read the pull request, as with the cache it stands in for.
-    static LAST_SNAPSHOT: RefCell<Option<(String, Rc<Snapshot>)>> = const { RefCell::new(None) };
-}
-
-/// The remembered snapshot under `key`, if it is the one this isolate holds. (Another one is
-/// held until the next is remembered: at most one more snapshot in memory, bounded by
-/// [`REMEMBERED_SNAPSHOT_BYTES`]; letting go of it here cost ~200 bytes of wasm.)
-fn remembered_snapshot(key: &str) -> Option<Rc<Snapshot>> {
-    LAST_SNAPSHOT.with_borrow(|last| {
-        last.as_ref()
-            .filter(|(held, _)| held == key)
-            .map(|(_, snapshot)| Rc::clone(snapshot))
-    })
-}
-
-/// Keeps `snapshot` as this isolate's last one, unless its cached text (`text_bytes`) is too
-/// large to hold.
-fn remember_snapshot(key: &str, snapshot: &Rc<Snapshot>, text_bytes: usize) {
-    if text_bytes <= REMEMBERED_SNAPSHOT_BYTES {
-        LAST_SNAPSHOT.set(Some((key.to_string(), Rc::clone(snapshot))));
-    }
+    pub snapshot: Snapshot,
 }
 
 /// Reads the repository and pull request (two requests in parallel).
@@ -123,7 +91,7 @@ pub async fn read_pull_with_files(
         Files::Whole => None,
     };
     let snapshot = match lean {
-        Some(snapshot) => Rc::new(snapshot),
+        Some(snapshot) => snapshot,
         None => read_snapshot(env, github, owner, repo, &pull).await?.0,
     };
     Ok(PullRead {
@@ -156,41 +124,31 @@ pub async fn read_as_viewer(
     })
 }
 
-/// The pull request's snapshot from this isolate's memory or KV, or built from GitHub and
-/// cached; and whether it is cacheable (so what is derived from it may be cached too).
+/// The pull request's snapshot from KV, or built from GitHub and cached; and whether it is in
+/// the cache (so what is derived from it may be cached too).
 pub async fn read_snapshot(
     env: &Env,
     github: &GitHub<'_>,
     owner: &str,
     repo: &str,
     pull: &PullRequest,
-) -> Result<(Rc<Snapshot>, bool), GitHubError> {
+) -> Result<(Snapshot, bool), GitHubError> {
     let key = snapshot_key(owner, repo, &pull.base.sha, &pull.head.sha);
-    if let Some(snapshot) = remembered_snapshot(&key) {
-        crate::log::note(|record| record.cache = Some("hit"));
-        return Ok((snapshot, true));
-    }
     let cache = env.kv("CACHE").ok();
     if let Some(cache) = &cache {
         if let Ok(Some(text)) = crate::store::get_text(cache, &key).await {
             if let Some(snapshot) = snapshot_text::read_cached(&text) {
                 crate::log::note(|record| record.cache = Some("hit"));
-                let snapshot = Rc::new(snapshot);
-                remember_snapshot(&key, &snapshot, text.len());
                 return Ok((snapshot, true));
             }
         }
     }
     crate::log::note(|record| record.cache = Some("miss"));
     let (snapshot, complete) = fetch_snapshot(github, owner, repo, pull).await?;
-    let snapshot = Rc::new(snapshot);
     // A snapshot built while `.gitattributes` or the conventions file could not be read is
-    // served once but neither cached nor remembered: it would hide their hints until the next
-    // push.
+    // served once but not cached: cached, it would hide their hints until the next push.
     if complete {
-        let text = snapshot_text::write_cached(&snapshot);
-        remember_snapshot(&key, &snapshot, text.len());
-        put_cached(env, &key, &text).await;
+        put_cached(env, &key, &snapshot_text::write_cached(&snapshot)).await;
     }
     Ok((snapshot, complete))
 }

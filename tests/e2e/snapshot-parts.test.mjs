@@ -91,37 +91,3 @@ test('a snapshot that would take more than 256 parts is not cached, and still se
     await small.stop();
   }
 });
-
-test('a review page seen again at the same head is served from the isolate\'s memory, even when KV could not keep its snapshot', async () => {
-  // 1 KiB parts again: nothing of the 3,000-file snapshot reaches KV, so only the isolate's last
-  // snapshot (src/store/pull_read.rs `LAST_SNAPSHOT`) can spare a reload the file pages.
-  const small = await startStack({ vars: { KV_PART_BYTES: '1024' } });
-  try {
-    const view = async (query = '') => {
-      await standinControl(small, 'DELETE', 'requests');
-      const reply = await fetch(`${small.baseUrl}/r/logikflow/big/pull/2${query}`);
-      const html = await reply.text();
-      assert.equal(reply.status, 200, html.slice(0, 300));
-      const log = await standinControl(small, 'GET', 'requests');
-      const filePages = log.requests.filter((r) => r.kind === 'rest' && /\/pulls\/2\/files/.test(r.path)).length;
-      return { html, filePages, entries: html.match(/class="file-head/g)?.length ?? 0 };
-    };
-    const first = await view();
-    assert.equal(first.filePages, 30, 'the first view reads every file page');
-    assert.equal(first.entries, 100, 'one window of entries');
-    assert.match(await workerLogMatching(small, /too large to cache/), /too large to cache/);
-    const again = await view();
-    assert.equal(again.filePages, 0, 'a reload reads no file page');
-    assert.equal(again.entries, first.entries);
-    const window = await view('?from=101&fragment=1');
-    assert.equal(window.filePages, 0, 'nor does the next window');
-    assert.ok(window.entries > 0, window.html.slice(0, 300));
-    // A new head is another snapshot: read from GitHub, not served from memory.
-    await standinControl(small, 'POST', 'push', { repo: 'logikflow/big', number: 2 });
-    const pushed = await view();
-    assert.equal(pushed.filePages, 30, 'after a push the files are read again');
-    assert.equal((await view()).filePages, 0, 'and remembered for the next view');
-  } finally {
-    await small.stop();
-  }
-});
