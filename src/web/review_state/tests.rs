@@ -260,3 +260,18 @@ fn path_keyed_ticks_migrate_to_content() {
     assert!(state.changed.contains_key("moved.rs"));
     assert!(!state.changed.contains_key("same.rs"));
 }
+
+#[test]
+fn a_files_keys_are_its_items_keys() {
+    let mut blob = file("logo #1.png", &[]);
+    blob.blob_sha = Some("b".repeat(40));
+    let mut removed = file("gone#.txt", &[]);
+    removed.blob_sha = None;
+    for file in [file("src/a#b.rs", &["h1", "h2x"]), blob, removed] {
+        let from_items: Vec<String> = file_items(&file)
+            .iter()
+            .filter_map(|item| item_key(item))
+            .collect();
+        assert_eq!(file_keys(&file), from_items, "{}", file.path);
+    }
+}
