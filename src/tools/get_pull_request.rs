@@ -117,7 +117,7 @@ pub struct SnapshotFile {
 
 /// The lists and the generated flag default when missing. Like the other snapshot types'
 /// `FromJson`, for the tests only: the Worker reads every snapshot text with the compact reader
-/// (`listing::lean`), which they hold to what `json::decode` reads through these.
+/// (`snapshot_text::reader`), which they hold to what `json::decode` reads through these.
 #[cfg(test)]
 impl FromJson for SnapshotFile {
     fn from_json(value: Value) -> Result<Self, DecodeError> {

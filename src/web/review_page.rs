@@ -440,7 +440,7 @@ impl Anchors {
     }
 }
 
-/// A path as an id fragment: ASCII letters, digits, `.`, `_`, `-` and `/` kept, other bytes `~XX`.
+/// [`slug_into`] on its own (for the tests).
 #[cfg(test)]
 fn slug(path: &str) -> String {
     let mut out = String::with_capacity(path.len());
@@ -448,7 +448,8 @@ fn slug(path: &str) -> String {
     out
 }
 
-/// Appends [`slug`]`(path)` to `out`.
+/// Appends `path` as an id fragment to `out`: ASCII letters, digits, `.`, `_`, `-` and `/` kept,
+/// other bytes `~XX`.
 fn slug_into(out: &mut String, path: &str) {
     for byte in path.bytes() {
         if byte.is_ascii_alphanumeric() || matches!(byte, b'.' | b'_' | b'-' | b'/') {

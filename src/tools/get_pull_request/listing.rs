@@ -25,7 +25,7 @@
 //! It is derived from the snapshot and from how `files` is written: the key's version must
 //! change with either (`LISTING_KEY_PREFIX`).
 
-use super::snapshot_text::{write_json, Form};
+use super::snapshot_text::{reader, write_json, Form};
 use super::Snapshot;
 
 /// The KV key prefix; the rest is the snapshot key's. Bump the version when the snapshot's
@@ -88,7 +88,7 @@ impl<'a> Listing<'a> {
         if !files.starts_with('[') || !files.ends_with(']') || !quoted_files.starts_with('[') {
             return None;
         }
-        let meta = lean::read_snapshot(meta)?;
+        let meta = reader::read_snapshot(meta)?;
         Some(Listing {
             meta,
             lean,
@@ -101,10 +101,9 @@ impl<'a> Listing<'a> {
     /// The snapshot without patch text, headers or previews: enough for
     /// `facts_from_snapshot`, never for showing a diff.
     pub fn lean_snapshot(&self) -> Option<Snapshot> {
-        lean::read_snapshot(self.lean)
+        reader::read_snapshot(self.lean)
     }
 }
 
-pub mod lean;
 #[cfg(test)]
 mod tests;

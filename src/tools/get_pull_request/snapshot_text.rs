@@ -9,7 +9,7 @@
 //! of a 3,000-file pull request (issue #19); here they are copied.
 //!
 //! Written by hand, in the field order and with the escaping serde wrote, and read straight from
-//! the text by the compact reader (`listing::lean`): no serde code and no `Value` tree for the
+//! the text by the compact reader ([`reader`]): no serde code and no `Value` tree for the
 //! snapshot's types. A text that isn't a whole snapshot in that form reads as `None`, so a
 //! damaged cache entry is a cache miss.
 
@@ -50,7 +50,7 @@ pub fn write_cached(snapshot: &Snapshot) -> String {
 /// The snapshot from its cached text; `None` when the text isn't a whole snapshot.
 pub fn read_cached(text: &str) -> Option<Snapshot> {
     let (header, mut patches) = text.split_once('\n')?;
-    let (mut snapshot, lengths) = super::listing::lean::cached_header(header)?;
+    let (mut snapshot, lengths) = reader::cached_header(header)?;
     if lengths.len() != snapshot.files.len() {
         return None;
     }
@@ -164,5 +164,6 @@ fn push_bool(out: &mut String, value: bool) {
     out.push_str(if value { "true" } else { "false" });
 }
 
+pub mod reader;
 #[cfg(test)]
 mod tests;

@@ -1,6 +1,6 @@
 //! Fuzzes `json::FromJson` on the types read from outside the Worker or from storage: GitHub's
 //! answers, the pull request object's state, stored orders and diagrams, and the person object's
-//! messages; and the compact reader of the KV snapshot and listing texts (`listing::lean`,
+//! messages; and the compact reader of the KV snapshot and listing texts (`snapshot_text::reader`,
 //! `snapshot_text::read_cached`, `Listing::read`). Any input must give a value, a `DecodeError`
 //! or `None`, never a panic.
 #![no_main]
@@ -11,8 +11,8 @@ use logikflow::json::decode;
 use logikflow::oauth::person_api::{CheckReply, SettingsReply, TokenReply};
 use logikflow::review::diagram::Diagram;
 use logikflow::review::order::Order;
-use logikflow::tools::get_pull_request::listing::{lean, Listing};
-use logikflow::tools::get_pull_request::snapshot_text::read_cached;
+use logikflow::tools::get_pull_request::listing::Listing;
+use logikflow::tools::get_pull_request::snapshot_text::{read_cached, reader};
 use logikflow::tools::saved::CurrentState;
 
 fuzz_target!(|data: &[u8]| {
@@ -24,8 +24,8 @@ fuzz_target!(|data: &[u8]| {
     let _ = decode::<Repository>(text);
     let _ = decode::<Contents>(text);
     let _ = decode::<Comparison>(text);
-    let _ = lean::read_snapshot(text);
-    let _ = lean::cached_header(text);
+    let _ = reader::read_snapshot(text);
+    let _ = reader::cached_header(text);
     let _ = read_cached(text);
     let _ = Listing::read(text).map(|listing| listing.lean_snapshot());
     let _ = decode::<CurrentState>(text);

@@ -1,9 +1,9 @@
-//! Reads a snapshot from the text our writers (`snapshot_text`) and, before them, `serde_json`
-//! wrote for it, without the `Value` tree of `json::decode`: a listing's first two lines (the
-//! snapshot's own fields, and the lean snapshot every save reads: for a 320-file pull request
-//! its decode was a fifth of the save's CPU, issue #19), and the cached snapshot's header, which
-//! every review page view that finds its snapshot in KV reads (for 3,000 files the `Value` tree
-//! was half of the view's CPU).
+//! Reads a snapshot from the text the writers beside it (`snapshot_text::write_json`) and,
+//! before them, `serde_json` wrote for it, without the `Value` tree of `json::decode`: a
+//! listing's first two lines (the snapshot's own fields, and the lean snapshot every save reads:
+//! for a 320-file pull request its decode was a fifth of the save's CPU, issue #19), and the
+//! cached snapshot's header, which every review page view that finds its snapshot in KV reads
+//! (for 3,000 files the `Value` tree was half of the view's CPU).
 //!
 //! Text in any other form (see `json::compact`) is `None`, which the callers take for "not
 //! cached": every snapshot text is one we wrote. The tests hold this reader to what

@@ -194,7 +194,7 @@ fn what_the_writers_write_reads() {
 fn the_cached_header_reads_with_its_patch_lengths() {
     let mut snapshot = escaped(true);
     snapshot.files[0].patch = Some("@@ -1 +1 @@\n-é\n+日本\n".into());
-    let text = crate::tools::get_pull_request::snapshot_text::write_cached(&snapshot);
+    let text = super::super::write_cached(&snapshot);
     let (header, _) = text.split_once('\n').unwrap_or_default();
     let (read, lengths) = cached_header(header).unwrap_or_else(|| panic!("{header}"));
     let expected: Vec<Option<usize>> = snapshot
