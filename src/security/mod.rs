@@ -7,7 +7,8 @@
 //! - [`pkce`]: the S256 code challenge of a verifier;
 //! - [`form`]: `application/x-www-form-urlencoded` bodies as pairs;
 //! - [`sha256`]: SHA-256, for ids, anchors, PKCE and token hashes;
-//! - [`base64`]: the URL-safe text of tokens and ids, and GitHub's file contents.
+//! - [`base64`]: the URL-safe text of tokens and ids, and GitHub's file contents;
+//! - [`hmac`]: HMAC-SHA-256, for token tags (and whatever else needs a keyed hash).
 //!
 //! CSRF for the pages (`web::csrf`) and the OAuth rules (`oauth::*`) are built on these.
 
@@ -15,6 +16,7 @@ pub mod base64;
 pub mod compare;
 pub mod cookie;
 pub mod form;
+pub mod hmac;
 pub mod pkce;
 pub mod random;
 pub mod sha256;
