@@ -101,6 +101,8 @@ pub enum Error {
     ParameterTooLong(&'static str),
     /// The body is not what the endpoint reads (size, content type or syntax).
     MalformedBody,
+    /// A browser form (the consent page's) sent with a body that is not a form: 415.
+    UnsupportedMediaType,
     /// The `client_id` is neither registered here nor a metadata document URL.
     UnknownClient,
     /// A metadata-document client whose document could not be used.
@@ -159,6 +161,7 @@ impl Error {
             | Error::DuplicateParameter(_)
             | Error::ParameterTooLong(_)
             | Error::MalformedBody
+            | Error::UnsupportedMediaType
             | Error::RedirectUriNotRegistered
             | Error::RedirectUriRequired
             | Error::PkceMissing
@@ -190,6 +193,7 @@ impl Error {
         match self {
             Error::UnknownClient | Error::MetadataDocument(_) => 401,
             Error::CsrfFailed => 403,
+            Error::UnsupportedMediaType => 415,
             Error::TooManyRequests { .. } => 429,
             Error::GitHubUnavailable => 502,
             Error::Unavailable => 503,
@@ -205,6 +209,7 @@ impl Error {
             Error::DuplicateParameter(name) => format!("the {name} parameter was sent more than once"),
             Error::ParameterTooLong(name) => format!("the {name} parameter is too long"),
             Error::MalformedBody => sentence(Sentence::MalformedBody),
+            Error::UnsupportedMediaType => "the consent form must be sent as application/x-www-form-urlencoded, as the consent page sends it; start again from your app".to_string(),
             Error::UnknownClient => sentence(Sentence::UnknownClient),
             Error::MetadataDocument(problem) => format!(
                 "the client ID metadata document could not be used: {}",
@@ -250,9 +255,10 @@ impl Error {
             Error::RedirectUriNotRegistered
             | Error::RedirectUriRequired
             | Error::InvalidRedirectUri(_) => "This app's return address is not registered",
-            Error::SignInExpired | Error::ConsentExpired | Error::CsrfFailed => {
-                "Please start again"
-            }
+            Error::SignInExpired
+            | Error::ConsentExpired
+            | Error::CsrfFailed
+            | Error::UnsupportedMediaType => "Please start again",
             Error::GitHubRefused => "GitHub sign-in did not finish",
             Error::GitHubUnavailable | Error::Unavailable => "Try again in a minute",
             Error::TooManyRequests { .. } => "Too many attempts",
@@ -435,6 +441,7 @@ mod tests {
             Error::DuplicateParameter("state"),
             Error::ParameterTooLong("state"),
             Error::MalformedBody,
+            Error::UnsupportedMediaType,
             Error::UnknownClient,
             Error::ClientMetadata("grant_types"),
             Error::RedirectUriNotRegistered,
@@ -551,6 +558,7 @@ mod tests {
         check(Error::UnsupportedGrantType, "unsupported_grant_type", 400);
         check(Error::AccessDenied, "access_denied", 400);
         check(Error::CsrfFailed, "invalid_request", 403);
+        check(Error::UnsupportedMediaType, "invalid_request", 415);
         check(
             Error::TooManyRequests {
                 retry_after_seconds: 3,

@@ -442,17 +442,24 @@ describe('OAuth', () => {
     assert.ok(other.consent);
   });
 
-  test('a consent POST without the CSRF cookie, with another token, or from another site is refused', async () => {
+  test('a consent POST without the CSRF cookie, with another token, from another site or from no site is refused', async () => {
     const clientId = await registerClient(stack);
     const { challenge } = pkce();
     const { consent } = await signIn(stack, authorizeUrl(stack, { clientId, redirectUri: 'http://127.0.0.1:33418/callback', challenge, state: 'csrf' }));
     assert.ok(consent);
-    for (const options of [{ cookie: null }, { csrf: 'forged' }, { origin: 'https://evil.example' }]) {
+    // W2 (issue 31): a POST with neither `Origin` nor `Sec-Fetch-Site` is refused too.
+    for (const options of [{ cookie: null }, { csrf: 'forged' }, { origin: 'https://evil.example' }, { origin: null },
+      { origin: null, fetchSite: 'cross-site' }, { origin: null, fetchSite: 'same-site' }, { fetchSite: 'cross-site' }]) {
       const response = await answerConsent(stack, consent, options);
       assert.equal(response.status, 403, JSON.stringify(options));
       assert.equal(response.headers.get('location'), null);
     }
-    const ok = await answerConsent(stack, consent);
+    // A body that is not a form is refused for what it is (415), whatever it holds.
+    const plain = await answerConsent(stack, consent, { contentType: 'text/plain' });
+    assert.equal(plain.status, 415);
+    assert.equal(plain.headers.get('location'), null);
+    // A browser that sends only `Sec-Fetch-Site: same-origin` (no `Origin`) is our own page.
+    const ok = await answerConsent(stack, consent, { origin: null, fetchSite: 'same-origin' });
     assert.equal(ok.status, 303, 'the real form still works');
     const reused = await answerConsent(stack, consent);
     assert.equal(reused.status, 400, 'a consent form is single use');
