@@ -109,6 +109,9 @@ pub enum Error {
     MetadataDocument(DocumentProblem),
     /// A registration request field is missing or wrong (RFC 7591 §3.2.2).
     ClientMetadata(&'static str),
+    /// A registration's `client_name` shows nothing: empty, white space, or only characters
+    /// that draw nothing (RFC 7591 §3.2.2 `invalid_client_metadata`; issue #31).
+    BlankClientName,
     /// A redirect URI in a registration request is not acceptable (RFC 7591 §3.2.2).
     InvalidRedirectUri(RedirectUriError),
     /// The authorization request names a redirect URI the client did not register.
@@ -172,7 +175,7 @@ impl Error {
             | Error::CsrfFailed
             | Error::ConsentExpired => "invalid_request",
             Error::UnknownClient | Error::MetadataDocument(_) => "invalid_client",
-            Error::ClientMetadata(_) => "invalid_client_metadata",
+            Error::ClientMetadata(_) | Error::BlankClientName => "invalid_client_metadata",
             Error::InvalidRedirectUri(_) => "invalid_redirect_uri",
             Error::UnsupportedResponseType => "unsupported_response_type",
             Error::UnknownScope => "invalid_scope",
@@ -220,6 +223,7 @@ impl Error {
                 super::MAX_CLIENT_NAME_CHARS
             ),
             Error::ClientMetadata(field) => format!("the {field} field is missing or not supported"),
+            Error::BlankClientName => "client_name must have at least one visible character: people are shown it when they decide whether to connect the app (leave the field out to register without a name)".to_string(),
             Error::InvalidRedirectUri(problem) => {
                 format!("a redirect URI is not acceptable: {}", redirect_problem(problem))
             }
@@ -444,6 +448,7 @@ mod tests {
             Error::UnsupportedMediaType,
             Error::UnknownClient,
             Error::ClientMetadata("grant_types"),
+            Error::BlankClientName,
             Error::RedirectUriNotRegistered,
             Error::RedirectUriRequired,
             Error::UnsupportedResponseType,
@@ -536,6 +541,7 @@ mod tests {
             "invalid_client_metadata",
             400,
         );
+        check(Error::BlankClientName, "invalid_client_metadata", 400);
         check(
             Error::InvalidRedirectUri(RedirectUriError::Fragment),
             "invalid_redirect_uri",

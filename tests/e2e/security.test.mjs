@@ -10,8 +10,9 @@
 // Round 2 (issue 31), each test written to fail before its fix: W2, the pages' CSRF token is bound
 // to the browser's session and the signed-in person (a planted cookie can't make a valid pair),
 // and every state-changing browser request needs `Origin` or `Sec-Fetch-Site` to say same origin;
-// and form endpoints refuse bodies that are not forms (415). (W1, codes spent by failed
-// redemptions, is in oauth.test.mjs.)
+// form endpoints refuse bodies that are not forms (415); a client name needs a visible character;
+// `/context` names the file GitHub couldn't serve. (W1, codes spent by failed redemptions, is in
+// oauth.test.mjs.)
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -299,6 +300,35 @@ describe('security hardening', () => {
     assert.equal((await fetch(`${stack.baseUrl}/settings`, { redirect: 'manual', headers: { cookie: session } })).status, 200, 'still signed in');
   });
 
+  test('31. a client name needs a visible character: blank and invisible-only names are refused at registration', async () => {
+    for (const name of ['', ' ', '   ', '\u3000', '\u3164', '\u2800', '\u115F\u1160', '\u034F', ' \uFE0F ', '\u00A0\u2007']) {
+      const { status, body } = await register(stack, { client_name: name, redirect_uris: ['http://127.0.0.1:33418/callback'] });
+      assert.equal(status, 400, JSON.stringify(name));
+      assert.equal(body.error, 'invalid_client_metadata');
+      assert.match(body.error_description, /client_name must have at least one visible character/, JSON.stringify(name));
+    }
+    // Leaving the name out is still allowed (RFC 7591: optional); names with letters register.
+    const unnamed = await register(stack, { redirect_uris: ['http://127.0.0.1:33418/callback'] });
+    assert.equal(unnamed.status, 201);
+    const named = await register(stack, { client_name: ' \u3164 Zed \u2800', redirect_uris: ['http://127.0.0.1:33418/callback'] });
+    assert.equal(named.status, 201, JSON.stringify(named.body));
+  });
+
+  test('31. /context names the file GitHub could not serve, not the pull request', async () => {
+    const path = readerPage.html.match(/data-path="([^"]+)"/)?.[1];
+    assert.ok(path, 'the page shows a diff');
+    await standinControl(stack, 'POST', 'faults', { path: `/contents/${path}`, kind: 'status', status: 404, times: 1 });
+    try {
+      const response = await fetch(`${stack.baseUrl}/r/logikflow/demo/pull/3/context?path=${encodeURIComponent(path)}&from=1&to=3`, { headers: { cookie: reader } });
+      const text = await response.text();
+      assert.equal(response.status, 404, text);
+      assert.ok(text.includes(path), text);
+      assert.doesNotMatch(text, /pull request doesn't exist/);
+      assert.match(text, /GitHub couldn't serve/);
+    } finally {
+      await standinControl(stack, 'DELETE', 'faults');
+    }
+  });
 });
 
 test('the per-address limit counts the socket, not a cf-connecting-ip the client sent', async () => {
