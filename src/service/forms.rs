@@ -63,62 +63,19 @@ pub fn page_token(req: &Request, config: &Config, person: &str) -> worker::Resul
     })
 }
 
-/// A fresh browser-session nonce's cookie, for a new sign-in: a page shown before it, and any
-/// token it carried, no longer counts.
-pub fn new_session_cookie(secure: bool) -> worker::Result<String> {
-    let nonce = csrf::nonce().map_err(|e| worker::Error::RustError(e.to_string()))?;
-    Ok(csrf::set_cookie(&nonce, secure))
-}
-
-/// Why a state-changing request was not taken.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Refused {
-    Check(Refusal),
-    /// The body is larger than the endpoint reads: 413.
-    TooLarge,
-}
-
-impl Refused {
-    pub fn status(self) -> u16 {
-        match self {
-            Refused::Check(refusal) => refusal.status(),
-            Refused::TooLarge => 413,
-        }
-    }
-
-    pub fn message(self) -> String {
-        match self {
-            Refused::Check(refusal) => refusal.message(),
-            Refused::TooLarge => {
-                "Nothing was changed: the request is larger than this page ever sends.".to_string()
-            }
-        }
-    }
-
-    /// The refusal as a page, for a browser that posted a form.
-    pub fn page(self, base_url: &str) -> HttpReply {
-        let html = match self {
-            Refused::Check(refusal) => csrf::refusal_page(refusal, base_url),
-            Refused::TooLarge => crate::web::html::page(
-                "Too large",
-                &format!(
-                    "<h1>Too large</h1><p>{}</p>",
-                    crate::web::html::escape(&self.message())
-                ),
-                base_url,
-            ),
-        };
-        super::html(self.status(), html).with_header("cache-control", "no-store")
-    }
-
-    /// The refusal as `{"error": …}`, for the pages' scripts.
-    pub fn json(self) -> HttpReply {
-        HttpReply::json(
-            self.status(),
-            &serde_json::json!({ "error": self.message() }),
-        )
+/// A refusal as a page, for a browser that posted a form.
+pub fn refusal_page(refusal: Refusal, base_url: &str) -> HttpReply {
+    super::html(refusal.status(), csrf::refusal_page(refusal, base_url))
         .with_header("cache-control", "no-store")
-    }
+}
+
+/// A refusal as `{"error": …}`, for the pages' scripts.
+pub fn refusal_json(refusal: Refusal) -> HttpReply {
+    HttpReply::json(
+        refusal.status(),
+        &serde_json::json!({ "error": refusal.message() }),
+    )
+    .with_header("cache-control", "no-store")
 }
 
 /// Reads a state-changing POST from a browser and holds it to `web::csrf::verify_post`: the
@@ -133,12 +90,12 @@ pub async fn verified_post(
     person: &str,
     kind: BodyKind,
     max_bytes: usize,
-) -> worker::Result<Result<Vec<u8>, Refused>> {
+) -> worker::Result<Result<Vec<u8>, Refusal>> {
     let secure = is_secure(req)?;
     let headers = Headers::new(req.headers().entries());
     let body = match crate::body::read(req.inner(), max_bytes).await? {
         crate::body::Capped::Body(body) => body,
-        crate::body::Capped::TooLarge => return Ok(Err(Refused::TooLarge)),
+        crate::body::Capped::TooLarge => return Ok(Err(Refusal::TooLarge)),
     };
     let form = match kind {
         BodyKind::Form => crate::security::form::pairs(&body),
@@ -155,10 +112,5 @@ pub async fn verified_post(
         nonce: cookie::read(headers.get("cookie"), csrf::cookie_name(secure)),
         token,
     };
-    Ok(
-        match csrf::verify_post(&post, kind, config.session_key(), person, base_url) {
-            Ok(()) => Ok(body),
-            Err(refusal) => Err(Refused::Check(refusal)),
-        },
-    )
+    Ok(csrf::verify_post(&post, kind, config.session_key(), person, base_url).map(|()| body))
 }

@@ -295,8 +295,8 @@ pub async fn tick(
     .await?
     {
         Ok(body) => body,
-        Err(refused) if wants_json => return Ok(refused.json()),
-        Err(refused) => return Ok(refused.page(base_url)),
+        Err(refusal) if wants_json => return Ok(forms::refusal_json(refusal)),
+        Err(refusal) => return Ok(forms::refusal_page(refusal, base_url)),
     };
     let form = form::pairs(&body);
     let item = form::value(&form, "item").unwrap_or_default();
@@ -438,8 +438,7 @@ pub async fn arrange(
     .await?
     {
         Ok(body) => body,
-        Err(forms::Refused::TooLarge) => return Ok(refuse(413, "The order is too large to save.")),
-        Err(refused) => return Ok(refused.json()),
+        Err(refusal) => return Ok(forms::refusal_json(refusal)),
     };
     let submitted = match arrange_page::submission(&body) {
         Ok(submitted) => submitted,

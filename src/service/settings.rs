@@ -115,7 +115,7 @@ pub async fn handle(
     .await?
     {
         Ok(body) => body,
-        Err(refused) => return Ok(refused.page(base_url)),
+        Err(refusal) => return Ok(forms::refusal_page(refusal, base_url)),
     };
     let form = form::pairs(&body);
 

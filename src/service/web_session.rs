@@ -3,8 +3,8 @@
 //! token rotation, revocation and rate limit as an agent's — held in HttpOnly cookies.
 //!
 //! `/signin?next=/r/…` registers the web client once per host, then sends the browser through
-//! `/authorize` with PKCE; `/signin/callback` redeems the code and sets the cookies (and a new
-//! browser-session nonce for the forms' tokens, `forms`); `POST /signout` (held to the checks of
+//! `/authorize` with PKCE; `/signin/callback` redeems the code and sets the cookies (and clears
+//! the browser-session nonce of the forms' tokens, so the next page starts a new one, `forms`); `POST /signout` (held to the checks of
 //! every browser POST) revokes the refresh token and clears them. The registration, the
 //! code exchange, the refresh and the revocation call the functions behind `/oauth/register`,
 //! `/oauth/token` and `/oauth/revoke` (`service::oauth_server`) directly, with requests built in
@@ -191,14 +191,15 @@ pub async fn callback(
             return Ok(super::html(400, crate::web::html::page("Sign-in failed", "<h1>Sign-in failed</h1><p>The sign-in code could not be redeemed. <a href=\"/signin\">Start again</a>.</p>", base_url)));
         }
     };
-    // A new sign-in starts a new browser session for the forms' tokens (`forms`).
+    // A new sign-in starts a new browser session for the forms' tokens: the next page makes a
+    // new nonce (`forms::page_token`), so no page shown before the sign-in keeps a valid form.
     Ok(session_cookies(
         HttpReply::empty(303).with_header("location", next),
         &issued,
         secure,
     )
     .with_header("set-cookie", set_cookie(SIGNIN_COOKIE, "", 0, secure))
-    .with_header("set-cookie", forms::new_session_cookie(secure)?))
+    .with_header("set-cookie", csrf::clear_cookie(secure)))
 }
 
 /// The person this browser's session cookies name (`gh:<id>`, as a signed-in page's caller is
@@ -242,8 +243,8 @@ pub async fn sign_out(
         SIGN_OUT_FORM_BYTES,
     )
     .await?;
-    if let Err(refused) = verified {
-        return Ok(refused.page(base_url));
+    if let Err(refusal) = verified {
+        return Ok(forms::refusal_page(refusal, base_url));
     }
     if let Some(refresh) = read_cookie(req, REFRESH_COOKIE, secure) {
         // Failures are logged where they happen; the cookies go either way.

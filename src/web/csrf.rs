@@ -83,6 +83,8 @@ pub enum Refusal {
     CrossSite,
     /// No token, or not the token of this browser session and person: 403.
     Token,
+    /// The body is larger than anything the page sends: 413.
+    TooLarge,
 }
 
 impl Refusal {
@@ -90,6 +92,7 @@ impl Refusal {
         match self {
             Refusal::MediaType(_) => 415,
             Refusal::CrossSite | Refusal::Token => 403,
+            Refusal::TooLarge => 413,
         }
     }
 
@@ -102,6 +105,7 @@ impl Refusal {
             ),
             Refusal::CrossSite => "Nothing was changed: this request didn't come from this site's own page (a browser says so with its Origin or Sec-Fetch-Site header). Go back, reload the page and try again.".to_string(),
             Refusal::Token => "Nothing was changed: this form expired or belongs to another sign-in. Reload the page and try again.".to_string(),
+            Refusal::TooLarge => "Nothing was changed: this is larger than the page ever sends.".to_string(),
         }
     }
 }
@@ -131,10 +135,7 @@ pub fn verify_post(
 
 /// The page a browser sees when a form is refused.
 pub fn refusal_page(refusal: Refusal, base_url: &str) -> String {
-    let title = match refusal {
-        Refusal::MediaType(_) => "Not a form this page sends",
-        Refusal::CrossSite | Refusal::Token => "This form can't be accepted",
-    };
+    let title = "This form can't be accepted";
     let body = format!(
         "<h1>{}</h1><p>{}</p>",
         super::html::escape(title),
@@ -299,6 +300,7 @@ mod tests {
         assert_eq!(Refusal::MediaType(BodyKind::Form).status(), 415);
         assert_eq!(Refusal::CrossSite.status(), 403);
         assert_eq!(Refusal::Token.status(), 403);
+        assert_eq!(Refusal::TooLarge.status(), 413);
         assert!(Refusal::MediaType(BodyKind::Form)
             .message()
             .contains("application/x-www-form-urlencoded"));
