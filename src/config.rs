@@ -57,6 +57,8 @@ pub struct Config {
     pub crash_test: bool,
     /// The token tag key, derived from `token_encryption_key` (see [`Config::token_tag_key`]).
     tag_key: Option<crate::oauth::tokens::TagKey>,
+    /// The pages' CSRF token key (see [`Config::session_key`]).
+    session_key: Option<crate::security::browser_post::SessionKey>,
 }
 
 impl std::fmt::Debug for Config {
@@ -124,7 +126,15 @@ impl Config {
                 .filter(|v| !v.trim().is_empty())
         };
         let token_encryption_key = text("TOKEN_ENCRYPTION_KEY");
+        let local_dev = text("LOCAL_DEV").is_some_and(|v| v != "0" && v != "false");
+        let local_github_token = text("LOCAL_GITHUB_TOKEN");
         Config {
+            session_key: session_secret(
+                token_encryption_key.as_deref(),
+                local_dev,
+                local_github_token.as_deref(),
+            )
+            .map(crate::security::browser_post::SessionKey::derive),
             github_api_url: text("GITHUB_API_URL")
                 .unwrap_or_else(|| "https://api.github.com".into())
                 .trim_end_matches('/')
@@ -133,8 +143,8 @@ impl Config {
                 .unwrap_or_else(|| "https://github.com".into())
                 .trim_end_matches('/')
                 .to_string(),
-            local_dev: text("LOCAL_DEV").is_some_and(|v| v != "0" && v != "false"),
-            local_github_token: text("LOCAL_GITHUB_TOKEN"),
+            local_dev,
+            local_github_token,
             local_github_login: text("LOCAL_GITHUB_LOGIN"),
             allowed_origins: text("ALLOWED_ORIGINS")
                 .map(|v| split_list(&v))
@@ -177,6 +187,20 @@ impl Config {
     }
 }
 
+/// The secret the pages' CSRF key is derived from: `TOKEN_ENCRYPTION_KEY`, the deployment's one
+/// secret, which every sign-in needs anyway. Local development may run without it (no sign-in:
+/// loopback requests act as the local user); there the local user's GitHub token, which only
+/// the person running it holds, stands in. Anywhere else, none: every form is refused, and
+/// nobody could be signed in to post one.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))] // read by the wasm-only `from_env`
+fn session_secret<'a>(
+    token_encryption_key: Option<&'a str>,
+    local_dev: bool,
+    local_github_token: Option<&'a str>,
+) -> Option<&'a str> {
+    token_encryption_key.or(local_github_token.filter(|_| local_dev))
+}
+
 /// A whole number from 1 to `max`, or `None` when unset, unreadable or out of range.
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))] // read by the wasm-only `from_env`
 fn positive(text: Option<&str>, max: u64) -> Option<u64> {
@@ -200,6 +224,12 @@ impl Config {
     /// a token checks its tag); `None` when that secret is not set (then OAuth is off anyway).
     pub fn token_tag_key(&self) -> Option<crate::oauth::tokens::TagKey> {
         self.tag_key.clone()
+    }
+
+    /// The key the pages' CSRF tokens are made with (`web::csrf`), derived once per isolate by
+    /// [`Config::from_env`] from the secret [`session_secret`] picks; `None` when there is none.
+    pub fn session_key(&self) -> Option<&crate::security::browser_post::SessionKey> {
+        self.session_key.as_ref()
     }
 }
 
@@ -234,6 +264,15 @@ mod tests {
         assert_eq!(access_ttl(Some("86400")), 3600);
         assert_eq!(access_ttl(Some("0")), 3600);
         assert_eq!(access_ttl(Some("soon")), 3600);
+    }
+
+    #[test]
+    fn the_csrf_key_comes_from_the_deployment_secret_or_locally_the_local_token() {
+        assert_eq!(session_secret(Some("k"), false, Some("t")), Some("k"));
+        assert_eq!(session_secret(Some("k"), true, Some("t")), Some("k"));
+        assert_eq!(session_secret(None, true, Some("t")), Some("t"));
+        assert_eq!(session_secret(None, false, Some("t")), None);
+        assert_eq!(session_secret(None, true, None), None);
     }
 
     #[test]

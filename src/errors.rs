@@ -40,6 +40,17 @@ pub fn github_failure(error: &GitHubError, what: &str) -> String {
     }
 }
 
+/// The message for a file GitHub wouldn't serve after it served its pull request (the review
+/// page's "Expand" reads the file at the head): it names the file, since the pull request itself
+/// was just read (issue #31).
+pub fn github_file_failure(error: &GitHubError, path: &str) -> String {
+    let why = match error {
+        GitHubError::NotFound | GitHubError::Forbidden(_) => "it says the file isn't there or this account can't read it. Reload the review page (the pull request may have moved on), or open the file on GitHub.".to_string(),
+        other => github_failure(other, path),
+    };
+    format!("GitHub couldn't serve {path} at the pull request's head: {why}")
+}
+
 /// "45 seconds", "3 minutes", "2 hours".
 fn describe_wait(seconds: u64) -> String {
     match seconds {
@@ -89,6 +100,26 @@ mod tests {
         check(
             GitHubError::Forbidden("Resource protected by organization SAML enforcement".into()),
             "GitHub says this pull request doesn't exist or this account can't see it: acme/app#1. GitHub refused access: Resource protected by organization SAML enforcement.",
+        );
+    }
+
+    #[test]
+    fn file_failures_name_the_file_not_the_pull_request() {
+        for error in [
+            GitHubError::NotFound,
+            GitHubError::Forbidden("Resource protected by organization SAML enforcement".into()),
+        ] {
+            let message = github_file_failure(&error, "src/lib.rs");
+            assert!(
+                message.starts_with("GitHub couldn't serve src/lib.rs at the pull request's head: it says the file isn't there"),
+                "{message}"
+            );
+            assert!(!message.contains("pull request doesn't exist"), "{message}");
+        }
+        let message = github_file_failure(&GitHubError::Timeout, "a.rs");
+        assert!(
+            message.starts_with("GitHub couldn't serve a.rs at the pull request's head: GitHub did not answer in time"),
+            "{message}"
         );
     }
 

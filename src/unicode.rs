@@ -7,6 +7,9 @@
 //! reverse a run of text or hide characters, so `Claude Code \u{202E}gnp.exe` reads as
 //! "Claude Code exe.png"; control characters (Cc) can break lines or the page. Rust's standard
 //! library has no general-category table, so the Cf ranges are listed here (Unicode 16).
+//!
+//! A name must also show something: white space and characters that draw nothing (Hangul
+//! fillers, the blank braille pattern, variation selectors) make a name that reads as none.
 
 /// Unicode general category Cf, as inclusive ranges in code point order.
 const FORMAT_RANGES: &[(u32, u32)] = &[
@@ -57,6 +60,40 @@ pub fn is_hidden(c: char) -> bool {
 /// Whether a name can be shown to a person as it is: no format or control characters.
 pub fn is_plain_name(name: &str) -> bool {
     !name.chars().any(is_hidden)
+}
+
+/// Characters that draw nothing without being white space, format or control characters:
+/// Unicode's other default-ignorable code points (DerivedCoreProperties, Unicode 16: the
+/// combining grapheme joiner, Hangul fillers, Khmer inherent vowels, Mongolian and other
+/// variation selectors, the unassigned ignorables) and the blank braille pattern, as inclusive
+/// ranges in code point order. A name made of these reads as no name at all (issue #31).
+const BLANK_RANGES: &[(u32, u32)] = &[
+    (0x034F, 0x034F),
+    (0x115F, 0x1160),
+    (0x17B4, 0x17B5),
+    (0x180B, 0x180F),
+    (0x2800, 0x2800),
+    (0x3164, 0x3164),
+    (0xFE00, 0xFE0F),
+    (0xFFA0, 0xFFA0),
+    (0xFFF0, 0xFFF8),
+    (0xE0000, 0xE0FFF),
+];
+
+/// Whether `c` shows something a reader can see: not white space, not a format or control
+/// character, not another character that draws nothing ([`BLANK_RANGES`]).
+pub fn is_visible(c: char) -> bool {
+    let code = u32::from(c);
+    !c.is_whitespace()
+        && !is_hidden(c)
+        && !BLANK_RANGES
+            .iter()
+            .any(|&(start, end)| (start..=end).contains(&code))
+}
+
+/// Whether a name has at least one visible character, so a person shown it sees a name.
+pub fn has_visible(name: &str) -> bool {
+    name.chars().any(is_visible)
 }
 
 /// `name` without its format and control characters, for names we store but did not refuse
@@ -110,6 +147,36 @@ mod tests {
     fn ranges_are_sorted_and_disjoint() {
         for pair in FORMAT_RANGES.windows(2) {
             assert!(pair[0].0 <= pair[0].1 && pair[0].1 < pair[1].0, "{pair:?}");
+        }
+    }
+
+    #[test]
+    fn blank_ranges_are_sorted_and_disjoint() {
+        for pair in BLANK_RANGES.windows(2) {
+            assert!(pair[0].0 <= pair[0].1 && pair[0].1 < pair[1].0, "{pair:?}");
+        }
+    }
+
+    #[test]
+    fn visible_characters() {
+        for name in ["a", " Zed ", "中", "é", "\u{3164}x", "\u{1F600}", "·"] {
+            assert!(has_visible(name), "{name:?}");
+        }
+        for name in [
+            "",
+            " ",
+            "\t\n",
+            "\u{00A0}\u{2007}\u{3000}",
+            "\u{200B}",
+            "\u{3164}",
+            "\u{115F}\u{1160}",
+            "\u{2800}",
+            "\u{034F}",
+            " \u{FE0F} ",
+            "\u{E0041}\u{E0100}",
+            "\u{180E}\u{17B4}",
+        ] {
+            assert!(!has_visible(name), "{name:?}");
         }
     }
 

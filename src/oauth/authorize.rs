@@ -18,6 +18,7 @@ use super::grants::{resource_matches, CodeRecord, CODE_TTL_SECONDS};
 use super::pkce::CodeChallenge;
 use super::redirect_uri;
 use super::tokens::{self, TokenKind};
+use crate::security::browser_post::{self, BodyKind};
 use crate::security::compare::constant_time_eq;
 use crate::security::cookie;
 
@@ -229,24 +230,34 @@ pub struct ConsentForm {
 /// The consent POST's request headers that matter for CSRF.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ConsentHeaders<'a> {
+    pub content_type: Option<&'a str>,
     pub cookie: Option<&'a str>,
     pub origin: Option<&'a str>,
     pub sec_fetch_site: Option<&'a str>,
 }
 
-/// Parses the consent form and checks it came from our own page in this browser: the form's
-/// `csrf` must equal the `__Host-` cookie (double submit), and a present `Origin` or
-/// `Sec-Fetch-Site` must say same origin.
+/// Parses the consent form and checks it came from our own page in this browser, by the rules
+/// every state-changing browser request meets (`security::browser_post`, issue #31): a form
+/// body (415 otherwise), `Origin` or `Sec-Fetch-Site` saying this site and neither saying
+/// another (a request with neither is refused), and the form's `csrf` equal to this form's own
+/// `__Host-` cookie.
+///
+/// The consent page is shown before the person has a session with us, so its token can't be
+/// bound to one as the pages' tokens are (`web::csrf`); it is bound to the pending consent
+/// instead: a fresh random value per consent form, its cookie named after that consent
+/// (`csrf_cookie_name`), and its hash stored with the pending consent in the person's object,
+/// which refuses any other value (`store::person`, `/consent`). A planted cookie therefore can't
+/// make a valid pair: only the token the server issued with that consent id is accepted, and
+/// the consent id itself is a secret of the page the person was shown.
 pub fn parse_consent_form(
     body: &str,
     headers: ConsentHeaders,
     base_url: &str,
 ) -> Result<ConsentForm, Error> {
-    if headers.origin.is_some_and(|origin| origin != base_url)
-        || headers
-            .sec_fetch_site
-            .is_some_and(|site| site != "same-origin")
-    {
+    if !browser_post::declares(headers.content_type, BodyKind::Form) {
+        return Err(Error::UnsupportedMediaType);
+    }
+    if !browser_post::same_origin(headers.origin, headers.sec_fetch_site, base_url) {
         return Err(Error::CsrfFailed);
     }
     let params = Params::parse(body);
@@ -439,6 +450,7 @@ mod tests {
         let header = format!("a=b; {}=tok123", csrf_cookie_name(CONSENT));
         let cookie = Some(header.as_str());
         let ok = ConsentHeaders {
+            content_type: Some("application/x-www-form-urlencoded"),
             cookie,
             origin: Some(BASE),
             sec_fetch_site: Some("same-origin"),
@@ -494,5 +506,40 @@ mod tests {
             ok,
             Err(Error::ConsentExpired),
         );
+        // Issue #31: either header alone is enough when it says this site; neither is refused.
+        check_form(
+            &form("&action=approve"),
+            ConsentHeaders { origin: None, ..ok },
+            Ok((true, false)),
+        );
+        check_form(
+            &form("&action=approve"),
+            ConsentHeaders {
+                sec_fetch_site: None,
+                ..ok
+            },
+            Ok((true, false)),
+        );
+        check_form(
+            &form("&action=approve"),
+            ConsentHeaders {
+                origin: None,
+                sec_fetch_site: None,
+                ..ok
+            },
+            Err(Error::CsrfFailed),
+        );
+        // A body that is not a form, whatever it holds.
+        for content_type in [
+            None,
+            Some("text/plain"),
+            Some("multipart/form-data; boundary=x"),
+        ] {
+            check_form(
+                &form("&action=approve"),
+                ConsentHeaders { content_type, ..ok },
+                Err(Error::UnsupportedMediaType),
+            );
+        }
     }
 }

@@ -143,8 +143,13 @@ pub fn read_registration(body: &[u8]) -> Result<Registration, Error> {
         "authorization_code",
     )?;
     check_list(&request, "response_types", &["code"], "code")?;
+    // Left out, the name is empty and the consent page says "An unnamed app"; sent, it must
+    // show something, or the page would name no one.
     let client_name = match request.get("client_name") {
         None | Some(Value::Null) => String::new(),
+        Some(Value::String(name)) if !crate::unicode::has_visible(name) => {
+            return Err(Error::BlankClientName)
+        }
         Some(Value::String(name)) if valid_name(name) => name.trim().to_string(),
         Some(_) => return Err(Error::ClientMetadata("client_name")),
     };
@@ -299,7 +304,9 @@ pub fn parse_metadata_document(
         _ => return Err(DocumentProblem::MissingField("redirect_uris")),
     };
     let client_name = match document.get("client_name").and_then(Value::as_str) {
-        Some(name) if !name.trim().is_empty() && valid_name(name) => name.trim().to_string(),
+        Some(name) if crate::unicode::has_visible(name) && valid_name(name) => {
+            name.trim().to_string()
+        }
         _ => return Err(DocumentProblem::MissingField("client_name")),
     };
     let domain = url::Url::parse(url)
@@ -396,6 +403,26 @@ mod tests {
                 Err(Error::ClientMetadata("client_name")),
             );
         }
+        // A name that shows nothing names no one on the consent page (issue #31); leaving the
+        // field out is still fine.
+        for blank in [
+            "",
+            "   ",
+            "\\u3000\\u00A0",
+            "\\u3164",
+            "\\u2800",
+            "\\u200B",
+            " \\uFE0F ",
+        ] {
+            check_register(
+                &format!(r#"{{"redirect_uris":["https://a.example/cb"],"client_name":"{blank}"}}"#),
+                Err(Error::BlankClientName),
+            );
+        }
+        check_register(
+            r#"{"redirect_uris":["https://a.example/cb"],"client_name":null}"#,
+            Ok(()),
+        );
         check_register("not json", Err(Error::MalformedBody));
         check_register("[]", Err(Error::MalformedBody));
     }
@@ -481,6 +508,10 @@ mod tests {
         check_document(
             r#"{"client_id":"https://app.example/client.json/","client_name":"App","redirect_uris":["http://127.0.0.1/cb"]}"#,
             Err(DocumentProblem::ClientIdMismatch),
+        );
+        check_document(
+            r#"{"client_id":"https://app.example/client.json","client_name":" \u3164 ","redirect_uris":["http://127.0.0.1/cb"]}"#,
+            Err(DocumentProblem::MissingField("client_name")),
         );
         check_document(
             r#"{"client_name":"App","redirect_uris":["http://127.0.0.1/cb"]}"#,

@@ -101,12 +101,17 @@ pub enum Error {
     ParameterTooLong(&'static str),
     /// The body is not what the endpoint reads (size, content type or syntax).
     MalformedBody,
+    /// A browser form (the consent page's) sent with a body that is not a form: 415.
+    UnsupportedMediaType,
     /// The `client_id` is neither registered here nor a metadata document URL.
     UnknownClient,
     /// A metadata-document client whose document could not be used.
     MetadataDocument(DocumentProblem),
     /// A registration request field is missing or wrong (RFC 7591 §3.2.2).
     ClientMetadata(&'static str),
+    /// A registration's `client_name` shows nothing: empty, white space, or only characters
+    /// that draw nothing (RFC 7591 §3.2.2 `invalid_client_metadata`; issue #31).
+    BlankClientName,
     /// A redirect URI in a registration request is not acceptable (RFC 7591 §3.2.2).
     InvalidRedirectUri(RedirectUriError),
     /// The authorization request names a redirect URI the client did not register.
@@ -159,6 +164,7 @@ impl Error {
             | Error::DuplicateParameter(_)
             | Error::ParameterTooLong(_)
             | Error::MalformedBody
+            | Error::UnsupportedMediaType
             | Error::RedirectUriNotRegistered
             | Error::RedirectUriRequired
             | Error::PkceMissing
@@ -169,7 +175,7 @@ impl Error {
             | Error::CsrfFailed
             | Error::ConsentExpired => "invalid_request",
             Error::UnknownClient | Error::MetadataDocument(_) => "invalid_client",
-            Error::ClientMetadata(_) => "invalid_client_metadata",
+            Error::ClientMetadata(_) | Error::BlankClientName => "invalid_client_metadata",
             Error::InvalidRedirectUri(_) => "invalid_redirect_uri",
             Error::UnsupportedResponseType => "unsupported_response_type",
             Error::UnknownScope => "invalid_scope",
@@ -190,6 +196,7 @@ impl Error {
         match self {
             Error::UnknownClient | Error::MetadataDocument(_) => 401,
             Error::CsrfFailed => 403,
+            Error::UnsupportedMediaType => 415,
             Error::TooManyRequests { .. } => 429,
             Error::GitHubUnavailable => 502,
             Error::Unavailable => 503,
@@ -205,6 +212,7 @@ impl Error {
             Error::DuplicateParameter(name) => format!("the {name} parameter was sent more than once"),
             Error::ParameterTooLong(name) => format!("the {name} parameter is too long"),
             Error::MalformedBody => sentence(Sentence::MalformedBody),
+            Error::UnsupportedMediaType => "the consent form must be sent as application/x-www-form-urlencoded, as the consent page sends it; start again from your app".to_string(),
             Error::UnknownClient => sentence(Sentence::UnknownClient),
             Error::MetadataDocument(problem) => format!(
                 "the client ID metadata document could not be used: {}",
@@ -215,6 +223,7 @@ impl Error {
                 super::MAX_CLIENT_NAME_CHARS
             ),
             Error::ClientMetadata(field) => format!("the {field} field is missing or not supported"),
+            Error::BlankClientName => "client_name must have at least one visible character: people are shown it when they decide whether to connect the app (leave the field out to register without a name)".to_string(),
             Error::InvalidRedirectUri(problem) => {
                 format!("a redirect URI is not acceptable: {}", redirect_problem(problem))
             }
@@ -250,9 +259,10 @@ impl Error {
             Error::RedirectUriNotRegistered
             | Error::RedirectUriRequired
             | Error::InvalidRedirectUri(_) => "This app's return address is not registered",
-            Error::SignInExpired | Error::ConsentExpired | Error::CsrfFailed => {
-                "Please start again"
-            }
+            Error::SignInExpired
+            | Error::ConsentExpired
+            | Error::CsrfFailed
+            | Error::UnsupportedMediaType => "Please start again",
             Error::GitHubRefused => "GitHub sign-in did not finish",
             Error::GitHubUnavailable | Error::Unavailable => "Try again in a minute",
             Error::TooManyRequests { .. } => "Too many attempts",
@@ -435,8 +445,10 @@ mod tests {
             Error::DuplicateParameter("state"),
             Error::ParameterTooLong("state"),
             Error::MalformedBody,
+            Error::UnsupportedMediaType,
             Error::UnknownClient,
             Error::ClientMetadata("grant_types"),
+            Error::BlankClientName,
             Error::RedirectUriNotRegistered,
             Error::RedirectUriRequired,
             Error::UnsupportedResponseType,
@@ -529,6 +541,7 @@ mod tests {
             "invalid_client_metadata",
             400,
         );
+        check(Error::BlankClientName, "invalid_client_metadata", 400);
         check(
             Error::InvalidRedirectUri(RedirectUriError::Fragment),
             "invalid_redirect_uri",
@@ -551,6 +564,7 @@ mod tests {
         check(Error::UnsupportedGrantType, "unsupported_grant_type", 400);
         check(Error::AccessDenied, "access_denied", 400);
         check(Error::CsrfFailed, "invalid_request", 403);
+        check(Error::UnsupportedMediaType, "invalid_request", 415);
         check(
             Error::TooManyRequests {
                 retry_after_seconds: 3,

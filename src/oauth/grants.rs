@@ -7,7 +7,12 @@
 //!
 //! * A code lives ten minutes, is bound to client, redirect URI, PKCE challenge and resource
 //!   (RFC 6749 §4.1.3, RFC 7636 §4.6, RFC 8707 §2.2), and is single use: a second exchange
-//!   revokes the grant the first one created (RFC 6749 §4.1.2, OAuth 2.1 §4.1.3).
+//!   revokes the grant the first one created (RFC 6749 §4.1.2, OAuth 2.1 §4.1.3). Single use
+//!   counts every attempt, not only successful ones (issue #31): our clients are all public, so
+//!   any exchange that names a code we minted is a redemption attempt, and one that fails (a
+//!   wrong verifier, another client, redirect URI or resource, or too late) spends the code. A
+//!   failed PKCE check or a code shown by the wrong client is the mark of a stolen code; the
+//!   rightful client then starts its authorization again.
 //! * Access tokens last an hour by default (configurable for tests).
 //! * Refresh tokens rotate on every use; each lives 30 days from its issue and never past 180
 //!   days from the grant. Presenting an already rotated one revokes the grant (OAuth 2.1 §4.3.1,
@@ -104,18 +109,22 @@ pub struct CodeExchange<'a> {
 pub enum CodeDecision {
     /// Create a grant from the code and issue tokens.
     Issue,
-    /// Refuse; nothing changes.
+    /// No such code: refuse; there is nothing to change.
     Refuse(GrantError),
+    /// A failed attempt on an unspent code: delete the code, then refuse.
+    Consume(GrantError),
     /// The code was used before: revoke the grant it created, then refuse.
     RevokeGrant { grant_id: String },
 }
 
-/// Decides a code exchange. `code` is the record stored under the code's hash, if any.
+/// Decides a code exchange. `code` is the record stored under the code's hash, if any. Every
+/// refusal of a stored code spends it ([`CodeDecision::Consume`] or, when it already made a
+/// grant, [`CodeDecision::RevokeGrant`]), whichever check failed.
 pub fn exchange_code(code: Option<&CodeRecord>, request: &CodeExchange, now: u64) -> CodeDecision {
-    let refuse = CodeDecision::Refuse;
     let Some(code) = code else {
-        return refuse(GrantError::CodeUnknown);
+        return CodeDecision::Refuse(GrantError::CodeUnknown);
     };
+    let refuse = CodeDecision::Consume;
     if let Some(grant_id) = &code.grant_id {
         return CodeDecision::RevokeGrant {
             grant_id: grant_id.clone(),
@@ -273,9 +282,10 @@ mod tests {
     #[test]
     fn code_exchanges() {
         use GrantError::*;
-        let refuse = CodeDecision::Refuse;
+        // Every refusal of a stored code spends it (issue #31); only an unknown one is left as is.
+        let refuse = CodeDecision::Consume;
         check_code(Some(code()), exchange(), 1_000, CodeDecision::Issue);
-        check_code(None, exchange(), 1_000, refuse(CodeUnknown));
+        check_code(None, exchange(), 1_000, CodeDecision::Refuse(CodeUnknown));
         check_code(
             Some(code()),
             exchange(),
@@ -287,13 +297,38 @@ mod tests {
             ..code()
         };
         check_code(
-            Some(spent),
+            Some(spent.clone()),
             exchange(),
             1_000,
             CodeDecision::RevokeGrant {
                 grant_id: "g1".into(),
             },
         );
+        // A spent code revokes its grant whatever else is wrong with the attempt, and after
+        // its ten minutes too (the row is swept only then).
+        for attempt in [
+            CodeExchange {
+                code_verifier: "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXK",
+                ..exchange()
+            },
+            CodeExchange {
+                client_id: "lfd_other",
+                ..exchange()
+            },
+            CodeExchange {
+                resource: Some("https://other.example/mcp"),
+                ..exchange()
+            },
+        ] {
+            check_code(
+                Some(spent.clone()),
+                attempt,
+                1_000 + CODE_TTL_SECONDS,
+                CodeDecision::RevokeGrant {
+                    grant_id: "g1".into(),
+                },
+            );
+        }
         check_code(
             Some(code()),
             CodeExchange {

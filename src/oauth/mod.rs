@@ -28,16 +28,16 @@
 //! | token without write on a save → 403 `insufficient_scope` | `challenge::tests::insufficient_scope_names_the_scope` | `an unticked write box` |
 //! | registration: https, loopback http any port, app schemes; no `javascript:`, `data:`, fragments | `redirect_uri::tests::registration_rules`, `clients::tests::registration_requests` | `dynamic registration` |
 //! | CIMD: https URL with a path, `client_id` equal, required fields, ≤ 5 KB, exact redirects | `clients::tests::metadata_document_urls`, `clients::tests::metadata_documents` | `a client ID metadata document client` |
-//! | redirect URI exact match (loopback: any port) | `redirect_uri::tests::matching` | `authorize errors`, `a code is bound to` |
+//! | redirect URI exact match (loopback: any port) | `redirect_uri::tests::matching` | `authorize errors`, `W1. a code presented by another client, redirect URI or resource` |
 //! | client and redirect URI first, shown on a page; later errors go back with `state` and `iss` | `authorize::tests::request_rules_in_order` | `authorize errors` |
 //! | PKCE S256 only: plain and missing refused | `pkce::tests::only_s256_is_accepted` | `authorize errors` |
-//! | PKCE verifier checked at the token endpoint | `pkce::tests::verifiers`, `grants::tests::code_exchanges` | `a wrong PKCE verifier` |
-//! | `resource` must be our `/mcp` (authorize and token) | `authorize::tests::request_rules_in_order`, `grants::tests::code_exchanges` | `authorize errors`, `a code is bound to` |
-//! | codes single use, 10 minutes; a second use revokes the grant | `grants::tests::code_exchanges` | `a reused code revokes the grant` |
+//! | PKCE verifier checked at the token endpoint | `pkce::tests::verifiers`, `grants::tests::code_exchanges` | `W1. a wrong PKCE verifier` |
+//! | `resource` must be our `/mcp` (authorize and token) | `authorize::tests::request_rules_in_order`, `grants::tests::code_exchanges` | `authorize errors`, `W1. a code presented by another client, redirect URI or resource` |
+//! | codes single use, 10 minutes; a second use revokes the grant; a failed use spends the code (below, issue 31) | `grants::tests::code_exchanges` | `a reused code revokes the grant`, `W1. …` |
 //! | access 1 h; refresh rotates, 30 days from use, 180 days at most | `grants::tests::refreshes`, `grants::tests::refresh_lifetimes` | `refresh rotates`, `the SDK refreshes by itself` |
 //! | a replayed refresh token revokes the grant | `grants::tests::refreshes` | `refresh rotates; a replayed refresh token` |
 //! | authorization response carries `code`, `state`, `iss` | `authorize::tests::validated_request`, `error::tests::redirect_reply_carries_state_and_iss` | `full flow`, `deny sends access_denied` |
-//! | consent: CSRF token + `__Host-` cookie, same origin, single use | `authorize::tests::consent_forms` | `a consent POST without the CSRF cookie` |
+//! | consent: CSRF token + `__Host-` cookie bound to the pending consent, same origin (`Origin` or `Sec-Fetch-Site`, one of them required), form body, single use | `authorize::tests::consent_forms` | `a consent POST without the CSRF cookie` |
 //! | consent never framed, client text escaped, Verified/Unverified, redirect host shown | `web::consent::tests` | `full flow`, `a client ID metadata document client` |
 //! | consent remembered per (person, client, redirect URI) | `redirect_uri::tests::consent_keys` | `consent is remembered` |
 //! | GitHub round trip: PKCE, single-use `state` bound to the browser | `github_flow::tests::authorize_url_has_pkce_and_state` | `the GitHub callback only completes in the browser that started it` |
@@ -47,7 +47,7 @@
 //! | GitHub tokens never leave the server; redacted `Debug` | `github_flow::tests::refresh_timing`, `person_api::tests::replies_round_trip` | `full flow` (no `gho_` in responses), `the GitHub token works for tools` |
 //! | the official SDK's OAuth client provider works end to end | — | `the official SDK client connects`, `the SDK refreshes by itself` |
 //! | `/settings`: apps with access and last use; Disconnect ends a grant on the very next request, its refresh refused | `web::settings_page::tests::escapes_names_and_shows_access` | `connected apps are listed` |
-//! | `/settings` forms: CSRF double-submit cookie + `Origin`; CSP, no framing | `web::csrf::tests::verification` | `forms without the CSRF token` |
+//! | `/settings` forms: the CSRF token of this browser session and person, same origin, form body (below, issue 31); CSP, no framing | `web::csrf::tests::verification` | `forms without the CSRF token` |
 //! | API tokens (`lfk_`): hashed, shown once, bearer on `/mcp`, name in `updatedBy`, revocable | `tokens::tests::mint_and_parse`, `web::settings_page::tests::shows_a_new_token_once` | `an API token is shown once` |
 //! | the review pages' web sign-in is an ordinary client: the registration rules, PKCE, client, redirect URI and resource bindings, refresh rotation, and the token endpoint's per-address limit | `web_client::tests::the_callback_grant_is_refused_with_a_wrong_verifier_or_client`, `web_client::tests::a_session_refresh_names_its_client_and_resource`, `token_request::tests::only_our_tokens_of_the_right_kind_name_a_person` | `a reviewer signs in with GitHub` (`tests/e2e/review-page.test.mjs`), `4. sign-out` |
 //!
@@ -63,6 +63,22 @@
 //! | sign-out is a POST with the CSRF pair and a same-site `Origin`; `GET /signout` only shows the button | `router::tests::routes` | `4. sign-out`, `a reviewer signs in with GitHub` |
 //! | Client ID Metadata Document URLs on `localhost.`, `*.localhost`, single-label names, `.internal`, `.local`, `.lan`, `.home.arpa`, `.test` and other internal zones are refused before any fetch | `clients::tests::metadata_document_urls` | `5. metadata document URLs on internal-looking hosts` |
 //! | the per-address limit keys on `cf-connecting-ip` only where Cloudflare's edge sets it (`CLIENT_ADDRESS=edge`, production); under `wrangler dev`, which passes on a client's own header, on the loopback socket | `rate_limit::tests::a_forged_header_is_ignored_in_local_development` | `the per-address limit counts the socket` |
+//!
+//! ### Hardening, round 2 (issue 31)
+//!
+//! Each row's end-to-end test fails without its fix (checked against the code before it); W1's
+//! are in `tests/e2e/oauth.test.mjs`, the rest in `tests/e2e/security.test.mjs`, plus the
+//! arrange editor's in `tests/e2e/review-page.test.mjs`.
+//!
+//! | rule | unit tests | end-to-end test |
+//! |---|---|---|
+//! | W1: an exchange that fails after naming a code we minted (wrong or malformed `code_verifier`, another `client_id`, `redirect_uri` or `resource`, too late) spends the code: the right request then gets `invalid_grant`; decided and carried out in one synchronous step of the person's object | `grants::tests::code_exchanges`, `web_client::tests::the_callback_grant_is_refused_with_a_wrong_verifier_or_client` | `W1. a wrong PKCE verifier is refused and spends the code`, `W1. a code presented by another client, redirect URI or resource is spent`, `W1. the review pages' sign-in spends its code` |
+//! | W1: any attempt with a code that already made tokens (a wrong verifier or client included) revokes them, as a replay does | `grants::tests::code_exchanges` | `W1. a failed attempt with an already redeemed code`, `a reused code revokes the grant` |
+//! | W2: the pages' CSRF token is HMAC-SHA-256 of the browser session's nonce and the signed-in person under a key derived from `TOKEN_ENCRYPTION_KEY`: a planted cookie makes no valid pair, another person's pair is refused | `security::hmac::tests::rfc_4231_vectors`, `security::browser_post::tests::session_tokens`, `web::csrf::tests::verification` | `W2. a planted CSRF pair`, `W2. a CSRF pair works only for the person` |
+//! | W2: every state-changing browser request (settings forms, ticks, arrange, sign-out, Delete my data, consent) needs `Origin` equal to this site or `Sec-Fetch-Site: same-origin`, neither naming another; one with neither is refused with a page that says why | `security::browser_post::tests::origins`, `web::csrf::tests::verification`, `authorize::tests::consent_forms` | `W2. a real pair with neither Origin nor Sec-Fetch-Site`, `a consent POST without the CSRF cookie`, `arrange on the web: forged and invalid posts` |
+//! | form endpoints refuse other content types (`text/plain`, multipart, JSON) with 415; the arrange save takes JSON only | `security::browser_post::tests::content_types`, `web::csrf::tests::verification`, `authorize::tests::consent_forms` | `31. form endpoints refuse a body that is not a form`, `a consent POST without the CSRF cookie`, `arrange on the web: forged and invalid posts` |
+//! | `client_name` must have a visible character: empty, white-space-only and invisible-only names get `invalid_client_metadata` | `unicode::tests::visible_characters`, `clients::tests::registration_requests` | `31. a client name needs a visible character` |
+//! | `/context` names the file GitHub couldn't serve, not the pull request | `errors::tests::file_failures_name_the_file_not_the_pull_request` | `31. /context names the file GitHub could not serve` |
 
 pub mod authorize;
 pub mod challenge;

@@ -14,6 +14,7 @@ use std::fmt;
 use serde::Serialize;
 
 use crate::security::base64::{decode_url_safe, encode_url_safe};
+use crate::security::hmac::hmac_sha256;
 use crate::security::sha256::{hex, sha256};
 
 /// What a minted string is for; the prefix says it.
@@ -112,14 +113,7 @@ impl TagKey {
 
     /// HMAC-SHA-256 (RFC 2104) of the string's head (`lfa_1001_`) and its random bytes.
     fn tag(&self, head: &str, random: &[u8]) -> [u8; 32] {
-        let mut inner_pad = [0x36_u8; 64];
-        let mut outer_pad = [0x5c_u8; 64];
-        for (index, byte) in self.0.iter().enumerate() {
-            inner_pad[index] ^= byte;
-            outer_pad[index] ^= byte;
-        }
-        let inner = sha256(&[&inner_pad, head.as_bytes(), random]);
-        sha256(&[&outer_pad, &inner])
+        hmac_sha256(&self.0, &[head.as_bytes(), random])
     }
 }
 

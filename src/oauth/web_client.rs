@@ -157,22 +157,23 @@ mod tests {
 
     #[test]
     fn the_callback_grant_is_refused_with_a_wrong_verifier_or_client() {
+        // Each refusal spends the code, as for any client (issue #31).
         check_exchange("lfd_web", VERIFIER, CodeDecision::Issue);
         let other = "another-verifier-of-forty-three-or-more-characters";
         check_exchange(
             "lfd_web",
             other,
-            CodeDecision::Refuse(GrantError::PkceMismatch),
+            CodeDecision::Consume(GrantError::PkceMismatch),
         );
         check_exchange(
             "lfd_web",
             "short",
-            CodeDecision::Refuse(GrantError::PkceVerifierMalformed),
+            CodeDecision::Consume(GrantError::PkceVerifierMalformed),
         );
         check_exchange(
             "lfd_other",
             VERIFIER,
-            CodeDecision::Refuse(GrantError::ClientMismatch),
+            CodeDecision::Consume(GrantError::ClientMismatch),
         );
     }
 

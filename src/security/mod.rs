@@ -7,14 +7,19 @@
 //! - [`pkce`]: the S256 code challenge of a verifier;
 //! - [`form`]: `application/x-www-form-urlencoded` bodies as pairs;
 //! - [`sha256`]: SHA-256, for ids, anchors, PKCE and token hashes;
-//! - [`base64`]: the URL-safe text of tokens and ids, and GitHub's file contents.
+//! - [`base64`]: the URL-safe text of tokens and ids, and GitHub's file contents;
+//! - [`hmac`]: HMAC-SHA-256, for token tags and the pages' session tokens;
+//! - [`browser_post`]: what every state-changing browser request must show (same origin, its body's
+//!   content type, the session token).
 //!
 //! CSRF for the pages (`web::csrf`) and the OAuth rules (`oauth::*`) are built on these.
 
 pub mod base64;
+pub mod browser_post;
 pub mod compare;
 pub mod cookie;
 pub mod form;
+pub mod hmac;
 pub mod pkce;
 pub mod random;
 pub mod sha256;

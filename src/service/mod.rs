@@ -3,6 +3,7 @@
 
 use worker::{Env, Request, Result};
 
+mod forms;
 mod oauth_server;
 mod person_data;
 mod review;

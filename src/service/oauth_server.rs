@@ -8,8 +8,10 @@
 //! * `GET /oauth/callback` — single-use `state` check, GitHub code exchange and `/user`, then the
 //!   person's object stores the sealed GitHub token and either issues a code (remembered consent)
 //!   or holds a pending consent shown on the consent page.
-//! * `POST /authorize/consent` — CSRF-checked answer; redirects to the client with `code`,
-//!   `state` and `iss` (or `error=access_denied`).
+//! * `POST /authorize/consent` — the answer, held to the rules of every state-changing browser
+//!   request (a form body, same origin, the token bound to its pending consent:
+//!   `authorize::parse_consent_form`); redirects to the client with `code`, `state` and `iss` (or
+//!   `error=access_denied`).
 //! * `POST /oauth/token`, `POST /oauth/register`, `POST /oauth/revoke`. What they do past
 //!   reading the request is a function of its own, typed values in and out (`grant_tokens`,
 //!   `register_client`, `revoke`), which the review pages' sign-in (`web_session`) calls too.
@@ -791,7 +793,9 @@ async fn consent_endpoint(
     let cookie_header = header(req, "cookie");
     let origin = header(req, "origin");
     let fetch_site = header(req, "sec-fetch-site");
+    let content_type = header(req, "content-type");
     let headers = authorize::ConsentHeaders {
+        content_type: content_type.as_deref(),
         cookie: cookie_header.as_deref(),
         origin: origin.as_deref(),
         sec_fetch_site: fetch_site.as_deref(),

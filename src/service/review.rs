@@ -5,22 +5,23 @@
 
 use worker::{Env, Request};
 
-use super::{pull_request, saved_store};
+use super::{forms, pull_request, saved_store};
 use crate::config::Config;
 use crate::github::api::{path, Comparison, RepoPath, MAX_COMPARED_FILES};
 use crate::github::client::GitHub;
-use crate::http::{Headers, HttpReply};
+use crate::http::HttpReply;
 use crate::json::FromJson;
 use crate::review::order::{checklist_ids, validate_order, Order};
 use crate::router::PullPath;
-use crate::security::{cookie, form};
+use crate::security::form;
 use crate::tools::caller::Caller;
 use crate::tools::save_reading_order as save;
 use crate::tools::saved::{
     DocumentKind, SaveOutcome, SaveRequest, SavedRecord, TickOutcome, MAX_TICKS_PER_PERSON,
 };
 use crate::tools::saved::{ReviewerState, TickRow};
-use crate::web::{arrange_page, csrf, review_page, review_state};
+use crate::web::csrf::BodyKind;
+use crate::web::{arrange_page, review_page, review_state};
 
 /// The longest tick item id accepted: a checklist id, or `file:` with a path (GitHub paths run to
 /// 4,096 bytes) and a part's change ids.
@@ -31,29 +32,6 @@ pub enum Viewer {
     Known(Caller),
     /// Not signed in: where to send the browser.
     SignIn(HttpReply),
-}
-
-/// A fresh CSRF token and whether cookies must be `Secure`.
-struct CsrfContext {
-    token: String,
-    secure: bool,
-}
-
-fn csrf_context(req: &Request) -> worker::Result<CsrfContext> {
-    let secure = req.url()?.scheme() == "https";
-    let header = req.headers().get("cookie")?;
-    let existing = cookie::read(header.as_deref(), csrf::cookie_name(secure))
-        .map(str::to_string)
-        .filter(|token| token.len() == 43);
-    let token = match existing {
-        Some(token) => token,
-        None => csrf::token().map_err(|e| worker::Error::RustError(e.to_string()))?,
-    };
-    Ok(CsrfContext { token, secure })
-}
-
-fn page_reply(status: u16, html: String, csrf: &CsrfContext) -> HttpReply {
-    super::html(status, html).with_header("set-cookie", csrf::set_cookie(&csrf.token, csrf.secure))
 }
 
 fn message_page(status: u16, title: &str, message: &str, base_url: &str) -> HttpReply {
@@ -158,7 +136,7 @@ pub async fn review(
     let view = review_page::View::parse(query("view").as_deref());
     let comments = super::review_diff::comments(&github, pull, read.pull.review_comments).await;
     let versions: Vec<review_page::VersionInfo> = history.iter().map(Into::into).collect();
-    let csrf = csrf_context(req)?;
+    let csrf = forms::page_token(req, config, &caller.person)?;
     let state = if read.pull.merged {
         "merged"
     } else {
@@ -199,7 +177,7 @@ pub async fn review(
         window: review_page::window_of(query("from").as_deref()),
         fragment: query("fragment").as_deref() == Some("1"),
     };
-    Ok(page_reply(200, review_page::render(&page), &csrf))
+    Ok(csrf.with_cookie(super::html(200, review_page::render(&page))))
 }
 
 /// Moves a person's path-keyed ticks (from before content keys) to the content they covered:
@@ -279,30 +257,10 @@ async fn commits_between(
         .map(|c| c.ahead_by.max(c.total_commits))
 }
 
-/// Reads a form POST and checks its CSRF token and origin.
-async fn checked_form(
-    req: &mut Request,
-    base_url: &str,
-) -> worker::Result<Option<Vec<(String, String)>>> {
-    let secure = req.url()?.scheme() == "https";
-    let headers = Headers::new(req.headers().entries());
-    let crate::body::Capped::Body(body) = crate::body::read(req.inner(), 256 * 1024).await? else {
-        return Ok(None);
-    };
-    let form = form::pairs(&body);
-    let cookie_token = cookie::read(headers.get("cookie"), csrf::cookie_name(secure));
-    let ok = csrf::verify(
-        cookie_token,
-        form::value(&form, "csrf"),
-        headers.get("origin"),
-        base_url,
-    );
-    Ok(ok.then_some(form))
-}
-
 /// `POST …/ticks`: ticks or unticks one item for the viewer.
 ///
-/// In this order, so a refused tick touches no storage: the CSRF pair and `Origin`; the item's
+/// In this order, so a refused tick touches no storage: the checks of every browser POST
+/// (`forms::verified_post`: a form body, same origin, this session's token); the item's
 /// shape; the viewer's own GitHub read of the pull request (the same read as the page, so
 /// nobody ticks on a pull request they can't see or one that doesn't exist); the item against
 /// what the latest version's page offers; then the pull request's object, which caps how many
@@ -326,12 +284,21 @@ pub async fn tick(
             message_page(status, "Tick not saved", message, base_url)
         }
     };
-    let Some(form) = checked_form(req, base_url).await? else {
-        return Ok(refuse(
-            403,
-            "The form expired or came from another site; reload the page and try again.",
-        ));
+    let body = match forms::verified_post(
+        req,
+        config,
+        base_url,
+        &caller.person,
+        BodyKind::Form,
+        forms::MAX_FORM_BYTES,
+    )
+    .await?
+    {
+        Ok(body) => body,
+        Err(refusal) if wants_json => return Ok(forms::refusal_json(refusal)),
+        Err(refusal) => return Ok(forms::refusal_page(refusal, base_url)),
     };
+    let form = form::pairs(&body);
     let item = form::value(&form, "item").unwrap_or_default();
     if item.is_empty() || item.len() > MAX_TICK_ITEM_BYTES {
         return Ok(refuse(
@@ -398,8 +365,9 @@ pub async fn tick(
 /// `GET`/`POST …/arrange`: the editor's page shell, and saving what it posts with source `web`.
 ///
 /// In this order, so a refused save touches no storage: the viewer's GitHub write access and the
-/// session's grant (both before the body is read); the saved order; for a POST, the CSRF pair
-/// (the `X-CSRF-Token` header against the cookie) and `Origin`; the JSON body; `base_version`
+/// session's grant (both before the body is read); the saved order; for a POST, the checks of
+/// every browser POST (`forms::verified_post`: a JSON body, same origin, this session's token in
+/// the `X-CSRF-Token` header); the JSON body; `base_version`
 /// against the latest; the order through the `save_reading_order` tool's validator; then the
 /// object's save, which refuses a stale base version again. Every POST answers JSON:
 /// `{location}` on success, `{error}` otherwise.
@@ -438,7 +406,7 @@ pub async fn arrange(
         ));
     };
     if req.method() != worker::Method::Post {
-        let csrf = csrf_context(req)?;
+        let csrf = forms::page_token(req, config, &caller.person)?;
         let html = arrange_page::render(&arrange_page::ArrangePage {
             base_url,
             owner: &pull.owner,
@@ -450,7 +418,7 @@ pub async fn arrange(
             files: &read.snapshot.files,
             csrf: &csrf.token,
         });
-        return Ok(page_reply(200, html, &csrf));
+        return Ok(csrf.with_cookie(super::html(200, html)));
     }
     let refuse = |status: u16, message: &str| {
         HttpReply::json(status, &serde_json::json!({ "error": message }))
@@ -459,16 +427,18 @@ pub async fn arrange(
         let who = if person.is_empty() { "someone" } else { person };
         refuse(409, &format!("Conflict: {who} saved version {version} after you opened this page. Reload to arrange the latest version."))
     };
-    if !checked_header(req, base_url)? {
-        return Ok(refuse(
-            403,
-            "The page expired or came from another site; reload the page and try again.",
-        ));
-    }
-    let crate::body::Capped::Body(body) =
-        crate::body::read(req.inner(), crate::mcp::transport::MAX_BODY_BYTES).await?
-    else {
-        return Ok(refuse(413, "The order is too large to save."));
+    let body = match forms::verified_post(
+        req,
+        config,
+        base_url,
+        &caller.person,
+        BodyKind::Json,
+        crate::mcp::transport::MAX_BODY_BYTES,
+    )
+    .await?
+    {
+        Ok(body) => body,
+        Err(refusal) => return Ok(forms::refusal_json(refusal)),
     };
     let submitted = match arrange_page::submission(&body) {
         Ok(submitted) => submitted,
@@ -503,18 +473,4 @@ pub async fn arrange(
         )),
         SaveOutcome::Conflict { latest } => Ok(conflict(&latest.person, latest.version)),
     }
-}
-
-/// Checks a JSON POST: the `X-CSRF-Token` header equals the CSRF cookie, and `Origin`, when
-/// present, is this site (the same pair and rule as [`checked_form`]).
-fn checked_header(req: &Request, base_url: &str) -> worker::Result<bool> {
-    let secure = req.url()?.scheme() == "https";
-    let headers = Headers::new(req.headers().entries());
-    let cookie_token = cookie::read(headers.get("cookie"), csrf::cookie_name(secure));
-    Ok(csrf::verify(
-        cookie_token,
-        headers.get("x-csrf-token"),
-        headers.get("origin"),
-        base_url,
-    ))
 }

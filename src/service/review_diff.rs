@@ -13,7 +13,7 @@ use worker::{Env, Request};
 use super::pull_request;
 use crate::config::Config;
 use crate::errors;
-use crate::github::api::{comment_pages, path, Contents, RepoPath, ReviewComment};
+use crate::github::api::{comment_pages, path, Contents, GitHubError, RepoPath, ReviewComment};
 use crate::github::client::GitHub;
 use crate::http::HttpReply;
 use crate::router::{PullPath, Route};
@@ -149,12 +149,16 @@ async fn context_reply(
     let contents_path = RepoPath::new(&pull.owner, &pull.repo)
         .and_then(|repo| path::contents(&repo, &file.path, &read.pull.head.sha))
         .ok_or((404, "This file can't be read from GitHub.".to_string()))?;
+    // The pull request was just read, so a refusal here is about the file: say which.
     let contents = github
         .get::<Contents>(&contents_path)
         .await
         .map_err(|error| {
-            let label = format!("{}/{}#{}", pull.owner, pull.repo, pull.number);
-            (502, errors::github_failure(&error, &label))
+            let status = match error {
+                GitHubError::NotFound | GitHubError::Forbidden(_) => 404,
+                _ => 502,
+            };
+            (status, errors::github_file_failure(&error, &file.path))
         })?;
     let text = contents.text().ok_or((
         422,

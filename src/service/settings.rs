@@ -1,14 +1,16 @@
 //! `/settings` (wasm only): a signed-in GitHub person's connected apps (Disconnect ends one at
 //! once), API tokens (create, list, revoke), and "Delete my data" (`service::person_data`). The
-//! person is found through the review pages' web session (`web_session::viewer`); every form is
-//! checked with the double-submit CSRF cookie and `Origin` (`web::csrf`). The person's Durable
-//! Object does the work (`oauth::person_api`).
+//! person is found through the review pages' web session (`web_session::viewer`); every form
+//! goes through `forms::verified_post` (a form body, same origin, the token of this browser
+//! session and person: `web::csrf`). The person's Durable Object does the work
+//! (`oauth::person_api`).
 //!
 //! Local development (a loopback request acting as `local:<login>`) has no person object; the
 //! router shows `settings_page::local_dev` instead, before this module is reached.
 
 use worker::{Env, Request};
 
+use super::forms;
 use super::oauth_server::call_person;
 use super::person_data::Deleted;
 use super::web_session;
@@ -19,9 +21,10 @@ use crate::oauth::tokens::PersonId;
 use crate::router::Route;
 use crate::security::form;
 use crate::tools::caller::Caller;
-use crate::web::csrf;
+use crate::web::csrf::BodyKind;
 use crate::web::settings_page::{self, SettingsView};
 
+/// The largest settings form: a token's name and a few ids.
 const MAX_FORM_BYTES: usize = 16 * 1024;
 
 fn header(req: &Request, name: &str) -> Option<String> {
@@ -36,10 +39,6 @@ fn cookie(req: &Request, name: &str) -> Option<String> {
 /// The web session's access token (to mark its grant as this browser's).
 fn session_token(req: &Request, secure: bool) -> Option<String> {
     cookie(req, if secure { "__Host-lkf_at" } else { "lkf_at" })
-}
-
-fn random_token() -> worker::Result<String> {
-    csrf::token().map_err(|e| worker::Error::RustError(e.to_string()))
 }
 
 fn person_of(caller: &Caller) -> Option<PersonId> {
@@ -95,7 +94,7 @@ pub async fn handle(
         caller: &caller,
         object: &object,
         current_token: session_token(req, secure),
-        csrf_cookie: cookie(req, csrf::cookie_name(secure)),
+        page_token: forms::page_token(req, config, &caller.person)?,
         base_url,
         secure,
     };
@@ -104,32 +103,21 @@ pub async fn handle(
         return session.show(None, None).await;
     }
 
-    // A form: CSRF first.
-    let body = match crate::body::read(req.inner(), MAX_FORM_BYTES).await {
-        Ok(crate::body::Capped::Body(body)) => body,
-        Ok(crate::body::Capped::TooLarge) => {
-            return Ok(HttpReply::new(
-                413,
-                "text/plain; charset=utf-8",
-                "Form too large",
-            ))
-        }
-        Err(_) => Vec::new(),
+    // A form: the checks of every browser POST first.
+    let body = match forms::verified_post(
+        req,
+        config,
+        base_url,
+        &caller.person,
+        BodyKind::Form,
+        MAX_FORM_BYTES,
+    )
+    .await?
+    {
+        Ok(body) => body,
+        Err(refusal) => return Ok(forms::refusal_page(refusal, base_url)),
     };
     let form = form::pairs(&body);
-    let origin = header(req, "origin");
-    if !csrf::verify(
-        session.csrf_cookie.as_deref(),
-        form::value(&form, "csrf"),
-        origin.as_deref(),
-        base_url,
-    ) {
-        return Ok(no_store(HttpReply::new(
-            403,
-            "text/plain; charset=utf-8",
-            "This form expired or came from another site. Reload the settings page and try again.",
-        )));
-    }
 
     match route {
         Route::SettingsDisconnect => {
@@ -243,7 +231,8 @@ struct Session<'a> {
     object: &'a str,
     /// This browser's own access token, so its session is marked in the list.
     current_token: Option<String>,
-    csrf_cookie: Option<String>,
+    /// The token the page's forms carry, and its browser-session cookie.
+    page_token: forms::PageToken,
     base_url: &'a str,
     secure: bool,
 }
@@ -259,7 +248,7 @@ impl Session<'_> {
             .map_err(unavailable)
     }
 
-    /// The page, with a CSRF cookie (the one the browser has, else a new one).
+    /// The page, with its forms' token and the browser-session cookie it is bound to.
     async fn show(
         &self,
         new_token: Option<(&str, &str)>,
@@ -269,25 +258,19 @@ impl Session<'_> {
             Ok(listed) => listed,
             Err(reply) => return Ok(reply),
         };
-        let (csrf_token, fresh) = match self.csrf_cookie.clone().filter(|token| token.len() >= 32) {
-            Some(token) => (token, false),
-            None => (random_token()?, true),
-        };
         let page = settings_page::settings(
             &SettingsView {
                 login: &self.caller.login,
                 apps: &listed.apps,
                 tokens: &listed.tokens,
-                csrf: &csrf_token,
+                csrf: &self.page_token.token,
                 new_token,
                 notice,
             },
             self.base_url,
         );
-        let mut reply = no_store(super::html(200, page));
-        if fresh {
-            reply = reply.with_header("set-cookie", csrf::set_cookie(&csrf_token, self.secure));
-        }
-        Ok(reply)
+        Ok(self
+            .page_token
+            .with_cookie(no_store(super::html(200, page))))
     }
 }

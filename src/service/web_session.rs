@@ -3,8 +3,9 @@
 //! token rotation, revocation and rate limit as an agent's — held in HttpOnly cookies.
 //!
 //! `/signin?next=/r/…` registers the web client once per host, then sends the browser through
-//! `/authorize` with PKCE; `/signin/callback` redeems the code and sets the cookies; `POST
-//! /signout` (CSRF-checked) revokes the refresh token and clears them. The registration, the
+//! `/authorize` with PKCE; `/signin/callback` redeems the code and sets the cookies (and clears
+//! the browser-session nonce of the forms' tokens, so the next page starts a new one, `forms`); `POST /signout` (held to the checks of
+//! every browser POST) revokes the refresh token and clears them. The registration, the
 //! code exchange, the refresh and the revocation call the functions behind `/oauth/register`,
 //! `/oauth/token` and `/oauth/revoke` (`service::oauth_server`) directly, with requests built in
 //! `oauth::web_client`: the same checks, no HTTP round trip inside the Worker.
@@ -20,6 +21,7 @@
 
 use worker::{Env, Method, Request};
 
+use super::forms;
 use super::oauth_server::{
     access_ttl_seconds, address_limit, authenticate_bearer, grant_tokens, register_client, revoke,
     BearerRefusal,
@@ -27,17 +29,20 @@ use super::oauth_server::{
 use crate::config::Config;
 use crate::http::HttpReply;
 use crate::oauth::token_request::IssuedTokens;
+use crate::oauth::tokens;
 use crate::oauth::web_client;
 use crate::security::cookie::{self, SameSite};
-use crate::security::{form, random};
+use crate::security::random;
 use crate::tools::caller::Caller;
-use crate::web::csrf;
+use crate::web::csrf::{self, BodyKind};
 
 const SIGNIN_COOKIE: &str = "lkf_signin";
 const ACCESS_COOKIE: &str = "lkf_at";
 const REFRESH_COOKIE: &str = "lkf_rt";
 /// Refresh tokens live 30 days from last use; the cookie follows.
 const REFRESH_MAX_AGE: u64 = 30 * 24 * 3600;
+/// The sign-out form holds its token alone.
+const SIGN_OUT_FORM_BYTES: usize = 16 * 1024;
 
 fn set_cookie(name: &str, value: &str, max_age: u64, secure: bool) -> String {
     cookie::set(
@@ -186,16 +191,34 @@ pub async fn callback(
             return Ok(super::html(400, crate::web::html::page("Sign-in failed", "<h1>Sign-in failed</h1><p>The sign-in code could not be redeemed. <a href=\"/signin\">Start again</a>.</p>", base_url)));
         }
     };
+    // A new sign-in starts a new browser session for the forms' tokens: the next page makes a
+    // new nonce (`forms::page_token`), so no page shown before the sign-in keeps a valid form.
     Ok(session_cookies(
         HttpReply::empty(303).with_header("location", next),
         &issued,
         secure,
     )
-    .with_header("set-cookie", set_cookie(SIGNIN_COOKIE, "", 0, secure)))
+    .with_header("set-cookie", set_cookie(SIGNIN_COOKIE, "", 0, secure))
+    .with_header("set-cookie", csrf::clear_cookie(secure)))
 }
 
-/// `/signout`. `GET` shows a button; `POST` with a valid CSRF pair and a same-site `Origin`
-/// revokes the session's grant and clears the cookies. A forged POST gets 403 and changes nothing.
+/// The person this browser's session cookies name (`gh:<id>`, as a signed-in page's caller is
+/// named), read from the refresh or access token's own text with its tag checked, without a
+/// call to the person's object; empty when there is no session. Sign-out binds its form to it,
+/// as every signed-in page binds its forms to the caller (`forms::page_token`).
+fn session_person(req: &Request, config: &Config, secure: bool) -> String {
+    let key = config.token_tag_key();
+    [REFRESH_COOKIE, ACCESS_COOKIE]
+        .iter()
+        .filter_map(|name| read_cookie(req, name, secure))
+        .find_map(|token| tokens::verify(&token, key.as_ref()?))
+        .map(|(_, person)| person.object_name())
+        .unwrap_or_default()
+}
+
+/// `/signout`. `GET` shows a button; a `POST` that passes the checks of every browser POST
+/// (`forms::verified_post`: a form body, same origin, this session's token) revokes the
+/// session's grant and clears the cookies. Any other POST gets 403 (or 415) and changes nothing.
 pub async fn sign_out(
     req: &mut Request,
     env: &Env,
@@ -203,35 +226,25 @@ pub async fn sign_out(
     base_url: &str,
 ) -> worker::Result<HttpReply> {
     let secure = req.url()?.scheme() == "https";
-    let csrf_cookie = read_cookie_raw(req, csrf::cookie_name(secure));
+    let person = session_person(req, config, secure);
     if req.method() != Method::Post {
-        let token = match csrf_cookie.filter(|token| token.len() == 43) {
-            Some(token) => token,
-            None => random_text()?,
-        };
-        return Ok(
-            super::html(200, crate::web::pages::sign_out(&token, base_url))
-                .with_header("cache-control", "no-store")
-                .with_header("set-cookie", csrf::set_cookie(&token, secure)),
-        );
+        let token = forms::page_token(req, config, &person)?;
+        return Ok(token.with_cookie(
+            super::html(200, crate::web::pages::sign_out(&token.token, base_url))
+                .with_header("cache-control", "no-store"),
+        ));
     }
-    let origin = req.headers().get("origin")?;
-    let form = match crate::body::read(req.inner(), 16 * 1024).await {
-        Ok(crate::body::Capped::Body(body)) => form::pairs(&body),
-        _ => Vec::new(),
-    };
-    if !csrf::verify(
-        csrf_cookie.as_deref(),
-        form::value(&form, "csrf"),
-        origin.as_deref(),
+    let verified = forms::verified_post(
+        req,
+        config,
         base_url,
-    ) {
-        return Ok(HttpReply::new(
-            403,
-            "text/plain; charset=utf-8",
-            "This sign-out form expired or came from another site; nothing changed. Open /signout and press Sign out.",
-        )
-        .with_header("cache-control", "no-store"));
+        &person,
+        BodyKind::Form,
+        SIGN_OUT_FORM_BYTES,
+    )
+    .await?;
+    if let Err(refusal) = verified {
+        return Ok(forms::refusal_page(refusal, base_url));
     }
     if let Some(refresh) = read_cookie(req, REFRESH_COOKIE, secure) {
         // Failures are logged where they happen; the cookies go either way.
@@ -242,19 +255,22 @@ pub async fn sign_out(
 
 /// A redirect home that clears the session's cookies, for a session whose grant is gone.
 pub fn signed_out(secure: bool) -> HttpReply {
-    HttpReply::empty(303)
-        .with_header("location", "/")
-        .with_header("cache-control", "no-store")
-        .with_header("set-cookie", set_cookie(ACCESS_COOKIE, "", 0, secure))
-        .with_header("set-cookie", set_cookie(REFRESH_COOKIE, "", 0, secure))
+    end_session(
+        HttpReply::empty(303)
+            .with_header("location", "/")
+            .with_header("cache-control", "no-store"),
+        secure,
+    )
 }
 
 /// `reply` with the session's cookies cleared, for a session whose grant is gone (the person
-/// deleted their data): the browser is signed out without another round trip.
+/// signed out or deleted their data): the browser is signed out without another round trip, and
+/// its forms' browser-session nonce goes with it.
 pub fn end_session(reply: HttpReply, secure: bool) -> HttpReply {
     reply
         .with_header("set-cookie", set_cookie(ACCESS_COOKIE, "", 0, secure))
         .with_header("set-cookie", set_cookie(REFRESH_COOKIE, "", 0, secure))
+        .with_header("set-cookie", csrf::clear_cookie(secure))
 }
 
 /// The signed-in person, or the reply that gets them signed in: a refresh when the access token

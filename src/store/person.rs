@@ -14,7 +14,8 @@
 //! * `tokens` — SHA-256 hashes of access and refresh tokens with their grant, expiry, and for
 //!   refresh tokens whether they were already rotated (kept until expiry to detect replays).
 //! * `codes` — SHA-256 hashes of authorization codes with their bindings (JSON) and, once
-//!   exchanged, the grant they created (to revoke it on a second use).
+//!   exchanged, the grant they created (to revoke it on a second use). A failed exchange deletes
+//!   its code (`grants::CodeDecision::Consume`), so no later attempt can use it.
 //! * `consents` — remembered consent per (client, redirect URI without loopback port).
 //! * `api_tokens` — API tokens made on `/settings`: id, SHA-256 of the token, name, write
 //!   access, times. They do not expire; revoking deletes the row.
@@ -1040,8 +1041,15 @@ impl PersonStore {
             code_verifier: &request.code_verifier,
             resource: request.resource.as_deref(),
         };
+        // From the read above to the writes below nothing awaits, so no other request to this
+        // object can present the same code in between: the first attempt spends it, successful
+        // or not (issue #31).
         match grants::exchange_code(record.as_ref(), &exchange, now) {
             CodeDecision::Refuse(error) => refused(error),
+            CodeDecision::Consume(error) => {
+                self.run("DELETE FROM codes WHERE hash = ?", vec![text(&hash)])?;
+                refused(error)
+            }
             CodeDecision::RevokeGrant { grant_id } => {
                 self.revoke_grant(&grant_id)?;
                 refused(GrantError::CodeReused)

@@ -1,11 +1,29 @@
-//! Cross-site request forgery protection for the review pages' forms (double-submit cookie plus
-//! an Origin check), built on `security`'s cookies, randomness and comparison.
+//! Cross-site request forgery protection for every state-changing request the pages make:
+//! settings forms, ticks, the arrange editor's save, sign-out, and any form added later (issue
+//! #31). One check, [`verify_post`], which `service::forms::verified_post` runs for every such
+//! POST, so a new endpoint gets all of it by calling that.
 //!
-//! A page GET sets a random token in a cookie and in its forms; a POST must carry the same token
-//! in the form and, when the browser sends `Origin`, come from this site. A cross-site page can
-//! neither read the cookie nor forge the `Origin` header.
+//! What a POST must show, in this order (the rules themselves are `security::browser_post`):
+//! 1. the content type its endpoint reads (415 otherwise);
+//! 2. that one of this site's pages sent it: `Origin` equal to this site or `Sec-Fetch-Site:
+//!    same-origin`, neither naming anything else, one of them present (403);
+//! 3. the token of this browser session and signed-in person (403): HMAC-SHA-256 under a key
+//!    derived from `TOKEN_ENCRYPTION_KEY` of the session's nonce (a random value in this
+//!    HttpOnly cookie, made on the first page and again at each sign-in) and the person's id.
+//!    Before issue #31 the token was the cookie's value itself (a double-submit pair), so anyone
+//!    able to plant a cookie could pair it with a form; now only the server can make a token,
+//!    and only for a page it shows that person in that browser.
+//!
+//! On https the cookie is `__Host-lkf_csrf` (Secure, host-only, `Path=/`), so no other host,
+//! sibling domain or plain-http page can set it. Local development on plain http can't use the
+//! prefix; what protects it is the same-origin rule of step 2 (a page on another port or host is
+//! another origin), the token's binding to the person (a planted nonce gets no token without the
+//! key), and `wrangler dev` listening on loopback only.
+//!
+//! What not: no HTTP and no storage; pages put [`SessionKey::token`]'s value in their forms.
 
-use crate::security::compare::constant_time_eq;
+use crate::security::browser_post::{declares, same_origin};
+pub use crate::security::browser_post::{BodyKind, SessionKey};
 use crate::security::cookie::{self, SameSite};
 use crate::security::random::{self, RandomError};
 
@@ -18,38 +36,119 @@ pub fn cookie_name(secure: bool) -> &'static str {
     }
 }
 
-/// The `Set-Cookie` value carrying `token` (a browser-session cookie).
-pub fn set_cookie(token: &str, secure: bool) -> String {
-    cookie::set(cookie_name(secure), token, None, SameSite::Lax, secure)
+/// The `Set-Cookie` value carrying the browser session's `nonce` (a browser-session cookie).
+pub fn set_cookie(nonce: &str, secure: bool) -> String {
+    cookie::set(cookie_name(secure), nonce, None, SameSite::Lax, secure)
 }
 
-/// A fresh token for a page's forms.
-pub fn token() -> Result<String, RandomError> {
+/// The `Set-Cookie` value that removes it (sign-out, Delete my data).
+pub fn clear_cookie(secure: bool) -> String {
+    cookie::set(cookie_name(secure), "", Some(0), SameSite::Lax, secure)
+}
+
+/// A fresh nonce for a browser session.
+pub fn nonce() -> Result<String, RandomError> {
     random::token()
 }
 
-/// Checks a POST: the form's token equals the cookie's (in constant time), and `Origin`, when
-/// present, is this site.
-pub fn verify(
-    cookie_token: Option<&str>,
-    form_token: Option<&str>,
-    origin: Option<&str>,
-    own_origin: &str,
-) -> bool {
-    if origin.is_some_and(|origin| !origin.eq_ignore_ascii_case(own_origin)) {
-        return false;
-    }
-    match (cookie_token, form_token) {
-        (Some(cookie), Some(form)) if !cookie.is_empty() => {
-            constant_time_eq(cookie.as_bytes(), form.as_bytes())
+/// The cookie's value when it is a nonce we could have made (43 base64url characters); a page
+/// keeps using it, so the tabs of one browser share their tokens.
+pub fn usable_nonce(cookie: Option<&str>) -> Option<&str> {
+    cookie.filter(|value| {
+        value.len() == 43
+            && value
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+    })
+}
+
+/// A state-changing request, as the check sees it.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Post<'a> {
+    pub content_type: Option<&'a str>,
+    pub origin: Option<&'a str>,
+    pub sec_fetch_site: Option<&'a str>,
+    /// The CSRF cookie: the browser session's nonce.
+    pub nonce: Option<&'a str>,
+    /// The token the form's `csrf` field (or, for JSON, the `X-CSRF-Token` header) carried.
+    pub token: Option<&'a str>,
+}
+
+/// Why a state-changing request was refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refusal {
+    /// The body is not of the kind the endpoint reads: 415.
+    MediaType(BodyKind),
+    /// Neither `Origin` nor `Sec-Fetch-Site` says one of this site's pages sent it: 403.
+    CrossSite,
+    /// No token, or not the token of this browser session and person: 403.
+    Token,
+    /// The body is larger than anything the page sends: 413.
+    TooLarge,
+}
+
+impl Refusal {
+    pub fn status(self) -> u16 {
+        match self {
+            Refusal::MediaType(_) => 415,
+            Refusal::CrossSite | Refusal::Token => 403,
+            Refusal::TooLarge => 413,
         }
-        _ => false,
     }
+
+    /// One sentence or two a person can act on; nothing was changed in every case.
+    pub fn message(self) -> String {
+        match self {
+            Refusal::MediaType(kind) => format!(
+                "Nothing was changed: this address takes {} bodies only, as the page sends them.",
+                kind.media_type()
+            ),
+            Refusal::CrossSite => "Nothing was changed: this request didn't come from this site's own page (a browser says so with its Origin or Sec-Fetch-Site header). Go back, reload the page and try again.".to_string(),
+            Refusal::Token => "Nothing was changed: this form expired or belongs to another sign-in. Reload the page and try again.".to_string(),
+            Refusal::TooLarge => "Nothing was changed: this is larger than the page ever sends.".to_string(),
+        }
+    }
+}
+
+/// The check every state-changing browser request passes (see the module doc): `kind` is what
+/// the endpoint reads, `key` the deployment's session key (`None` when none is configured, which
+/// refuses every token), `person` the signed-in person's id as the page that made the token saw
+/// it (empty for nobody), `own_origin` this site (`https://host`).
+pub fn verify_post(
+    post: &Post,
+    kind: BodyKind,
+    key: Option<&SessionKey>,
+    person: &str,
+    own_origin: &str,
+) -> Result<(), Refusal> {
+    if !declares(post.content_type, kind) {
+        return Err(Refusal::MediaType(kind));
+    }
+    if !same_origin(post.origin, post.sec_fetch_site, own_origin) {
+        return Err(Refusal::CrossSite);
+    }
+    match (key, post.nonce, post.token) {
+        (Some(key), Some(nonce), Some(token)) if key.accepts(token, nonce, person) => Ok(()),
+        _ => Err(Refusal::Token),
+    }
+}
+
+/// The page a browser sees when a form is refused.
+pub fn refusal_page(refusal: Refusal, base_url: &str) -> String {
+    let title = "This form can't be accepted";
+    let body = format!(
+        "<h1>{}</h1><p>{}</p>",
+        super::html::escape(title),
+        super::html::escape(&refusal.message())
+    );
+    super::html::page(title, &body, base_url)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const OWN: &str = "https://h.example";
 
     #[test]
     fn cookies() {
@@ -60,26 +159,157 @@ mod tests {
         );
         assert!(!set.contains("Max-Age"), "a browser-session cookie");
         assert!(!set_cookie("t", false).contains("Secure"));
-        assert_eq!(token().map(|t| t.len()), Ok(43));
+        assert!(clear_cookie(true).starts_with("__Host-lkf_csrf=; Max-Age=0;"));
+        let fresh = nonce().unwrap_or_default();
+        assert_eq!(usable_nonce(Some(&fresh)), Some(fresh.as_str()));
+        assert_eq!(usable_nonce(Some("short")), None);
+        assert_eq!(usable_nonce(Some(&"A".repeat(42))), None);
+        assert_eq!(usable_nonce(Some(&format!("{}=", "A".repeat(42)))), None);
+        assert_eq!(usable_nonce(None), None);
     }
 
-    fn check(cookie: Option<&str>, form: Option<&str>, origin: Option<&str>, expected: bool) {
+    /// A POST as our own page sends it, with a token for `gh:1` in the browser session `n`.
+    fn good<'a>(token: &'a str) -> Post<'a> {
+        Post {
+            content_type: Some("application/x-www-form-urlencoded;charset=UTF-8"),
+            origin: Some(OWN),
+            sec_fetch_site: Some("same-origin"),
+            nonce: Some("n"),
+            token: Some(token),
+        }
+    }
+
+    fn check(post: Post, expected: Result<(), Refusal>) {
+        let key = SessionKey::derive("secret");
         assert_eq!(
-            verify(cookie, form, origin, "https://h"),
+            verify_post(&post, BodyKind::Form, Some(&key), "gh:1", OWN),
             expected,
-            "{cookie:?} {form:?} {origin:?}"
+            "{post:?}"
         );
     }
 
     #[test]
     fn verification() {
-        check(Some("tok"), Some("tok"), None, true);
-        check(Some("tok"), Some("tok"), Some("https://h"), true);
-        check(Some("tok"), Some("tok"), Some("https://evil"), false);
-        check(Some("tok"), Some("tox"), None, false);
-        check(None, Some("tok"), None, false);
-        check(Some(""), Some(""), None, false);
-        check(Some("tok"), None, None, false);
-        check(Some("tok"), Some("tokk"), None, false);
+        let key = SessionKey::derive("secret");
+        let token = key.token("n", "gh:1");
+        let token = token.as_str();
+        check(good(token), Ok(()));
+        check(
+            Post {
+                origin: None,
+                ..good(token)
+            },
+            Ok(()),
+        );
+        check(
+            Post {
+                sec_fetch_site: None,
+                ..good(token)
+            },
+            Ok(()),
+        );
+        // Content type first: a text/plain body is refused whatever it holds.
+        for content_type in [None, Some("text/plain"), Some("multipart/form-data")] {
+            check(
+                Post {
+                    content_type,
+                    ..good(token)
+                },
+                Err(Refusal::MediaType(BodyKind::Form)),
+            );
+        }
+        // Neither header, or either naming another site.
+        check(
+            Post {
+                origin: None,
+                sec_fetch_site: None,
+                ..good(token)
+            },
+            Err(Refusal::CrossSite),
+        );
+        check(
+            Post {
+                origin: Some("https://evil.example"),
+                ..good(token)
+            },
+            Err(Refusal::CrossSite),
+        );
+        check(
+            Post {
+                origin: None,
+                sec_fetch_site: Some("cross-site"),
+                ..good(token)
+            },
+            Err(Refusal::CrossSite),
+        );
+        // The old double-submit pair: the same made-up value in cookie and form.
+        check(
+            Post {
+                nonce: Some("AAAA"),
+                token: Some("AAAA"),
+                ..good(token)
+            },
+            Err(Refusal::Token),
+        );
+        // Another browser session's nonce, no token, no cookie.
+        check(
+            Post {
+                nonce: Some("m"),
+                ..good(token)
+            },
+            Err(Refusal::Token),
+        );
+        check(
+            Post {
+                token: None,
+                ..good(token)
+            },
+            Err(Refusal::Token),
+        );
+        check(
+            Post {
+                nonce: None,
+                ..good(token)
+            },
+            Err(Refusal::Token),
+        );
+        // Another person's token, and no key configured.
+        let other = key.token("n", "gh:2");
+        check(good(&other), Err(Refusal::Token));
+        assert_eq!(
+            verify_post(&good(token), BodyKind::Form, None, "gh:1", OWN),
+            Err(Refusal::Token)
+        );
+        // A JSON endpoint takes JSON only.
+        let json = Post {
+            content_type: Some("application/json"),
+            ..good(token)
+        };
+        assert_eq!(
+            verify_post(&json, BodyKind::Json, Some(&key), "gh:1", OWN),
+            Ok(())
+        );
+        assert_eq!(
+            verify_post(&good(token), BodyKind::Json, Some(&key), "gh:1", OWN),
+            Err(Refusal::MediaType(BodyKind::Json))
+        );
+    }
+
+    #[test]
+    fn refusals_say_what_to_do() {
+        assert_eq!(Refusal::MediaType(BodyKind::Form).status(), 415);
+        assert_eq!(Refusal::CrossSite.status(), 403);
+        assert_eq!(Refusal::Token.status(), 403);
+        assert_eq!(Refusal::TooLarge.status(), 413);
+        assert!(Refusal::MediaType(BodyKind::Form)
+            .message()
+            .contains("application/x-www-form-urlencoded"));
+        assert!(Refusal::CrossSite.message().contains("from this site"));
+        let page = refusal_page(Refusal::CrossSite, OWN);
+        assert!(
+            page.contains("<h1>This form can&#39;t be accepted</h1>"),
+            "{page}"
+        );
+        assert!(page.contains("from this site&#39;s own page"), "{page}");
     }
 }

@@ -98,13 +98,22 @@ export async function signIn(stack, authorize, { login = 'octo', sendFlowCookie 
   };
 }
 
-export async function answerConsent(stack, consent, { action = 'approve', write = true, cookie = consent.csrfCookie, csrf = consent.csrf, origin = stack.baseUrl } = {}) {
+/**
+ * POSTs the consent form as a browser would from our page: `Origin` our own (`origin: null`
+ * sends none), `Sec-Fetch-Site` when `fetchSite` is given, the form's content type unless
+ * `contentType` says another.
+ */
+export async function answerConsent(stack, consent, {
+  action = 'approve', write = true, cookie = consent.csrfCookie, csrf = consent.csrf, origin = stack.baseUrl, fetchSite,
+  contentType = 'application/x-www-form-urlencoded',
+} = {}) {
   const form = new URLSearchParams({ consent: consent.consentId, csrf, action });
   if (write) form.set('write', 'on');
-  const headers = { 'content-type': 'application/x-www-form-urlencoded' };
+  const headers = { 'content-type': contentType };
   if (cookie) headers.cookie = cookie;
   if (origin) headers.origin = origin;
-  return fetch(`${stack.baseUrl}/authorize/consent`, { method: 'POST', redirect: 'manual', headers, body: form });
+  if (fetchSite) headers['sec-fetch-site'] = fetchSite;
+  return fetch(`${stack.baseUrl}/authorize/consent`, { method: 'POST', redirect: 'manual', headers, body: form.toString() });
 }
 
 /** Where a sign-in's browser lands: straight back, or after answering the consent page. */

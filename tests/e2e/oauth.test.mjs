@@ -282,30 +282,43 @@ describe('OAuth', () => {
     }
   });
 
-  test('a wrong PKCE verifier is refused', async () => {
+  // W1 (issue 31): a code is spent by any redemption attempt that reaches the person's object,
+  // so a code an attacker tried first (wrong verifier, another client, redirect URI or resource)
+  // is dead for everyone, and a code that already made tokens revokes them as a replay does.
+  test('W1. a wrong PKCE verifier is refused and spends the code: the right verifier then gets invalid_grant', async () => {
     const clientId = await registerClient(stack);
     const { code, verifier } = await authorizeCode(stack, { clientId });
+    // A request the endpoint can't read as a redemption (no verifier) spends nothing.
+    const missing = await exchange(stack, { code, verifier: undefined, clientId });
+    assert.equal(missing.body.error, 'invalid_request');
     const wrong = await exchange(stack, { code, verifier: pkce().verifier, clientId });
     assert.equal(wrong.status, 400);
     assert.equal(wrong.body.error, 'invalid_grant');
-    const missing = await exchange(stack, { code, verifier: undefined, clientId });
-    assert.equal(missing.body.error, 'invalid_request');
+    assert.match(wrong.body.error_description, /code_verifier does not match/);
     const right = await exchange(stack, { code, verifier, clientId });
-    assert.equal(right.status, 200, JSON.stringify(right.body));
+    assert.equal(right.status, 400, JSON.stringify(right.body));
+    assert.equal(right.body.error, 'invalid_grant');
+    assert.equal(right.body.access_token, undefined, 'no tokens from a code a failed attempt spent');
   });
 
-  test('a code is bound to its client, redirect URI and resource', async () => {
+  test('W1. a code presented by another client, redirect URI or resource is spent: the right request then gets invalid_grant', async () => {
     const clientId = await registerClient(stack);
-    const { code, verifier } = await authorizeCode(stack, { clientId });
-    const otherClient = await exchange(stack, { code, verifier, clientId: 'lfd_someoneelse' });
-    assert.equal(otherClient.body.error, 'invalid_grant');
-    const otherRedirect = await exchange(stack, { code, verifier, clientId, redirectUri: 'http://127.0.0.1:33419/callback' });
-    assert.equal(otherRedirect.body.error, 'invalid_grant');
-    const otherResource = await exchange(stack, { code, verifier, clientId, resource: 'https://other.example/mcp' });
-    assert.equal(otherResource.status, 400);
-    assert.equal(otherResource.body.error, 'invalid_target');
-    const right = await exchange(stack, { code, verifier, clientId });
-    assert.equal(right.status, 200);
+    const attempts = [
+      [{ clientId: await registerClient(stack) }, 'invalid_grant', /another client/],
+      [{ clientId: 'lfd_someoneelse' }, 'invalid_grant', /another client/],
+      [{ redirectUri: 'http://127.0.0.1:33419/callback' }, 'invalid_grant', /redirect_uri differs/],
+      [{ resource: 'https://other.example/mcp' }, 'invalid_target', /resource differs/],
+    ];
+    for (const [mismatch, error, description] of attempts) {
+      const { code, verifier } = await authorizeCode(stack, { clientId });
+      const refused = await exchange(stack, { code, verifier, clientId, ...mismatch });
+      assert.equal(refused.status, 400, JSON.stringify(mismatch));
+      assert.equal(refused.body.error, error, JSON.stringify(mismatch));
+      assert.match(refused.body.error_description, description);
+      const right = await exchange(stack, { code, verifier, clientId });
+      assert.equal(right.status, 400, `after ${JSON.stringify(mismatch)}: ${JSON.stringify(right.body)}`);
+      assert.equal(right.body.error, 'invalid_grant');
+    }
   });
 
   test('a reused code revokes the grant', async () => {
@@ -321,6 +334,42 @@ describe('OAuth', () => {
     assert.equal(revoked.status, 401, 'the access token from the first exchange is revoked');
     assert.match(revoked.headers.get('www-authenticate'), /invalid_token/);
     assert.equal((await refresh(stack, first.body.refresh_token, clientId)).body.error, 'invalid_grant');
+  });
+
+  test('W1. a failed attempt with an already redeemed code (wrong verifier or client) revokes the tokens it made', async () => {
+    for (const wrong of [{ verifier: pkce().verifier }, { clientId: 'lfd_someoneelse' }]) {
+      const clientId = await registerClient(stack);
+      const { code, verifier } = await authorizeCode(stack, { clientId });
+      const first = await exchange(stack, { code, verifier, clientId });
+      assert.equal(first.status, 200);
+      assert.equal((await listTools(stack, first.body.access_token)).status, 200);
+      const attempt = await exchange(stack, { code, verifier, clientId, ...wrong });
+      assert.equal(attempt.body.error, 'invalid_grant', JSON.stringify(wrong));
+      assert.equal((await listTools(stack, first.body.access_token)).status, 401, `revoked after ${JSON.stringify(wrong)}`);
+      assert.equal((await refresh(stack, first.body.refresh_token, clientId)).body.error, 'invalid_grant');
+    }
+  });
+
+  test('W1. the review pages\' sign-in spends its code on a wrong verifier too', async () => {
+    const start = await fetch(`${stack.baseUrl}/signin?next=%2Fsettings`, { redirect: 'manual' });
+    const signinCookie = cookieFrom(start, 'lkf_signin');
+    const result = await signIn(stack, new URL(start.headers.get('location'), stack.baseUrl));
+    let callback = result.redirect;
+    if (result.consent) {
+      const answered = await answerConsent(stack, result.consent);
+      assert.equal(answered.status, 303);
+      callback = new URL(answered.headers.get('location'));
+    }
+    assert.equal(callback.pathname, '/signin/callback');
+    // The sign-in cookie is `state.verifier.next`: a browser that swapped the verifier.
+    const [name, value] = signinCookie.split('=');
+    const [state, , next] = value.split('.');
+    const forged = `${name}=${state}.${pkce().verifier}.${next}`;
+    const refused = await fetch(callback, { redirect: 'manual', headers: { cookie: forged } });
+    assert.equal(refused.status, 400);
+    const right = await fetch(callback, { redirect: 'manual', headers: { cookie: signinCookie } });
+    assert.equal(right.status, 400, 'the code is spent');
+    assert.equal(cookieFrom(right, 'lkf_at'), undefined, 'no session');
   });
 
   test('refresh rotates; a replayed refresh token revokes the grant', async () => {
@@ -393,17 +442,24 @@ describe('OAuth', () => {
     assert.ok(other.consent);
   });
 
-  test('a consent POST without the CSRF cookie, with another token, or from another site is refused', async () => {
+  test('a consent POST without the CSRF cookie, with another token, from another site or from no site is refused', async () => {
     const clientId = await registerClient(stack);
     const { challenge } = pkce();
     const { consent } = await signIn(stack, authorizeUrl(stack, { clientId, redirectUri: 'http://127.0.0.1:33418/callback', challenge, state: 'csrf' }));
     assert.ok(consent);
-    for (const options of [{ cookie: null }, { csrf: 'forged' }, { origin: 'https://evil.example' }]) {
+    // W2 (issue 31): a POST with neither `Origin` nor `Sec-Fetch-Site` is refused too.
+    for (const options of [{ cookie: null }, { csrf: 'forged' }, { origin: 'https://evil.example' }, { origin: null },
+      { origin: null, fetchSite: 'cross-site' }, { origin: null, fetchSite: 'same-site' }, { fetchSite: 'cross-site' }]) {
       const response = await answerConsent(stack, consent, options);
       assert.equal(response.status, 403, JSON.stringify(options));
       assert.equal(response.headers.get('location'), null);
     }
-    const ok = await answerConsent(stack, consent);
+    // A body that is not a form is refused for what it is (415), whatever it holds.
+    const plain = await answerConsent(stack, consent, { contentType: 'text/plain' });
+    assert.equal(plain.status, 415);
+    assert.equal(plain.headers.get('location'), null);
+    // A browser that sends only `Sec-Fetch-Site: same-origin` (no `Origin`) is our own page.
+    const ok = await answerConsent(stack, consent, { origin: null, fetchSite: 'same-origin' });
     assert.equal(ok.status, 303, 'the real form still works');
     const reused = await answerConsent(stack, consent);
     assert.equal(reused.status, 400, 'a consent form is single use');

@@ -276,13 +276,20 @@ test('arrange on the web: forged and invalid posts are refused and save nothing'
   const token = await page.locator('#arrange-csrf').inputValue();
   const url = `${stack.baseUrl}${arrangePath}`;
   const order = { overview: 'Forged.', sections: sections(false) };
+  // As the editor's script posts: JSON, from this site's page (`Origin`), with the page's token.
   const post = (headers, data = { base_version: before.baseVersion, order }) =>
-    page.request.post(url, { headers: { 'content-type': 'application/json', ...headers }, data: JSON.stringify(data), maxRedirects: 0 });
+    page.request.post(url, { headers: { 'content-type': 'application/json', origin: stack.baseUrl, ...headers }, data: JSON.stringify(data), maxRedirects: 0 });
   assert.equal((await post({})).status(), 403, 'no CSRF token');
   assert.equal((await post({ 'x-csrf-token': 'x'.repeat(43) })).status(), 403, 'a wrong CSRF token');
   const foreign = await post({ 'x-csrf-token': token, origin: 'https://evil.example' });
   assert.equal(foreign.status(), 403, 'another origin');
   assert.match((await foreign.json()).error, /reload the page/);
+  // Issue 31: the real token without `Origin` or `Sec-Fetch-Site`, and a body that isn't JSON.
+  const headless = await page.request.post(url, { headers: { 'content-type': 'application/json', 'x-csrf-token': token }, data: JSON.stringify({ base_version: before.baseVersion, order }), maxRedirects: 0 });
+  assert.equal(headless.status(), 403, 'neither Origin nor Sec-Fetch-Site');
+  assert.match((await headless.json()).error, /didn't come from this site/);
+  const plain = await post({ 'x-csrf-token': token, 'content-type': 'text/plain' });
+  assert.equal(plain.status(), 415, 'a body that is not JSON');
   // The tool's validation and messages: a file left out.
   const short = sections(false).map((s) => ({ ...s, files: s.files.slice(1) })).filter((s) => s.files.length);
   const invalid = await post({ 'x-csrf-token': token }, { base_version: before.baseVersion, order: { sections: short } });

@@ -7,6 +7,12 @@
 // 4. sign-out is a CSRF-checked POST; a GET or a forged POST changes nothing;
 // 5. Client ID Metadata Document URLs on internal-looking hosts are refused before any fetch;
 // and the per-address limit counts the socket's address, not a client's own cf-connecting-ip.
+// Round 2 (issue 31), each test written to fail before its fix: W2, the pages' CSRF token is bound
+// to the browser's session and the signed-in person (a planted cookie can't make a valid pair),
+// and every state-changing browser request needs `Origin` or `Sec-Fetch-Site` to say same origin;
+// form endpoints refuse bodies that are not forms (415); a client name needs a visible character;
+// `/context` names the file GitHub couldn't serve. (W1, codes spent by failed redemptions, is in
+// oauth.test.mjs.)
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -33,12 +39,28 @@ async function reviewPage(stack, session, path) {
   return { status: response.status, html, csrf: hidden(html, 'csrf'), cookie: csrfCookie ? `${session}; ${csrfCookie}` : session };
 }
 
-function postForm(stack, path, cookie, fields, { origin = stack.baseUrl, json = true } = {}) {
-  const headers = { 'content-type': 'application/x-www-form-urlencoded' };
+/**
+ * POSTs a form as a browser on our page would: `Origin` our own unless `origin` says another (or
+ * `null`: none), `Sec-Fetch-Site` when `fetchSite` is given, the form content type unless
+ * `contentType` says another.
+ */
+function postForm(stack, path, cookie, fields, {
+  origin = stack.baseUrl, json = true, fetchSite, contentType = 'application/x-www-form-urlencoded',
+} = {}) {
+  const headers = { 'content-type': contentType };
   if (json) headers.accept = 'application/json';
   if (cookie) headers.cookie = cookie;
   if (origin) headers.origin = origin;
-  return fetch(`${stack.baseUrl}${path}`, { method: 'POST', redirect: 'manual', headers, body: new URLSearchParams(fields) });
+  if (fetchSite) headers['sec-fetch-site'] = fetchSite;
+  return fetch(`${stack.baseUrl}${path}`, { method: 'POST', redirect: 'manual', headers, body: new URLSearchParams(fields).toString() });
+}
+
+/** GET /settings as `session`: { status, html, csrf, cookie (with the page's CSRF cookie) }. */
+async function settingsPage(stack, session) {
+  const response = await fetch(`${stack.baseUrl}/settings`, { redirect: 'manual', headers: { cookie: session } });
+  const html = await response.text();
+  const csrfCookie = cookieFrom(response, 'lkf_csrf');
+  return { status: response.status, html, csrf: hidden(html, 'csrf'), cookie: csrfCookie ? `${session}; ${csrfCookie}` : session };
 }
 
 function callTool(stack, token, name, args) {
@@ -195,6 +217,116 @@ describe('security hardening', () => {
       assert.equal(connections, 0, 'nothing was fetched');
     } finally {
       server.close();
+    }
+  });
+
+  test('W2. a planted CSRF pair (the same made-up value in cookie and form) is refused, with or without Origin and Sec-Fetch-Site', async () => {
+    const session = await webSignIn(stack, 'octo');
+    const forged = 'A'.repeat(43);
+    const cookie = `${session}; lkf_csrf=${forged}`;
+    const page = await settingsPage(stack, session);
+    assert.equal(page.status, 200);
+    const alive = async () => (await fetch(`${stack.baseUrl}/settings`, { redirect: 'manual', headers: { cookie: session } })).status === 200;
+    for (const headers of [{ origin: null }, { origin: stack.baseUrl }, { origin: null, fetchSite: 'same-origin' }, { fetchSite: 'same-origin' }]) {
+      const label = JSON.stringify(headers);
+      const created = await postForm(stack, '/settings/tokens', cookie, { csrf: forged, name: 'forged', access: 'write' }, { ...headers, json: false });
+      assert.equal(created.status, 403, `settings, ${label}`);
+      assert.doesNotMatch(await created.text(), /lfk_/, 'no token was made');
+      const tick = await postForm(stack, '/r/logikflow/demo/pull/3/ticks', `${reader}; lkf_csrf=${forged}`, { csrf: forged, item: hidden(readerPage.html, 'item'), done: '1' }, headers);
+      assert.equal(tick.status, 403, `tick, ${label}`);
+      const signOut = await postForm(stack, '/signout', cookie, { csrf: forged }, { ...headers, json: false });
+      assert.equal(signOut.status, 403, `sign-out, ${label}`);
+    }
+    assert.ok(await alive(), 'the forged sign-outs changed nothing');
+    assert.doesNotMatch((await settingsPage(stack, session)).html, /forged/, 'no API token was created');
+  });
+
+  test('W2. a CSRF pair works only for the person whose page it came from', async () => {
+    const octo = await webSignIn(stack, 'octo');
+    const page = await settingsPage(stack, octo);
+    const octoCsrfCookie = page.cookie.split('; ').find((c) => c.startsWith('lkf_csrf='));
+    assert.ok(octoCsrfCookie && page.csrf);
+    // reader's browser, carrying octo's whole pair (as if planted): refused.
+    const planted = await postForm(stack, '/settings/tokens', `${reader}; ${octoCsrfCookie}`, { csrf: page.csrf, name: 'swapped', access: 'write' }, { json: false });
+    assert.equal(planted.status, 403);
+    assert.doesNotMatch((await settingsPage(stack, reader)).html, /swapped/);
+    // The pair in octo's own browser works.
+    const own = await postForm(stack, '/settings/tokens', page.cookie, { csrf: page.csrf, name: 'own', access: 'read' }, { json: false });
+    assert.equal(own.status, 200);
+    assert.match(await own.text(), /lfk_/);
+  });
+
+  test('W2. a real pair with neither Origin nor Sec-Fetch-Site, or with either saying another site, is refused with a page that says why', async () => {
+    const session = await webSignIn(stack, 'octo');
+    const page = await settingsPage(stack, session);
+    for (const headers of [{ origin: null }, { origin: null, fetchSite: 'cross-site' }, { origin: null, fetchSite: 'same-site' },
+      { origin: null, fetchSite: 'none' }, { fetchSite: 'cross-site' }, { origin: 'null' }]) {
+      const label = JSON.stringify(headers);
+      const response = await postForm(stack, '/settings/tokens', page.cookie, { csrf: page.csrf, name: 'headless', access: 'write' }, { ...headers, json: false });
+      assert.equal(response.status, 403, label);
+      assert.match(response.headers.get('content-type'), /text\/html/, label);
+      assert.match(await response.text(), /from this site/, label);
+      const tick = await postForm(stack, '/r/logikflow/demo/pull/3/ticks', readerPage.cookie, { csrf: readerPage.csrf, item: hidden(readerPage.html, 'item'), done: '1' }, headers);
+      assert.equal(tick.status, 403, `tick, ${label}`);
+      assert.match((await tick.json()).error, /from this site/);
+    }
+    assert.doesNotMatch((await settingsPage(stack, session)).html, /headless/, 'no API token was created');
+    const signOutPage = await fetch(`${stack.baseUrl}/signout`, { headers: { cookie: session } });
+    const signOutHtml = await signOutPage.text();
+    const signOutCookie = `${session}; ${cookieFrom(signOutPage, 'lkf_csrf')}`;
+    const headless = await postForm(stack, '/signout', signOutCookie, { csrf: hidden(signOutHtml, 'csrf') }, { origin: null, json: false });
+    assert.equal(headless.status, 403, 'sign-out without Origin or Sec-Fetch-Site');
+    assert.equal((await fetch(`${stack.baseUrl}/settings`, { redirect: 'manual', headers: { cookie: session } })).status, 200, 'still signed in');
+    // `Sec-Fetch-Site: same-origin` alone is our own page (a browser that strips `Origin`).
+    const fetchSiteOnly = await postForm(stack, '/settings/tokens', page.cookie, { csrf: page.csrf, name: 'fetch-site', access: 'read' }, { origin: null, fetchSite: 'same-origin', json: false });
+    assert.equal(fetchSiteOnly.status, 200);
+    assert.match(await fetchSiteOnly.text(), /lfk_/);
+  });
+
+  test('31. form endpoints refuse a body that is not a form with 415, and store nothing', async () => {
+    const session = await webSignIn(stack, 'octo');
+    const page = await settingsPage(stack, session);
+    for (const contentType of ['text/plain', 'text/plain;charset=UTF-8', 'multipart/form-data; boundary=x', 'application/json']) {
+      const created = await postForm(stack, '/settings/tokens', page.cookie, { csrf: page.csrf, name: 'plain', access: 'write' }, { contentType, json: false });
+      assert.equal(created.status, 415, contentType);
+      assert.match(await created.text(), /application\/x-www-form-urlencoded/);
+      const tick = await postForm(stack, '/r/logikflow/demo/pull/3/ticks', readerPage.cookie, { csrf: readerPage.csrf, item: hidden(readerPage.html, 'item'), done: '1' }, { contentType });
+      assert.equal(tick.status, 415, `tick, ${contentType}`);
+      const signOut = await postForm(stack, '/signout', page.cookie, { csrf: page.csrf }, { contentType, json: false });
+      assert.equal(signOut.status, 415, `sign-out, ${contentType}`);
+    }
+    assert.doesNotMatch((await settingsPage(stack, session)).html, /plain/, 'no API token was created');
+    assert.doesNotMatch((await reviewPage(stack, reader, '/r/logikflow/demo/pull/3')).html, /class="tick is-done"/, 'no tick was stored');
+    assert.equal((await fetch(`${stack.baseUrl}/settings`, { redirect: 'manual', headers: { cookie: session } })).status, 200, 'still signed in');
+  });
+
+  test('31. a client name needs a visible character: blank and invisible-only names are refused at registration', async () => {
+    for (const name of ['', ' ', '   ', '\u3000', '\u3164', '\u2800', '\u115F\u1160', '\u034F', ' \uFE0F ', '\u00A0\u2007']) {
+      const { status, body } = await register(stack, { client_name: name, redirect_uris: ['http://127.0.0.1:33418/callback'] });
+      assert.equal(status, 400, JSON.stringify(name));
+      assert.equal(body.error, 'invalid_client_metadata');
+      assert.match(body.error_description, /client_name must have at least one visible character/, JSON.stringify(name));
+    }
+    // Leaving the name out is still allowed (RFC 7591: optional); names with letters register.
+    const unnamed = await register(stack, { redirect_uris: ['http://127.0.0.1:33418/callback'] });
+    assert.equal(unnamed.status, 201);
+    const named = await register(stack, { client_name: ' \u3164 Zed \u2800', redirect_uris: ['http://127.0.0.1:33418/callback'] });
+    assert.equal(named.status, 201, JSON.stringify(named.body));
+  });
+
+  test('31. /context names the file GitHub could not serve, not the pull request', async () => {
+    const path = readerPage.html.match(/data-path="([^"]+)"/)?.[1];
+    assert.ok(path, 'the page shows a diff');
+    await standinControl(stack, 'POST', 'faults', { path: `/contents/${path}`, kind: 'status', status: 404, times: 1 });
+    try {
+      const response = await fetch(`${stack.baseUrl}/r/logikflow/demo/pull/3/context?path=${encodeURIComponent(path)}&from=1&to=3`, { headers: { cookie: reader } });
+      const text = await response.text();
+      assert.equal(response.status, 404, text);
+      assert.ok(text.includes(path), text);
+      assert.doesNotMatch(text, /pull request doesn't exist/);
+      assert.match(text, /GitHub couldn't serve/);
+    } finally {
+      await standinControl(stack, 'DELETE', 'faults');
     }
   });
 });
