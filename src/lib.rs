@@ -8,7 +8,6 @@
 pub mod case;
 pub mod config;
 pub mod errors;
-pub mod fixed_text;
 pub mod github;
 pub mod http;
 pub mod json;

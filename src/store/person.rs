@@ -340,10 +340,7 @@ fn text(value: &str) -> SqlStorageValue {
 impl PersonStore {
     fn ensure_schema(&self) -> Result<()> {
         if !self.schema_ready.get() {
-            self.sql.exec(
-                &crate::fixed_text::text(crate::fixed_text::FixedText::PersonSchema),
-                None,
-            )?;
+            self.sql.exec(include_str!("person.sql"), None)?;
             self.schema_ready.set(true);
         }
         Ok(())

@@ -18,3 +18,4 @@ pub mod pages;
 pub mod review_page;
 pub mod review_state;
 pub mod settings_page;
+pub mod template;

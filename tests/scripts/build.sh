@@ -123,17 +123,6 @@ fi
   --external:./index_bg.wasm '--external:cloudflare:*' --loader:.html=text --loader:.md=text --loader:.json=text \
   --alias:@logikflow/view-html=./build/guide/reading-order.html --alias:@logikflow/schema=./schema \
   --alias:@logikflow/catalog-text=./src/mcp/catalog-text.json \
-  --alias:@logikflow/home-html=./src/web/home.html --alias:@logikflow/person-sql=./src/store/person.sql \
-  --alias:@logikflow/pull-request-sql=./src/store/pull-request.sql --loader:.sql=text \
-  --alias:@logikflow/server-metadata=./src/oauth/server-metadata.json \
-  --alias:@logikflow/resource-metadata=./src/oauth/resource-metadata.json \
-  --alias:@logikflow/not-found-html=./src/web/not-found.html --alias:@logikflow/review-keys-html=./src/web/review-keys.html \
-  --alias:@logikflow/review-keys-hint-html=./src/web/review-keys-hint.html \
-  --alias:@logikflow/review-no-order-html=./src/web/review-no-order.html \
-  --alias:@logikflow/settings-tail-html=./src/web/settings-tail.html \
-  --alias:@logikflow/oauth-sentences=./src/oauth/sentences.txt --loader:.txt=text \
-  --alias:@logikflow/consent-unverified-html=./src/web/consent-unverified.html \
-  --alias:@logikflow/consent-note-html=./src/web/consent-note.html \
   --alias:@logikflow/guide-md=./src/guide/ordering-guide.md --outfile=build/.staging/index.js
 mv build/.staging/index_bg.wasm build/index_bg.wasm
 mv build/.staging/index.js build/index.js
