@@ -9,10 +9,8 @@
 //!
 //! The view is one self-contained HTML file (inline script and style, no external loads),
 //! `apps/reading-order.html`, with the diagram's drawing code, shared with the review page
-//! (`src/static/diagram.js`), inlined by `build.rs`. It is not compiled into the wasm: the wasm is near its size budget
-//! (DESIGN.md section 7), so the Worker's JavaScript bundle carries the text and the adapter hands
-//! it over once per instance ([`install_view`], from `service::view_asset`); native builds and
-//! tests include the file directly. It declares no CSP domains, so hosts apply the restrictive default (`connect-src 'none'`):
+//! (`src/static/diagram.js`), inlined by `build.rs` and compiled in from there. It declares no
+//! CSP domains, so hosts apply the restrictive default (`connect-src 'none'`):
 //! the view can't send pull request text anywhere. It gets its data through the host, by calling
 //! the app-only tools (`view_reading_order`, `view_diagram`, `view_change`), each authorized with
 //! the caller's own GitHub token like any other call.
@@ -23,9 +21,6 @@ use serde_json::Value;
 
 use crate::json::literal;
 
-#[cfg(target_arch = "wasm32")]
-use std::sync::OnceLock;
-
 /// The extension's identifier in `capabilities.extensions`.
 pub const EXTENSION: &str = "io.modelcontextprotocol/ui";
 
@@ -35,27 +30,9 @@ pub const MIME_TYPE: &str = "text/html;profile=mcp-app";
 /// The view's resource URI.
 pub const VIEW_URI: &str = "ui://reading-order/view";
 
-/// The view's HTML, as handed over by the adapter.
-#[cfg(target_arch = "wasm32")]
-static VIEW_HTML: OnceLock<String> = OnceLock::new();
-
-/// Takes the view's HTML from `load` unless this instance has it already. The adapter calls it
-/// before dispatching any MCP request, so constant results built once per instance (the
-/// resource list with the view's size) always see it.
-#[cfg(target_arch = "wasm32")]
-pub fn install_view(load: impl FnOnce() -> String) {
-    VIEW_HTML.get_or_init(load);
-}
-
-/// The view itself. `tests/e2e/mcp-apps-view.test.mjs` drives it in Chromium inside a test host.
-#[cfg(target_arch = "wasm32")]
-pub fn view_html() -> &'static str {
-    VIEW_HTML.get().map_or("", String::as_str)
-}
-
-/// The view itself, compiled in for native builds and tests: the file as `build.rs` composes
-/// it, with the diagram's drawing code (`src/static/diagram.js`) inlined.
-#[cfg(not(target_arch = "wasm32"))]
+/// The view itself: the file as `build.rs` composes it, with the diagram's drawing code
+/// (`src/static/diagram.js`) inlined. `tests/e2e/mcp-apps-view.test.mjs` drives it in Chromium
+/// inside a test host.
 pub fn view_html() -> &'static str {
     include_str!(concat!(env!("OUT_DIR"), "/reading-order.html"))
 }

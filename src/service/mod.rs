@@ -10,7 +10,6 @@ mod review_diff;
 mod saved_store;
 mod saves;
 mod settings;
-mod view_asset;
 mod views;
 mod web_session;
 
@@ -53,10 +52,11 @@ pub async fn handle(
             .with_header("cache-control", "public, max-age=3600")
             .with_header("access-control-allow-origin", "*"),
         Route::Home => html(200, web::pages::home(&base_url)),
-        Route::GuideMarkdown => HttpReply::new(200, "text/markdown; charset=utf-8", {
-            view_asset::install();
-            crate::mcp::catalog::ordering_guide()
-        }),
+        Route::GuideMarkdown => HttpReply::new(
+            200,
+            "text/markdown; charset=utf-8",
+            crate::mcp::catalog::ordering_guide(),
+        ),
         // One arm for every page and request of a pull request, so the viewer's sign-in is
         // checked in one place (and its future is compiled into the wasm once, not per route).
         pull_route @ (Route::Review(_)
@@ -115,7 +115,6 @@ pub async fn mcp(
     config: &Config,
 ) -> Result<HttpReply> {
     let base_url = origin_of(url);
-    view_asset::install();
     let parts = RequestParts {
         method,
         headers,
