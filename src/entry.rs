@@ -41,7 +41,6 @@ extern "C" {
 fn start() {
     crate::security::sha256::install(sha256_into);
     console_error_panic_hook::set_once();
-    crate::case::install(|text| String::from(worker::js_sys::JsString::from(text).to_lower_case()));
     crate::quote::install(|text| String::from_utf8(quote_json(text.as_bytes())).ok());
 }
 

@@ -159,10 +159,7 @@ impl<'a> Ctx<'a> {
                 }
                 if let Some(note) = entry.note.as_deref().filter(|note| !is_blank(note)) {
                     noted.insert(path);
-                    notes
-                        .entry(path)
-                        .or_default()
-                        .push(crate::case::lowercase(note));
+                    notes.entry(path).or_default().push(note.to_lowercase());
                 }
             }
         }
@@ -241,7 +238,7 @@ impl<'a> Ctx<'a> {
             return false;
         };
         // Only files with notes get here, so Y is lower-cased only for the few pairs that need it.
-        let full = crate::case::lowercase(y);
+        let full = y.to_lowercase();
         let last = full.rsplit('/').next().unwrap_or(&full);
         notes.iter().any(|note| {
             (!full.is_empty() && note.contains(full.as_str()))
@@ -881,8 +878,11 @@ impl<'a> Ctx<'a> {
             let Some(title) = section.title.as_deref().filter(|title| !is_blank(title)) else {
                 continue;
             };
-            let normal =
-                crate::case::lowercase(&title.split_whitespace().collect::<Vec<_>>().join(" "));
+            let normal = title
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+                .to_lowercase();
             match group_of.get(&normal).and_then(|g| groups.get_mut(*g)) {
                 Some((_, members)) => members.push(index),
                 None => {
