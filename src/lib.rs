@@ -19,7 +19,6 @@ pub mod quote;
 pub mod review;
 pub mod router;
 pub mod security;
-pub mod sorting;
 pub mod time;
 pub mod tools;
 pub mod unicode;

@@ -253,7 +253,7 @@ impl DurableObject for PullRequestStore {
                 let ticks = self.ticks(&person)?;
                 let mut shas: Vec<&str> =
                     ticks.iter().filter_map(|t| t.head_sha.as_deref()).collect();
-                crate::sorting::sort(&mut shas);
+                shas.sort();
                 shas.dedup();
                 let heads = self.heads(&shas)?;
                 json_reply(serde_json::to_string(&ReviewerState { ticks, heads }))

@@ -257,7 +257,7 @@ pub fn review_state(stored: &ReviewerState, files: &[SnapshotFile], head_sha: &s
                     .filter(|path| !current.contains_key(path.as_str()))
                     .cloned()
                     .collect();
-                crate::sorting::sort(&mut left);
+                left.sort();
                 SinceVisit {
                     head_sha: sha,
                     known: true,
