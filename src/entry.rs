@@ -47,7 +47,7 @@ fn start() {
 #[event(fetch)]
 pub async fn fetch(req: web_sys::Request, env: Env, _ctx: Context) -> Result<web_sys::Response> {
     let started = worker::Date::now().as_millis();
-    let config = Config::for_isolate(&env);
+    let config = crate::bindings::config(&env);
     let record = Rc::new(RefCell::new(log::Record::default()));
     let served = log::Scoped::new(serve(req, &env, config), record.clone()).await;
     let reply = match served {

@@ -25,6 +25,8 @@ pub mod unicode;
 pub mod web;
 
 #[cfg(target_arch = "wasm32")]
+mod bindings;
+#[cfg(target_arch = "wasm32")]
 mod body;
 #[cfg(target_arch = "wasm32")]
 mod entry;

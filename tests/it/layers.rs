@@ -20,6 +20,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("store", ADAPTERS),
     ("subrequest", ADAPTERS),
     ("body", ADAPTERS),
+    ("bindings", ADAPTERS),
     ("service", SERVICE),
     ("entry", ENTRY),
 ];
@@ -32,16 +33,10 @@ const ENTRY: u8 = 4;
 const KNOWN_UPWARD: &[(&str, &str, &str)] = &[];
 
 /// Core modules that name the runtime, each behind `cfg(target_arch = "wasm32")`, with why.
-const KNOWN_RUNTIME_NAMES: &[(&str, &str)] = &[
-    (
-        "config",
-        "`Config::from_env` reads the Worker's vars and secrets",
-    ),
-    (
-        "json",
-        "`From<DecodeError> for worker::Error`, so `?` works in the adapters",
-    ),
-];
+const KNOWN_RUNTIME_NAMES: &[(&str, &str)] = &[(
+    "json",
+    "`From<DecodeError> for worker::Error`, so `?` works in the adapters",
+)];
 
 fn layer_of(module: &str) -> u8 {
     LAYERS
