@@ -298,8 +298,7 @@ async fn read_at_head(
     (attributes, project, true)
 }
 
-/// One log line for everything the build files said was wrong (one call: each logging call
-/// site costs wasm size).
+/// One log line for everything the build files said was wrong.
 fn log_problems(owner: &str, repo: &str, number: u64, problems: &[String]) {
     let mut line = String::new();
     for problem in problems {

@@ -1045,8 +1045,7 @@ fn list(items: &[String]) -> String {
 }
 
 /// Upper-cases the first character, for a section reference that starts a sentence. References
-/// start with the ASCII word "section", so ASCII upper-casing suffices, and it keeps Unicode's
-/// upper-case tables (~8 KB of gzipped wasm) out of the Worker.
+/// start with the ASCII word "section", so ASCII upper-casing suffices.
 fn capitalize(text: &str) -> String {
     let mut chars = text.chars();
     match chars.next() {
