@@ -16,8 +16,6 @@ make_assets() {
   rm -rf build/.assets
   mkdir -p build/.assets/static build/.assets/docs
   cp src/static/* build/.assets/static/
-  # /setup's page: served by the Worker through the ASSETS binding, never by path (wrangler.toml).
-  cp src/web/setup.html build/.assets/setup.html
   "$PWD/node_modules/@esbuild/linux-x64/bin/esbuild" src/web/highlight-bundle.mjs --bundle --format=iife \
     --minify --log-level=warning --outfile=build/.assets/static/highlight.js
   if [ -f build/guide/ordering-guide.html ]; then
@@ -34,7 +32,7 @@ if [ "${LOGIKFLOW_BUILD:-}" = skip ] && [ -f build/index.js ]; then
   if [ -z "$newest_source" ] && [ -f build/guide/ordering-guide.html ]; then
     # Fresh wasm: remake the assets only when their sources changed, so a Worker started while
     # another is serving build/assets (tests run files side by side) never sees them vanish.
-    if [ ! -f build/assets/.made ] || [ -n "$(find src/static src/web/highlight-bundle.mjs src/web/setup.html build/guide -newer build/assets/.made -print -quit)" ]; then
+    if [ ! -f build/assets/.made ] || [ -n "$(find src/static src/web/highlight-bundle.mjs build/guide -newer build/assets/.made -print -quit)" ]; then
       make_assets
     fi
     exit 0
