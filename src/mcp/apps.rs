@@ -17,9 +17,7 @@
 //!
 //! What not: no tool logic (that is `tools::*`), no per-client behaviour.
 
-use serde_json::Value;
-
-use crate::json::literal;
+use serde_json::{json, Value};
 
 /// The extension's identifier in `capabilities.extensions`.
 pub const EXTENSION: &str = "io.modelcontextprotocol/ui";
@@ -48,8 +46,8 @@ pub enum Visibility {
     App,
 }
 
-#[cfg(test)]
 impl Visibility {
+    /// `_meta.ui.visibility`'s words.
     fn names(self) -> &'static [&'static str] {
         match self {
             Visibility::Model => &["model"],
@@ -61,55 +59,57 @@ impl Visibility {
 
 /// The server's entry under `capabilities.extensions` (initialize and `server/discover`).
 pub fn capability() -> Value {
-    literal(r#"{"mimeTypes":["text/html;profile=mcp-app"]}"#)
+    json!({ "mimeTypes": [MIME_TYPE] })
 }
 
 /// A tool's `_meta`: the view it is shown in and who may call it. The flat `ui/resourceUri` key is
 /// the extension's deprecated spelling, still read by hosts built before it moved into `ui`.
 pub fn tool_meta(visibility: Visibility) -> Value {
-    literal(match visibility {
-        Visibility::Model => {
-            r#"{"ui":{"resourceUri":"ui://reading-order/view","visibility":["model"]},"ui/resourceUri":"ui://reading-order/view"}"#
-        }
-        Visibility::Both => {
-            r#"{"ui":{"resourceUri":"ui://reading-order/view","visibility":["model","app"]},"ui/resourceUri":"ui://reading-order/view"}"#
-        }
-        Visibility::App => {
-            r#"{"ui":{"resourceUri":"ui://reading-order/view","visibility":["app"]},"ui/resourceUri":"ui://reading-order/view"}"#
-        }
+    json!({
+        "ui": { "resourceUri": VIEW_URI, "visibility": visibility.names() },
+        "ui/resourceUri": VIEW_URI,
     })
 }
 
 /// `_meta.ui` of the resource: no CSP domains (nothing is loaded or fetched from anywhere) and a
 /// host border. `domain` is left out on purpose: a wrong one stops some hosts rendering at all.
-const RESOURCE_META: &str =
-    r#"{"ui":{"csp":{"connectDomains":[],"resourceDomains":[]},"prefersBorder":true}}"#;
+fn resource_meta() -> Value {
+    json!({
+        "ui": {
+            "csp": { "connectDomains": [], "resourceDomains": [] },
+            "prefersBorder": true,
+        },
+    })
+}
 
 /// The view as `resources/list` lists it.
 pub fn resource_definition() -> Value {
-    let mut definition = literal(
-        r#"{"uri":"ui://reading-order/view","name":"reading-order-view","title":"LogiKFlow reading order","description":"Interactive view of a pull request's saved reading order and flow diagram, for hosts that render MCP Apps.","mimeType":"text/html;profile=mcp-app"}"#,
-    );
-    definition["size"] = Value::from(view_html().len());
-    definition["_meta"] = literal(RESOURCE_META);
-    definition
+    json!({
+        "uri": VIEW_URI,
+        "name": "reading-order-view",
+        "title": "LogiKFlow reading order",
+        "description": "Interactive view of a pull request's saved reading order and flow \
+            diagram, for hosts that render MCP Apps.",
+        "mimeType": MIME_TYPE,
+        "size": view_html().len(),
+        "_meta": resource_meta(),
+    })
 }
 
 /// The `resources/read` result for the view.
 pub fn read_view() -> Value {
-    let mut content =
-        literal(r#"{"uri":"ui://reading-order/view","mimeType":"text/html;profile=mcp-app"}"#);
-    content["text"] = Value::from(view_html());
-    content["_meta"] = literal(RESOURCE_META);
-    let mut result = literal(r#"{"contents":[]}"#);
-    result["contents"] = Value::Array(vec![content]);
-    result
+    json!({
+        "contents": [{
+            "uri": VIEW_URI,
+            "mimeType": MIME_TYPE,
+            "text": view_html(),
+            "_meta": resource_meta(),
+        }],
+    })
 }
 
 #[cfg(test)]
 mod tests {
-    use serde_json::json;
-
     use super::*;
 
     #[test]
