@@ -6,9 +6,8 @@
 //!
 //! It also composes the MCP Apps view: `src/mcp/apps/reading-order.html` with the diagram's
 //! drawing code, `src/static/diagram.js` (the review page's static asset), inlined at the view's
-//! one `/*@logikflow/diagram.js*/` marker, so both draw with one copy of the code. Native builds
-//! include the composed file (`mcp::apps::view_html`); `tests/scripts/build.sh` hands it to the
-//! Worker's bundle.
+//! one `/*@logikflow/diagram.js*/` marker, so both draw with one copy of the code. The crate
+//! compiles the composed file in (`mcp::apps::view_html`), in the wasm as natively.
 
 #[allow(dead_code)]
 #[path = "src/web/escape.rs"]

@@ -1,6 +1,7 @@
 //! The Worker's configuration, read once per isolate from its vars and secrets.
 //!
-//! Pure data; `from_env` is the only part that names `worker` and is compiled for wasm only.
+//! Pure: [`Config::from_vars`] reads the settings through a lookup of names, so the defaults and
+//! limits are tested natively; the adapter `bindings` gives it the Worker's vars and secrets.
 
 /// The default per-attempt time limit of a request to GitHub, in milliseconds.
 pub const DEFAULT_GITHUB_TIMEOUT_MS: u64 = 10_000;
@@ -106,25 +107,11 @@ pub fn split_list(text: &str) -> Vec<String> {
         .collect()
 }
 
-#[cfg(target_arch = "wasm32")]
 impl Config {
-    /// The configuration, read from the first request's bindings and kept for the isolate's
-    /// life: vars and secrets change only with a deploy, which starts new isolates. Reading
-    /// thirteen bindings per request was ~3% of the Worker's CPU on `/mcp`
-    /// (`tests/bench/profile.mjs`).
-    pub fn for_isolate(env: &worker::Env) -> &'static Config {
-        static CONFIG: std::sync::OnceLock<Config> = std::sync::OnceLock::new();
-        CONFIG.get_or_init(|| Config::from_env(env))
-    }
-
-    pub fn from_env(env: &worker::Env) -> Config {
-        let text = |name: &str| {
-            env.var(name)
-                .map(|v| v.to_string())
-                .or_else(|_| env.secret(name).map(|v| v.to_string()))
-                .ok()
-                .filter(|v| !v.trim().is_empty())
-        };
+    /// The configuration from `var`, which looks a var or secret up by name (`None` when unset).
+    /// A blank value counts as unset; a value out of range falls back to its default.
+    pub fn from_vars(var: impl Fn(&str) -> Option<String>) -> Config {
+        let text = |name: &str| var(name).filter(|v| !v.trim().is_empty());
         let token_encryption_key = text("TOKEN_ENCRYPTION_KEY");
         let local_dev = text("LOCAL_DEV").is_some_and(|v| v != "0" && v != "false");
         let local_github_token = text("LOCAL_GITHUB_TOKEN");
@@ -192,7 +179,6 @@ impl Config {
 /// loopback requests act as the local user); there the local user's GitHub token, which only
 /// the person running it holds, stands in. Anywhere else, none: every form is refused, and
 /// nobody could be signed in to post one.
-#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))] // read by the wasm-only `from_env`
 fn session_secret<'a>(
     token_encryption_key: Option<&'a str>,
     local_dev: bool,
@@ -202,7 +188,6 @@ fn session_secret<'a>(
 }
 
 /// A whole number from 1 to `max`, or `None` when unset, unreadable or out of range.
-#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))] // read by the wasm-only `from_env`
 fn positive(text: Option<&str>, max: u64) -> Option<u64> {
     text.and_then(|v| v.trim().parse::<u64>().ok())
         .filter(|&n| n > 0 && n <= max)
@@ -210,7 +195,6 @@ fn positive(text: Option<&str>, max: u64) -> Option<u64> {
 
 /// `ACCESS_TOKEN_TTL_SECONDS`: a positive number of seconds, at most an hour (the spec: access
 /// tokens last up to one hour, whatever a deployment sets); the hour when unset or unreadable.
-#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))] // read by the wasm-only `from_env`
 fn access_ttl(text: Option<&str>) -> u64 {
     let hour = crate::oauth::grants::ACCESS_TTL_SECONDS;
     text.and_then(|v| v.trim().parse::<u64>().ok())
@@ -220,7 +204,7 @@ fn access_ttl(text: Option<&str>) -> u64 {
 
 impl Config {
     /// The key that tags the tokens we mint (`oauth::tokens`), derived from
-    /// `TOKEN_ENCRYPTION_KEY` once per isolate by [`Config::from_env`] (every `/mcp` request with
+    /// `TOKEN_ENCRYPTION_KEY` once per isolate by [`Config::from_vars`] (every `/mcp` request with
     /// a token checks its tag); `None` when that secret is not set (then OAuth is off anyway).
     pub fn token_tag_key(&self) -> Option<crate::oauth::tokens::TagKey> {
         self.tag_key.clone()
@@ -273,6 +257,60 @@ mod tests {
         assert_eq!(session_secret(None, true, Some("t")), Some("t"));
         assert_eq!(session_secret(None, false, Some("t")), None);
         assert_eq!(session_secret(None, true, None), None);
+    }
+
+    #[test]
+    fn unset_and_blank_vars_take_the_defaults() {
+        let unset = Config::from_vars(|_| None);
+        let blank = Config::from_vars(|_| Some("  ".into()));
+        assert_eq!(unset, blank);
+        assert_eq!(unset.github_api_url, "https://api.github.com");
+        assert_eq!(unset.github_oauth_url, "https://github.com");
+        assert!(!unset.local_dev && !unset.crash_test);
+        assert_eq!(
+            unset.rate_limit_per_minute,
+            crate::oauth::rate_limit::DEFAULT_PER_PERSON
+        );
+        assert_eq!(unset.access_token_ttl_seconds, 3600);
+        assert_eq!(unset.github_timeout_ms, DEFAULT_GITHUB_TIMEOUT_MS);
+        assert_eq!(unset.kv_part_bytes, crate::kv_parts::DEFAULT_PART_BYTES);
+        assert_eq!(
+            unset.delete_batch_pulls,
+            crate::person_data::PULLS_PER_REQUEST
+        );
+        assert!(unset.token_tag_key().is_none());
+    }
+
+    #[test]
+    fn vars_are_read_and_held_to_their_limits() {
+        let vars = |name: &str| {
+            Some(
+                match name {
+                    "GITHUB_API_URL" => "http://127.0.0.1:9/",
+                    "LOCAL_DEV" => "1",
+                    "ALLOWED_ORIGINS" => "https://a.test, https://b.test",
+                    "ACCESS_TOKEN_TTL_SECONDS" => "86400",
+                    "DELETE_BATCH_PULLS" => "1000",
+                    "KV_PART_BYTES" => "1000",
+                    "TOKEN_ENCRYPTION_KEY" => "a-key",
+                    "CRASH_TEST" => "yes",
+                    _ => return None,
+                }
+                .to_string(),
+            )
+        };
+        let config = Config::from_vars(vars);
+        assert_eq!(config.github_api_url, "http://127.0.0.1:9");
+        assert!(config.local_dev);
+        assert_eq!(config.allowed_origins, ["https://a.test", "https://b.test"]);
+        assert_eq!(config.access_token_ttl_seconds, 3600);
+        assert_eq!(
+            config.delete_batch_pulls,
+            crate::person_data::PULLS_PER_REQUEST
+        );
+        assert_eq!(config.kv_part_bytes, 1000);
+        assert!(config.token_tag_key().is_some());
+        assert!(!config.crash_test, "only CRASH_TEST=1 turns it on");
     }
 
     #[test]

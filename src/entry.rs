@@ -37,26 +37,17 @@ extern "C" {
     fn quote_json(text: &[u8]) -> Vec<u8>;
 }
 
-#[wasm_bindgen::prelude::wasm_bindgen(module = "/src/fixed-text.mjs")]
-extern "C" {
-    /// `fixed_text`'s texts (that module says why they are in the JavaScript bundle).
-    #[wasm_bindgen(js_name = fixedText)]
-    fn fixed_text(index: u32) -> String;
-}
-
 #[event(start)]
 fn start() {
-    crate::fixed_text::install(fixed_text);
     crate::security::sha256::install(sha256_into);
     console_error_panic_hook::set_once();
-    crate::case::install(|text| String::from(worker::js_sys::JsString::from(text).to_lower_case()));
     crate::quote::install(|text| String::from_utf8(quote_json(text.as_bytes())).ok());
 }
 
 #[event(fetch)]
 pub async fn fetch(req: web_sys::Request, env: Env, _ctx: Context) -> Result<web_sys::Response> {
     let started = worker::Date::now().as_millis();
-    let config = Config::for_isolate(&env);
+    let config = crate::bindings::config(&env);
     let record = Rc::new(RefCell::new(log::Record::default()));
     let served = log::Scoped::new(serve(req, &env, config), record.clone()).await;
     let reply = match served {

@@ -5,10 +5,8 @@
 //! `oauth`, `web`) and thin wasm-only adapters (`store`, `subrequest`, the sending half of `github`,
 //! and the entry point) that are the only code naming `worker` types. See ARCHITECTURE.md.
 
-pub mod case;
 pub mod config;
 pub mod errors;
-pub mod fixed_text;
 pub mod github;
 pub mod http;
 pub mod json;
@@ -21,12 +19,13 @@ pub mod quote;
 pub mod review;
 pub mod router;
 pub mod security;
-pub mod sorting;
 pub mod time;
 pub mod tools;
 pub mod unicode;
 pub mod web;
 
+#[cfg(target_arch = "wasm32")]
+mod bindings;
 #[cfg(target_arch = "wasm32")]
 mod body;
 #[cfg(target_arch = "wasm32")]

@@ -44,6 +44,9 @@ pub enum Route {
     SettingsRevokeToken,
     /// `POST /settings/delete`: delete the person's data (grants, tokens, GitHub token, ticks).
     SettingsDeleteData,
+    /// `/setup`, any method: the page that creates the GitHub App while the server has none
+    /// (`web::setup_page`); `service` answers 404 to anything else.
+    Setup,
     /// Anything else.
     NotFound,
     /// A known path with a method it does not serve, and the methods it does (`Allow`).
@@ -212,6 +215,7 @@ pub fn route(method: &str, path: &str) -> Route {
         "/settings/tokens" => form(Route::SettingsCreateToken),
         "/settings/tokens/revoke" => form(Route::SettingsRevokeToken),
         "/settings/delete" => form(Route::SettingsDeleteData),
+        "/setup" => Route::Setup,
         _ => Route::NotFound,
     }
 }
@@ -249,6 +253,7 @@ impl Route {
             Route::SettingsCreateToken => "settings_create_token",
             Route::SettingsRevokeToken => "settings_revoke_token",
             Route::SettingsDeleteData => "settings_delete_data",
+            Route::Setup => "setup",
             Route::NotFound => "not_found",
             Route::MethodNotAllowed(_) => "method_not_allowed",
         }
@@ -321,6 +326,10 @@ mod tests {
         check("GET", "/docs/ordering-guide.md", Route::GuideMarkdown);
         check("GET", "/nope", Route::NotFound);
         check("GET", "/mcpx", Route::NotFound);
+        // `/setup` answers 404 to other methods itself, as when the server has its App.
+        check("GET", "/setup", Route::Setup);
+        check("POST", "/setup", Route::Setup);
+        check("GET", "/setup.html", Route::NotFound);
         let pull = || PullPath {
             owner: "acme".into(),
             repo: "app.js".into(),

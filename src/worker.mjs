@@ -17,7 +17,6 @@
 // would leave the isolate's Rust state unusable for every later request.
 import { WorkerEntrypoint } from 'cloudflare:workers';
 import * as glue from '../build/.glue/index.js';
-import { maybeSetup, setupPage } from './setup.mjs';
 
 // Deep Rust stacks need more than V8's default of 10 frames to be readable in the logs.
 Error.stackTraceLimit = 100;
@@ -44,11 +43,6 @@ addEventListener('error', (event) => noteCrash(event.error));
 
 export default class LogiKFlow extends WorkerEntrypoint {
   async fetch(request) {
-    // /setup, while the server has no GitHub App yet, is served here (src/setup.mjs says why).
-    if (maybeSetup(request.url)) {
-      const page = await setupPage(request, this.env);
-      if (page) return page;
-    }
     resetIfBroken();
     try {
       return await glue.fetch(request, this.env, this.ctx);

@@ -9,22 +9,15 @@
 //!
 //! The view is one self-contained HTML file (inline script and style, no external loads),
 //! `apps/reading-order.html`, with the diagram's drawing code, shared with the review page
-//! (`src/static/diagram.js`), inlined by `build.rs`. It is not compiled into the wasm: the wasm is near its size budget
-//! (DESIGN.md section 7), so the Worker's JavaScript bundle carries the text and the adapter hands
-//! it over once per instance ([`install_view`], from `service::view_asset`); native builds and
-//! tests include the file directly. It declares no CSP domains, so hosts apply the restrictive default (`connect-src 'none'`):
+//! (`src/static/diagram.js`), inlined by `build.rs` and compiled in from there. It declares no
+//! CSP domains, so hosts apply the restrictive default (`connect-src 'none'`):
 //! the view can't send pull request text anywhere. It gets its data through the host, by calling
 //! the app-only tools (`view_reading_order`, `view_diagram`, `view_change`), each authorized with
 //! the caller's own GitHub token like any other call.
 //!
 //! What not: no tool logic (that is `tools::*`), no per-client behaviour.
 
-use serde_json::Value;
-
-use crate::json::literal;
-
-#[cfg(target_arch = "wasm32")]
-use std::sync::OnceLock;
+use serde_json::{json, Value};
 
 /// The extension's identifier in `capabilities.extensions`.
 pub const EXTENSION: &str = "io.modelcontextprotocol/ui";
@@ -35,27 +28,9 @@ pub const MIME_TYPE: &str = "text/html;profile=mcp-app";
 /// The view's resource URI.
 pub const VIEW_URI: &str = "ui://reading-order/view";
 
-/// The view's HTML, as handed over by the adapter.
-#[cfg(target_arch = "wasm32")]
-static VIEW_HTML: OnceLock<String> = OnceLock::new();
-
-/// Takes the view's HTML from `load` unless this instance has it already. The adapter calls it
-/// before dispatching any MCP request, so constant results built once per instance (the
-/// resource list with the view's size) always see it.
-#[cfg(target_arch = "wasm32")]
-pub fn install_view(load: impl FnOnce() -> String) {
-    VIEW_HTML.get_or_init(load);
-}
-
-/// The view itself. `tests/e2e/mcp-apps-view.test.mjs` drives it in Chromium inside a test host.
-#[cfg(target_arch = "wasm32")]
-pub fn view_html() -> &'static str {
-    VIEW_HTML.get().map_or("", String::as_str)
-}
-
-/// The view itself, compiled in for native builds and tests: the file as `build.rs` composes
-/// it, with the diagram's drawing code (`src/static/diagram.js`) inlined.
-#[cfg(not(target_arch = "wasm32"))]
+/// The view itself: the file as `build.rs` composes it, with the diagram's drawing code
+/// (`src/static/diagram.js`) inlined. `tests/e2e/mcp-apps-view.test.mjs` drives it in Chromium
+/// inside a test host.
 pub fn view_html() -> &'static str {
     include_str!(concat!(env!("OUT_DIR"), "/reading-order.html"))
 }
@@ -71,8 +46,8 @@ pub enum Visibility {
     App,
 }
 
-#[cfg(test)]
 impl Visibility {
+    /// `_meta.ui.visibility`'s words.
     fn names(self) -> &'static [&'static str] {
         match self {
             Visibility::Model => &["model"],
@@ -84,55 +59,57 @@ impl Visibility {
 
 /// The server's entry under `capabilities.extensions` (initialize and `server/discover`).
 pub fn capability() -> Value {
-    literal(r#"{"mimeTypes":["text/html;profile=mcp-app"]}"#)
+    json!({ "mimeTypes": [MIME_TYPE] })
 }
 
 /// A tool's `_meta`: the view it is shown in and who may call it. The flat `ui/resourceUri` key is
 /// the extension's deprecated spelling, still read by hosts built before it moved into `ui`.
 pub fn tool_meta(visibility: Visibility) -> Value {
-    literal(match visibility {
-        Visibility::Model => {
-            r#"{"ui":{"resourceUri":"ui://reading-order/view","visibility":["model"]},"ui/resourceUri":"ui://reading-order/view"}"#
-        }
-        Visibility::Both => {
-            r#"{"ui":{"resourceUri":"ui://reading-order/view","visibility":["model","app"]},"ui/resourceUri":"ui://reading-order/view"}"#
-        }
-        Visibility::App => {
-            r#"{"ui":{"resourceUri":"ui://reading-order/view","visibility":["app"]},"ui/resourceUri":"ui://reading-order/view"}"#
-        }
+    json!({
+        "ui": { "resourceUri": VIEW_URI, "visibility": visibility.names() },
+        "ui/resourceUri": VIEW_URI,
     })
 }
 
 /// `_meta.ui` of the resource: no CSP domains (nothing is loaded or fetched from anywhere) and a
 /// host border. `domain` is left out on purpose: a wrong one stops some hosts rendering at all.
-const RESOURCE_META: &str =
-    r#"{"ui":{"csp":{"connectDomains":[],"resourceDomains":[]},"prefersBorder":true}}"#;
+fn resource_meta() -> Value {
+    json!({
+        "ui": {
+            "csp": { "connectDomains": [], "resourceDomains": [] },
+            "prefersBorder": true,
+        },
+    })
+}
 
 /// The view as `resources/list` lists it.
 pub fn resource_definition() -> Value {
-    let mut definition = literal(
-        r#"{"uri":"ui://reading-order/view","name":"reading-order-view","title":"LogiKFlow reading order","description":"Interactive view of a pull request's saved reading order and flow diagram, for hosts that render MCP Apps.","mimeType":"text/html;profile=mcp-app"}"#,
-    );
-    definition["size"] = Value::from(view_html().len());
-    definition["_meta"] = literal(RESOURCE_META);
-    definition
+    json!({
+        "uri": VIEW_URI,
+        "name": "reading-order-view",
+        "title": "LogiKFlow reading order",
+        "description": "Interactive view of a pull request's saved reading order and flow \
+            diagram, for hosts that render MCP Apps.",
+        "mimeType": MIME_TYPE,
+        "size": view_html().len(),
+        "_meta": resource_meta(),
+    })
 }
 
 /// The `resources/read` result for the view.
 pub fn read_view() -> Value {
-    let mut content =
-        literal(r#"{"uri":"ui://reading-order/view","mimeType":"text/html;profile=mcp-app"}"#);
-    content["text"] = Value::from(view_html());
-    content["_meta"] = literal(RESOURCE_META);
-    let mut result = literal(r#"{"contents":[]}"#);
-    result["contents"] = Value::Array(vec![content]);
-    result
+    json!({
+        "contents": [{
+            "uri": VIEW_URI,
+            "mimeType": MIME_TYPE,
+            "text": view_html(),
+            "_meta": resource_meta(),
+        }],
+    })
 }
 
 #[cfg(test)]
 mod tests {
-    use serde_json::json;
-
     use super::*;
 
     #[test]

@@ -98,12 +98,8 @@ pub fn unavailable_reply() -> HttpReply {
 
 /// RFC 9728 protected-resource metadata for `{base_url}/mcp`.
 pub fn resource_metadata(base_url: &str) -> Value {
-    // JSON text rather than `json!` (see `json::with_origin`), kept out of the wasm
-    // (`oauth/resource-metadata.json`, `fixed_text`); `SCOPE` is checked by the tests.
-    crate::json::with_origin(
-        &crate::fixed_text::text(crate::fixed_text::FixedText::ResourceMetadata),
-        base_url,
-    )
+    // `oauth/resource-metadata.json` with `{origin}` filled in; `SCOPE` is checked by the tests.
+    crate::json::with_origin(include_str!("resource-metadata.json"), base_url)
 }
 
 #[cfg(test)]

@@ -273,7 +273,7 @@ impl Error {
 }
 
 /// The fixed sentences of `error_description`, one per line of `oauth/sentences.txt` in this
-/// order: kept out of the wasm (`fixed_text`, its size budget), read only when a request fails.
+/// order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Sentence {
     UnknownClient,
@@ -321,10 +321,13 @@ enum Sentence {
     GrantRefreshExpired,
 }
 
+/// `Sentence`'s texts, one a line.
+const SENTENCES: &str = include_str!("sentences.txt");
+
 /// One fixed sentence (an empty one if the text were ever short: a test reads every line).
 fn sentence(which: Sentence) -> String {
-    let text = crate::fixed_text::text(crate::fixed_text::FixedText::OAuthSentences);
-    text.lines()
+    SENTENCES
+        .lines()
         .nth(which as usize)
         .unwrap_or_default()
         .to_string()
@@ -663,7 +666,6 @@ mod sentence_tests {
         for (which, text) in expected {
             assert_eq!(sentence(which), text, "{which:?}");
         }
-        let lines = crate::fixed_text::text(crate::fixed_text::FixedText::OAuthSentences);
-        assert_eq!(lines.lines().count(), expected.len());
+        assert_eq!(SENTENCES.lines().count(), expected.len());
     }
 }

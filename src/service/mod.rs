@@ -11,7 +11,6 @@ mod review_diff;
 mod saved_store;
 mod saves;
 mod settings;
-mod view_asset;
 mod views;
 mod web_session;
 
@@ -54,10 +53,11 @@ pub async fn handle(
             .with_header("cache-control", "public, max-age=3600")
             .with_header("access-control-allow-origin", "*"),
         Route::Home => html(200, web::pages::home(&base_url)),
-        Route::GuideMarkdown => HttpReply::new(200, "text/markdown; charset=utf-8", {
-            view_asset::install();
-            crate::mcp::catalog::ordering_guide()
-        }),
+        Route::GuideMarkdown => HttpReply::new(
+            200,
+            "text/markdown; charset=utf-8",
+            crate::mcp::catalog::ordering_guide(),
+        ),
         // One arm for every page and request of a pull request, so the viewer's sign-in is
         // checked in one place (and its future is compiled into the wasm once, not per route).
         pull_route @ (Route::Review(_)
@@ -96,6 +96,7 @@ pub async fn handle(
                 settings::handle(&mut req, &settings_route, env, config, &base_url).await?
             }
         }
+        Route::Setup => setup(&req, config, &base_url),
         Route::NotFound => html(404, web::pages::not_found(&base_url)),
         Route::MethodNotAllowed(allow) => {
             HttpReply::new(405, "text/plain; charset=utf-8", "Method not allowed")
@@ -116,7 +117,6 @@ pub async fn mcp(
     config: &Config,
 ) -> Result<HttpReply> {
     let base_url = origin_of(url);
-    view_asset::install();
     let parts = RequestParts {
         method,
         headers,
@@ -208,6 +208,25 @@ async fn viewer(
             Err(reply) => review::Viewer::SignIn(reply),
         },
     )
+}
+
+/// `/setup` (`web::setup_page`): the page while the server has no GitHub client id, with its own
+/// CSP; after that, and to any method but GET and HEAD, the 404 page, as for an unknown path.
+fn setup(req: &Request, config: &Config, base_url: &str) -> HttpReply {
+    let method = req.method();
+    let read = matches!(method, worker::Method::Get | worker::Method::Head);
+    if !read || config.github_client_id.is_some() {
+        return html(404, web::pages::not_found(base_url));
+    }
+    let (web, api) = (&config.github_oauth_url, &config.github_api_url);
+    let body = match method {
+        worker::Method::Head => String::new(),
+        _ => web::setup_page::page(web, api),
+    };
+    HttpReply::new(200, "text/html; charset=utf-8", body)
+        .with_header("content-security-policy", web::setup_page::csp(web, api))
+        .with_header("x-frame-options", "DENY")
+        .with_header("referrer-policy", "no-referrer")
 }
 
 fn html(status: u16, page: String) -> HttpReply {

@@ -26,8 +26,8 @@ use crate::web::review_page::{diff_view, pull_path};
 const MAX_QUERY_VALUE_BYTES: usize = 16 * 1024;
 
 /// The pull request's review comments, oldest first: the pages its `review_comments` count
-/// says, at most `MAX_COMMENT_PAGES`, one after another (almost every pull request has one page,
-/// and a parallel join would cost the wasm a copy of `futures_util`'s ordered stream). Comments
+/// says, at most `MAX_COMMENT_PAGES`, one after another (almost every pull request has one
+/// page). Comments
 /// are an addition to the page, so a failed read shows the page without them (and is logged).
 pub async fn comments(
     github: &GitHub<'_>,
@@ -171,16 +171,19 @@ async fn context_reply(
         to.unwrap_or_default(),
     )
     .map_err(|error| (400, error.message()))?;
-    // `{"total": N, "lines": [[old, new, "text"], …]}`, written directly (a JSON value per line
-    // would cost the wasm more than these few lines).
-    let mut json = format!("{{\"total\":{total},\"lines\":[");
-    for (index, line) in lines.iter().enumerate() {
-        if index > 0 {
-            json.push(',');
-        }
-        let text = serde_json::Value::from(line.text).to_string();
-        json.push_str(&format!("[{},{},{text}]", line.old, line.new));
+    /// `{"total": N, "lines": [[old, new, "text"], …]}`.
+    #[derive(serde::Serialize)]
+    struct Reply<'t> {
+        total: u32,
+        lines: Vec<(u32, u32, &'t str)>,
     }
-    json.push_str("]}");
+    let reply = Reply {
+        total,
+        lines: lines
+            .iter()
+            .map(|line| (line.old, line.new, line.text))
+            .collect(),
+    };
+    let json = serde_json::to_string(&reply).map_err(|error| (500, error.to_string()))?;
     Ok(HttpReply::new(200, "application/json", json))
 }

@@ -7,7 +7,7 @@
 //! Why one path: the steps, their order and the storage failure are the same for both tools;
 //! what differs is the document ([`Document`]: how it is read, checked and stored), the words
 //! of its messages ([`Words`]) and the result's shape. Both are values chosen by the
-//! [`DocumentKind`], not type parameters, so the path is compiled once (the wasm size budget).
+//! [`DocumentKind`], not type parameters, so the path is written once.
 //! What not: the pure halves (target, facts, messages, result shapes) are
 //! `tools::save_reading_order`'s; validation is `review::order`'s and `review::diagram`'s.
 

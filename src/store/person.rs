@@ -43,7 +43,6 @@ use wasm_bindgen::JsValue;
 use worker::wasm_bindgen_futures::JsFuture;
 use worker::{web_sys, Env, Result, SqlStorage, SqlStorageValue, State};
 
-use crate::config::Config;
 use crate::oauth::authorize::AuthorizationRequest;
 use crate::oauth::error::GrantError;
 use crate::oauth::github_flow::{self, GitHubTokens};
@@ -341,10 +340,7 @@ fn text(value: &str) -> SqlStorageValue {
 impl PersonStore {
     fn ensure_schema(&self) -> Result<()> {
         if !self.schema_ready.get() {
-            self.sql.exec(
-                &crate::fixed_text::text(crate::fixed_text::FixedText::PersonSchema),
-                None,
-            )?;
+            self.sql.exec(include_str!("person.sql"), None)?;
             self.schema_ready.set(true);
         }
         Ok(())
@@ -796,7 +792,7 @@ impl PersonStore {
 
     /// The key our tokens are tagged with (see `oauth::tokens`).
     fn tag_key(&self) -> Result<tokens::TagKey> {
-        Config::for_isolate(&self.env)
+        crate::bindings::config(&self.env)
             .token_tag_key()
             .ok_or_else(|| worker::Error::RustError("TOKEN_ENCRYPTION_KEY is not set".into()))
     }
@@ -805,7 +801,7 @@ impl PersonStore {
         if let Some(key) = self.key.borrow().as_ref() {
             return Ok(key.clone());
         }
-        let secret = Config::for_isolate(&self.env)
+        let secret = crate::bindings::config(&self.env)
             .token_encryption_key
             .clone()
             .ok_or_else(|| worker::Error::RustError("TOKEN_ENCRYPTION_KEY is not set".into()))?;
@@ -910,7 +906,7 @@ impl PersonStore {
     }
 
     async fn refresh_github(&self, github: &GitHubTokens, now: u64) -> Result<GitHubTokens> {
-        let config = Config::for_isolate(&self.env);
+        let config = crate::bindings::config(&self.env);
         let (Some(client_id), Some(secret), Some(refresh_token)) = (
             config.github_client_id.as_deref(),
             config.github_client_secret.as_deref(),

@@ -178,7 +178,7 @@ fn listing_key_of(owner: &str, repo: &str, pull: &PullRequest) -> String {
 /// the next read some work, so it is logged, not returned.
 async fn put_cached(env: &Env, key: &str, text: &str) {
     let Ok(cache) = env.kv("CACHE") else { return };
-    let part_bytes = crate::config::Config::for_isolate(env).kv_part_bytes;
+    let part_bytes = crate::bindings::config(env).kv_part_bytes;
     match crate::store::put_text(&cache, key, text, part_bytes, SNAPSHOT_TTL_SECONDS).await {
         Ok(true) => {}
         Ok(false) => worker::console_warn!("{key}: too large to cache"),
@@ -298,8 +298,7 @@ async fn read_at_head(
     (attributes, project, true)
 }
 
-/// One log line for everything the build files said was wrong (one call: each logging call
-/// site costs wasm size).
+/// One log line for everything the build files said was wrong.
 fn log_problems(owner: &str, repo: &str, number: u64, problems: &[String]) {
     let mut line = String::new();
     for problem in problems {
@@ -391,7 +390,7 @@ pub async fn get_pull_request_in_object(
         Ok(args) => args,
         Err(message) => return ToolResult::Error(message),
     };
-    let config = crate::config::Config::for_isolate(env);
+    let config = crate::bindings::config(env);
     let github = GitHub {
         base_url: &config.github_api_url,
         token: &call.github_token,

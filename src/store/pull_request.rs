@@ -205,10 +205,7 @@ impl DurableObject for PullRequestStore {
     fn new(state: State, env: Env) -> Self {
         let sql = state.storage().sql();
         let schema_error = sql
-            .exec(
-                &crate::fixed_text::text(crate::fixed_text::FixedText::PullRequestSchema),
-                None,
-            )
+            .exec(include_str!("pull-request.sql"), None)
             .err()
             .map(|e| e.to_string())
             .or_else(|| match sql.exec(ADD_TICK_HEAD, None) {
@@ -256,7 +253,7 @@ impl DurableObject for PullRequestStore {
                 let ticks = self.ticks(&person)?;
                 let mut shas: Vec<&str> =
                     ticks.iter().filter_map(|t| t.head_sha.as_deref()).collect();
-                crate::sorting::sort(&mut shas);
+                shas.sort();
                 shas.dedup();
                 let heads = self.heads(&shas)?;
                 json_reply(serde_json::to_string(&ReviewerState { ticks, heads }))

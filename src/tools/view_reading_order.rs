@@ -8,9 +8,8 @@
 //! Why the order goes out as saved, with the file facts beside it rather than merged into each
 //! entry: the view works out which changes each part of a split file shows (the review page's
 //! rule: a part naming `hunks` shows those, the part without `hunks` every change no other part
-//! names) and which files the order does not place. Doing that here cost more wasm than the
-//! size budget had left; in the view it is a few lines of script, tested in Chromium
-//! (`tests/e2e/mcp-apps-view.test.mjs`).
+//! names) and which files the order does not place, in a few lines of script, tested in
+//! Chromium (`tests/e2e/mcp-apps-view.test.mjs`), beside the code that draws them.
 //!
 //! What not: no HTML (the view builds its DOM from this data), no ticks (the review page's), no
 //! diffs (one change at a time comes from `view_change`).

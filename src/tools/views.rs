@@ -4,8 +4,7 @@
 //! reads them in one place (`service::views`) and this module decides what each call needs and
 //! shapes its answer.
 //!
-//! Why one family: every tool the adapter awaits costs the Worker's wasm a state machine of its
-//! own, and the wasm is near its size budget; one reader serves all four.
+//! Why one family: the four need the same reads, so one reader serves all four.
 
 use serde_json::{Map, Value};
 

@@ -4,8 +4,8 @@
 //! Why: a reviewer who disagrees with the agent's order should not need an agent to fix it. The
 //! editor itself is a static script (`src/static/arrange.js`): the server only renders a shell
 //! with the saved order and the pull request's files as JSON data, and reads back
-//! `{base_version, order}`. The server-rendered form this replaced cost about 9 KB of gzipped wasm
-//! (its markup and its mapping of form fields back to an order); the script costs none.
+//! `{base_version, order}`. Editing is browser work: moving sections and files, one keystroke at a
+//! time, without a round trip per change.
 //!
 //! What not: no editing (the script does it, and keeps what it does not edit: layers, checks,
 //! focus, hunks), no validation of the order (the Worker runs it through the same validator as the

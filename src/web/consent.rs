@@ -12,8 +12,15 @@
 //! What not: no decisions and, for the consent page, no headers beyond the CSP text.
 
 use super::html::{escape, isolated_name, page, CSP};
+use super::template::fragment;
 use crate::http::HttpReply;
 use crate::oauth::error::Error;
+
+/// The page's words for an app not identified by a document.
+const CONSENT_UNVERIFIED: &str = fragment(include_str!("consent-unverified.html"));
+
+/// The page's note on what connecting grants.
+const CONSENT_NOTE: &str = fragment(include_str!("consent-note.html"));
 
 /// What the consent page shows.
 #[derive(Debug, Clone, Copy)]
@@ -52,9 +59,7 @@ pub fn consent_page(view: &ConsentView) -> String {
             body.push_str(&escape(domain));
             body.push_str("</strong>.</p>\n");
         }
-        None => body.push_str(&crate::fixed_text::text(
-            crate::fixed_text::FixedText::ConsentUnverified,
-        )),
+        None => body.push_str(CONSENT_UNVERIFIED),
     }
     body.push_str("<p>Signed in with GitHub as <strong>");
     body.push_str(&escape(view.login));
@@ -74,9 +79,7 @@ pub fn consent_page(view: &ConsentView) -> String {
     body.push_str("<li><label><input type=\"checkbox\" name=\"write\" value=\"on\" checked> ");
     body.push_str(WRITE_ACCESS);
     body.push_str("</label></li>\n</ul>\n");
-    body.push_str(&crate::fixed_text::text(
-        crate::fixed_text::FixedText::ConsentNote,
-    ));
+    body.push_str(CONSENT_NOTE);
     page(
         &format!(
             "Connect {}",

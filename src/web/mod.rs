@@ -18,3 +18,5 @@ pub mod pages;
 pub mod review_page;
 pub mod review_state;
 pub mod settings_page;
+pub mod setup_page;
+pub mod template;

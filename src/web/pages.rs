@@ -10,6 +10,13 @@
 
 use super::html::{escape, page};
 use super::markdown;
+use super::template::{fill_into, fragment};
+
+/// The landing page's main content, with `{endpoint}` and `{endpoint_json}` to fill in.
+const HOME_BODY: &str = fragment(include_str!("home.html"));
+
+/// The 404 page's main content.
+const NOT_FOUND_BODY: &str = fragment(include_str!("not-found.html"));
 
 /// The landing page at `/`: what LogiKFlow is, how to connect an agent to `{base_url}/mcp`, what to
 /// ask it, and the four tools.
@@ -18,12 +25,10 @@ pub fn home(base_url: &str) -> String {
     let endpoint_html = escape(&endpoint);
     // `serde_json` quotes and escapes the URL so the snippets stay valid JSON for any base URL.
     let endpoint_json = escape(&serde_json::Value::from(endpoint.as_str()).to_string());
-    // The body is a fixed text kept out of the wasm (`fixed_text`).
-    let template = crate::fixed_text::text(crate::fixed_text::FixedText::HomeBody);
-    let mut body = String::with_capacity(template.len() + 4 * endpoint.len());
-    crate::fixed_text::fill_into(
+    let mut body = String::with_capacity(HOME_BODY.len() + 4 * endpoint.len());
+    fill_into(
         &mut body,
-        &template,
+        HOME_BODY,
         &[
             ("{endpoint_json}", &endpoint_json),
             ("{endpoint}", &endpoint_html),
@@ -52,8 +57,7 @@ pub fn sign_out(csrf: &str, base_url: &str) -> String {
 }
 
 pub fn not_found(base_url: &str) -> String {
-    let body = crate::fixed_text::text(crate::fixed_text::FixedText::NotFoundBody);
-    page("Page not found", &body, base_url)
+    page("Page not found", NOT_FOUND_BODY, base_url)
 }
 
 #[cfg(test)]

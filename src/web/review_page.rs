@@ -56,9 +56,19 @@ use crate::tools::view_diagram::METRICS;
 use crate::web::html::{self, escape, escape_into};
 use crate::web::markdown::render_code_spans;
 use crate::web::review_state::{self, ReviewState};
+use crate::web::template::fragment;
 
 pub mod context_lines;
 pub mod diff_view;
+
+/// The keyboard help dialog, shown by `?`.
+const REVIEW_KEYS: &str = fragment(include_str!("review-keys.html"));
+
+/// The outline's end, with its line on the keys.
+const REVIEW_KEYS_HINT: &str = fragment(include_str!("review-keys-hint.html"));
+
+/// The notice when no order is saved.
+const REVIEW_NO_ORDER: &str = fragment(include_str!("review-no-order.html"));
 
 /// The diagram's drawing code, `src/static/diagram.js`, served as a static asset (the MCP Apps
 /// view carries the same file inlined).
@@ -195,7 +205,7 @@ pub fn file_item_id(path: &str, hunks: Option<&[String]>) -> String {
         None => format!("file:{path}"),
         Some(hunks) => {
             let mut ids: Vec<&str> = hunks.iter().map(String::as_str).collect();
-            crate::sorting::sort(&mut ids);
+            ids.sort();
             ids.dedup();
             format!("file:{path}#{}", ids.join(","))
         }
@@ -288,9 +298,7 @@ pub fn render(page: &ReviewPage<'_>) -> String {
     order_panel(&mut out, page, &plan, &mut ctx);
     out.push_str("</div>\n</div>\n");
     // The keyboard help, shown by `?` (the script opens it; without the script it stays hidden).
-    out.push_str(&crate::fixed_text::text(
-        crate::fixed_text::FixedText::ReviewKeys,
-    ));
+    out.push_str(REVIEW_KEYS);
     if ctx.writable {
         out.push_str("<p id=\"tick-status\" class=\"tick-status\" role=\"status\" aria-live=\"polite\"></p>\n");
         let _ = writeln!(out, "<script src=\"{REVIEW_JS_PATH}\" defer></script>");
@@ -1149,10 +1157,8 @@ fn outline(out: &mut String, page: &ReviewPage<'_>, plan: &Plan<'_>, ctx: &Ctx<'
         }
         out.push_str("</ol></li>\n");
     }
-    // The outline's end and its hint of the keys (kept out of the wasm: `fixed_text`).
-    out.push_str(&crate::fixed_text::text(
-        crate::fixed_text::FixedText::ReviewKeysHint,
-    ));
+    // The outline's end and its hint of the keys.
+    out.push_str(REVIEW_KEYS_HINT);
 }
 
 /// The version picker: every version linked as `?version=N`, the one shown marked.
@@ -1280,9 +1286,7 @@ fn order_panel(out: &mut String, page: &ReviewPage<'_>, plan: &Plan<'_>, ctx: &m
     tabs(out, "order");
     out.push_str("<h2 id=\"order-title\" class=\"vh\">Reading order</h2>\n");
     let Some(order) = page.order else {
-        out.push_str(&crate::fixed_text::text(
-            crate::fixed_text::FixedText::ReviewNoOrder,
-        ));
+        out.push_str(REVIEW_NO_ORDER);
         if !plan.leftovers.is_empty() {
             out.push_str("<section id=\"not-in-order\" class=\"order-section\" aria-labelledby=\"not-in-order-title\">\n\
                           <h2 id=\"not-in-order-title\">Files</h2>\n");

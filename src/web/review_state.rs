@@ -95,14 +95,11 @@ pub fn file_items(file: &SnapshotFile) -> Vec<String> {
 /// The content keys of every file at a head, `{path: [change ids or "blob:<sha>"]}`: what the
 /// pull request's object records once per head, so a later visit can tell what is new.
 pub fn head_files(files: &[SnapshotFile]) -> Value {
-    // Inserted one by one: collecting into a map sorts the pairs first, one more copy of the
-    // standard sort in the wasm (its size budget).
-    let mut map = serde_json::Map::new();
-    for file in files {
+    let map = files.iter().map(|file| {
         let keys: Vec<Value> = file_keys(file).into_iter().map(Value::from).collect();
-        map.insert(file.path.clone(), Value::Array(keys));
-    }
-    Value::Object(map)
+        (file.path.clone(), Value::Array(keys))
+    });
+    Value::Object(map.collect())
 }
 
 /// What changed since the head a reviewer last reviewed at.
@@ -257,7 +254,7 @@ pub fn review_state(stored: &ReviewerState, files: &[SnapshotFile], head_sha: &s
                     .filter(|path| !current.contains_key(path.as_str()))
                     .cloned()
                     .collect();
-                crate::sorting::sort(&mut left);
+                left.sort();
                 SinceVisit {
                     head_sha: sha,
                     known: true,

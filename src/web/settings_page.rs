@@ -8,8 +8,12 @@
 //! What not: no storage, no HTTP; `service::settings` loads the data and checks the forms.
 
 use super::html::{escape, isolated_name, page};
+use super::template::{fill_into, fragment};
 use crate::oauth::person_api::{ApiTokenInfo, ConnectedApp};
 use crate::person_data::Forgotten;
+
+/// The token form and "Delete my data", with `{csrf}` (the form field) and `{max_name}` to fill in.
+const SETTINGS_TAIL: &str = fragment(include_str!("settings-tail.html"));
 
 /// The longest API token name accepted.
 pub const MAX_TOKEN_NAME_CHARS: usize = 80;
@@ -134,14 +138,13 @@ pub fn settings(view: &SettingsView<'_>, base_url: &str) -> String {
         }
         out.push_str("</tbody></table>\n");
     }
-    // The token form and "Delete my data" are fixed text kept out of the wasm (`fixed_text`).
+    // The token form and "Delete my data".
     let mut csrf = String::new();
     csrf_field(&mut csrf, view.csrf);
-    let tail = crate::fixed_text::text(crate::fixed_text::FixedText::SettingsTail);
     let max_name = MAX_TOKEN_NAME_CHARS.to_string();
-    crate::fixed_text::fill_into(
+    fill_into(
         &mut out,
-        &tail,
+        SETTINGS_TAIL,
         &[("{csrf}", &csrf), ("{max_name}", &max_name)],
     );
     page("Settings", &out, base_url)

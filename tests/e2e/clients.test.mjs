@@ -10,7 +10,7 @@ import { after, before, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { root, startStack } from './harness.mjs';
-import { validateToolOutput } from './schemas.mjs';
+import { TOOL_NAMES, validateToolOutput } from './schemas.mjs';
 
 const run = promisify(execFile);
 let stack;
@@ -59,7 +59,7 @@ test('Python mcp client (2026-07-28 discovery, then tools)', async () => {
   const { stdout } = await run(python, [join(root, 'tests/e2e/python_client.py'), stack.mcpUrl], { timeout: 60_000 });
   const report = JSON.parse(stdout.trim().split('\n').pop());
   assert.equal(report.server, 'logikflow');
-  assert.deepEqual(report.tools, ['get_ordering_guide', 'get_pull_request', 'save_reading_order', 'save_diagram', 'show_reading_order', 'view_reading_order', 'view_diagram', 'view_change']);
+  assert.deepEqual(report.tools, TOOL_NAMES);
   assert.equal(report.guideIsError, false);
   assert.ok(report.guideHasSuggestions);
   assert.equal(report.protocolVersion, '2026-07-28', 'the Python client speaks the stateless protocol with us');
@@ -69,7 +69,7 @@ test('MCP Inspector CLI lists the tools and calls one', async () => {
   const inspector = join(root, 'node_modules/.bin/mcp-inspector');
   const list = await run(process.execPath, [inspector, '--cli', stack.mcpUrl, '--transport', 'http', '--method', 'tools/list'], { timeout: 60_000 });
   const listed = JSON.parse(list.stdout);
-  assert.deepEqual(listed.tools.map((t) => t.name), ['get_ordering_guide', 'get_pull_request', 'save_reading_order', 'save_diagram', 'show_reading_order', 'view_reading_order', 'view_diagram', 'view_change']);
+  assert.deepEqual(listed.tools.map((t) => t.name), TOOL_NAMES);
   const call = await run(process.execPath, [inspector, '--cli', stack.mcpUrl, '--transport', 'http', '--method', 'tools/call', '--tool-name', 'get_ordering_guide'], { timeout: 60_000 });
   const called = JSON.parse(call.stdout);
   assert.equal(called.isError, false);

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { modernRequest, postMcp, startStack } from './harness.mjs';
+import { TOOL_NAMES } from './schemas.mjs';
 
 let stack;
 before(async () => { stack = await startStack({ vars: { ALLOWED_ORIGINS: 'https://inspector.example' } }); });
@@ -198,7 +199,7 @@ describe('2026-07-28', () => {
     assert.equal(resultType, 'complete');
     assert.ok(ttlMs > 0);
     assert.equal(cacheScope, 'public');
-    assert.deepEqual(tools.map((t) => t.name), ['get_ordering_guide', 'get_pull_request', 'save_reading_order', 'save_diagram', 'show_reading_order', 'view_reading_order', 'view_diagram', 'view_change']);
+    assert.deepEqual(tools.map((t) => t.name), TOOL_NAMES);
     for (const tool of tools) {
       assert.ok(tool.title && tool.description && tool.inputSchema && tool.outputSchema, tool.name);
       assert.equal(tool.annotations.readOnlyHint, !tool.name.startsWith('save_'), tool.name);

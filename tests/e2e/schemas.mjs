@@ -4,6 +4,12 @@ import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { root } from './harness.mjs';
 
+/**
+ * Every tool `tools/list` serves, in its order: the one list the end-to-end tests compare the
+ * served tools with (a new tool is added here, beside its row in src/mcp/catalog.rs).
+ */
+export const TOOL_NAMES = ['get_ordering_guide', 'get_pull_request', 'save_reading_order', 'save_diagram', 'show_reading_order', 'view_reading_order', 'view_diagram', 'view_change'];
+
 const ajv = new Ajv2020({ allErrors: true, strict: false });
 const validators = new Map();
 

@@ -210,7 +210,7 @@ fn every_table_column_index_and_binding_is_in_storage_md() {
         .expect("src/store")
         .map(|entry| entry.expect("a directory entry").path())
         .filter(|path| {
-            // The objects' schemas are `.sql` files (kept out of the wasm, `fixed_text`);
+            // The objects' schemas are `.sql` files beside the objects' code (`include_str!`);
             // migrations and queries stay in the `.rs` files.
             path.extension()
                 .is_some_and(|ext| ext == "rs" || ext == "sql")

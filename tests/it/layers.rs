@@ -20,6 +20,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("store", ADAPTERS),
     ("subrequest", ADAPTERS),
     ("body", ADAPTERS),
+    ("bindings", ADAPTERS),
     ("service", SERVICE),
     ("entry", ENTRY),
 ];
@@ -32,14 +33,25 @@ const ENTRY: u8 = 4;
 const KNOWN_UPWARD: &[(&str, &str, &str)] = &[];
 
 /// Core modules that name the runtime, each behind `cfg(target_arch = "wasm32")`, with why.
-const KNOWN_RUNTIME_NAMES: &[(&str, &str)] = &[
-    (
-        "config",
-        "`Config::from_env` reads the Worker's vars and secrets",
-    ),
+const KNOWN_RUNTIME_NAMES: &[(&str, &str)] = &[(
+    "json",
+    "`From<DecodeError> for worker::Error`, so `?` works in the adapters",
+)];
+
+/// Core modules whose logic forks on `cfg(target_arch)` today, each with why (issue #28: one
+/// program, natively as in the wasm). Declaring an adapter module behind the `cfg` is not a fork.
+const KNOWN_TARGET_FORKS: &[(&str, &str)] = &[
     (
         "json",
         "`From<DecodeError> for worker::Error`, so `?` works in the adapters",
+    ),
+    (
+        "quote",
+        "JSON quoting installed from `src/quote.mjs` in the wasm (its replacement is under way)",
+    ),
+    (
+        "security::sha256",
+        "SHA-256 installed from `src/security/sha256.mjs` in the wasm (moving to `sha2`)",
     ),
 ];
 
@@ -253,6 +265,38 @@ fn imports_only_run_down_the_layers() {
     assert!(
         problems.is_empty(),
         "imports against the layers (ARCHITECTURE.md, \"Layers\"):\n{}",
+        problems.join("\n")
+    );
+}
+
+/// Core logic is the same program natively and in the wasm: a `cfg(target_arch …)` in a core
+/// module may only declare an adapter module (`#[cfg(target_arch = "wasm32")] mod store;`).
+#[test]
+fn core_logic_does_not_fork_on_the_target() {
+    let mut problems = Vec::new();
+    for Module { name, code, .. } in modules() {
+        if layer_of(&name) != CORE || KNOWN_TARGET_FORKS.iter().any(|(m, _)| *m == name) {
+            continue;
+        }
+        let lines: Vec<&str> = code.lines().map(str::trim).collect();
+        for (index, line) in lines.iter().enumerate() {
+            if !line.contains("target_arch") {
+                continue;
+            }
+            let declares_a_module = line.starts_with("#[cfg(")
+                && lines[index + 1..]
+                    .iter()
+                    .find(|next| !next.starts_with("#["))
+                    .is_some_and(|next| next.starts_with("mod ") || next.starts_with("pub mod "));
+            if !declares_a_module {
+                problems.push(format!("{name}: {line}"));
+            }
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "core logic forks on the target (ARCHITECTURE.md, \"One program\"); move the fork to \
+         an adapter:\n{}",
         problems.join("\n")
     );
 }

@@ -16,8 +16,6 @@ make_assets() {
   rm -rf build/.assets
   mkdir -p build/.assets/static build/.assets/docs
   cp src/static/* build/.assets/static/
-  # /setup's page: served by the Worker through the ASSETS binding, never by path (wrangler.toml).
-  cp src/web/setup.html build/.assets/setup.html
   "$PWD/node_modules/@esbuild/linux-x64/bin/esbuild" src/web/highlight-bundle.mjs --bundle --format=iife \
     --minify --log-level=warning --outfile=build/.assets/static/highlight.js
   if [ -f build/guide/ordering-guide.html ]; then
@@ -31,10 +29,10 @@ make_assets() {
 
 if [ "${LOGIKFLOW_BUILD:-}" = skip ] && [ -f build/index.js ]; then
   newest_source=$(find src schema Cargo.toml Cargo.lock build.rs -newer build/index.js -print -quit)
-  if [ -z "$newest_source" ] && [ -f build/guide/ordering-guide.html ] && [ -f build/guide/reading-order.html ]; then
+  if [ -z "$newest_source" ] && [ -f build/guide/ordering-guide.html ]; then
     # Fresh wasm: remake the assets only when their sources changed, so a Worker started while
     # another is serving build/assets (tests run files side by side) never sees them vanish.
-    if [ ! -f build/assets/.made ] || [ -n "$(find src/static src/web/highlight-bundle.mjs src/web/setup.html build/guide -newer build/assets/.made -print -quit)" ]; then
+    if [ ! -f build/assets/.made ] || [ -n "$(find src/static src/web/highlight-bundle.mjs build/guide -newer build/assets/.made -print -quit)" ]; then
       make_assets
     fi
     exit 0
@@ -81,8 +79,6 @@ out_dir=$(node -e '
   }')
 mkdir -p build/guide
 cp "$out_dir/ordering-guide.html" "$out_dir/_headers" build/guide/
-# The MCP Apps view with the diagram's drawing code (src/static/diagram.js) inlined by build.rs.
-cp "$out_dir/reading-order.html" build/guide/reading-order.html
 wasm="${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release/logikflow.wasm"
 
 # Everything is made in build/.staging and moved into place at the end, so a build that fails
@@ -117,24 +113,8 @@ else
   rm build/.glue/index_bg.wasm
 fi
 # The bindings import ./index_bg.wasm, which stays a separate module beside build/index.js.
-# The MCP Apps view's HTML (as build.rs composed it), the guide and the tool schemas ride in the
-# bundle as strings (src/service/view_asset.rs says why).
 "$ESBUILD_BIN" src/worker.mjs --bundle --format=esm --minify --log-level=warning \
-  --external:./index_bg.wasm '--external:cloudflare:*' --loader:.html=text --loader:.md=text --loader:.json=text \
-  --alias:@logikflow/view-html=./build/guide/reading-order.html --alias:@logikflow/schema=./schema \
-  --alias:@logikflow/catalog-text=./src/mcp/catalog-text.json \
-  --alias:@logikflow/home-html=./src/web/home.html --alias:@logikflow/person-sql=./src/store/person.sql \
-  --alias:@logikflow/pull-request-sql=./src/store/pull-request.sql --loader:.sql=text \
-  --alias:@logikflow/server-metadata=./src/oauth/server-metadata.json \
-  --alias:@logikflow/resource-metadata=./src/oauth/resource-metadata.json \
-  --alias:@logikflow/not-found-html=./src/web/not-found.html --alias:@logikflow/review-keys-html=./src/web/review-keys.html \
-  --alias:@logikflow/review-keys-hint-html=./src/web/review-keys-hint.html \
-  --alias:@logikflow/review-no-order-html=./src/web/review-no-order.html \
-  --alias:@logikflow/settings-tail-html=./src/web/settings-tail.html \
-  --alias:@logikflow/oauth-sentences=./src/oauth/sentences.txt --loader:.txt=text \
-  --alias:@logikflow/consent-unverified-html=./src/web/consent-unverified.html \
-  --alias:@logikflow/consent-note-html=./src/web/consent-note.html \
-  --alias:@logikflow/guide-md=./src/guide/ordering-guide.md --outfile=build/.staging/index.js
+  --external:./index_bg.wasm '--external:cloudflare:*' --outfile=build/.staging/index.js
 mv build/.staging/index_bg.wasm build/index_bg.wasm
 mv build/.staging/index.js build/index.js
 rmdir build/.staging

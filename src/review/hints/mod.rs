@@ -79,7 +79,7 @@ pub fn compute_hints_in(
         .zip(imports)
         .enumerate()
         .map(|(position, (file, mut depends_on))| {
-            crate::sorting::sort(&mut depends_on);
+            depends_on.sort();
             depends_on.dedup();
             depends_on.retain(|&other| other != position && index.path(other) != file.path);
             FileHints {

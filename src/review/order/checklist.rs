@@ -70,7 +70,7 @@ pub fn checklist_ids(order: &Order) -> Vec<ChecklistItem> {
         let scope = if title.is_empty() {
             format!("section:#{}", section_index + 1)
         } else {
-            format!("section:{}", crate::case::lowercase(&title))
+            format!("section:{}", title.to_lowercase())
         };
         for check in &section.checks {
             add(&scope, check, section_index, None);
@@ -83,7 +83,7 @@ pub fn checklist_ids(order: &Order) -> Vec<ChecklistItem> {
                 None => format!("file:{}", entry.path),
                 Some(hunks) => {
                     let mut ids: Vec<&str> = hunks.iter().map(String::as_str).collect();
-                    crate::sorting::sort(&mut ids);
+                    ids.sort();
                     ids.dedup();
                     format!("file:{}#{}", entry.path, ids.join(","))
                 }
@@ -179,6 +179,20 @@ mod tests {
             .map(|(s, t, i, e)| (s.to_string(), t.to_string(), *i, *e))
             .collect();
         assert_eq!(got, expected);
+    }
+
+    /// Titles are lower-cased by Unicode's default case conversion, final sigma included, as
+    /// every saved id was made (the wasm once lowered through JavaScript's `toLowerCase`).
+    #[test]
+    fn section_scopes_lower_case_beyond_ascii() {
+        let scopes: Vec<String> = checklist_ids(&order(json!({ "sections": [
+            { "title": "ÜBERBLICK Σ", "checks": ["a"], "files": [{ "path": "x" }] },
+            { "title": "ΟΔΟΣ", "checks": ["b"], "files": [{ "path": "y" }] }
+        ]})))
+        .into_iter()
+        .map(|item| item.scope)
+        .collect();
+        assert_eq!(scopes, ["section:überblick σ", "section:οδος"]);
     }
 
     #[test]

@@ -159,10 +159,7 @@ impl<'a> Ctx<'a> {
                 }
                 if let Some(note) = entry.note.as_deref().filter(|note| !is_blank(note)) {
                     noted.insert(path);
-                    notes
-                        .entry(path)
-                        .or_default()
-                        .push(crate::case::lowercase(note));
+                    notes.entry(path).or_default().push(note.to_lowercase());
                 }
             }
         }
@@ -241,7 +238,7 @@ impl<'a> Ctx<'a> {
             return false;
         };
         // Only files with notes get here, so Y is lower-cased only for the few pairs that need it.
-        let full = crate::case::lowercase(y);
+        let full = y.to_lowercase();
         let last = full.rsplit('/').next().unwrap_or(&full);
         notes.iter().any(|note| {
             (!full.is_empty() && note.contains(full.as_str()))
@@ -368,7 +365,7 @@ impl<'a> Ctx<'a> {
                 }
             }
             if !bs.is_empty() {
-                crate::sorting::sort(&mut bs);
+                bs.sort();
                 findings.push((a, bs.into_iter().map(|(_, b)| b).collect()));
             }
         }
@@ -813,9 +810,7 @@ impl<'a> Ctx<'a> {
                 findings.push((lines, users, first, path));
             }
         }
-        crate::sorting::sort_by(&mut findings, |a, b| {
-            b.0.cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2))
-        });
+        findings.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));
         with_rest(
             &findings,
             |(lines, users, _, x)| {
@@ -881,8 +876,11 @@ impl<'a> Ctx<'a> {
             let Some(title) = section.title.as_deref().filter(|title| !is_blank(title)) else {
                 continue;
             };
-            let normal =
-                crate::case::lowercase(&title.split_whitespace().collect::<Vec<_>>().join(" "));
+            let normal = title
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+                .to_lowercase();
             match group_of.get(&normal).and_then(|g| groups.get_mut(*g)) {
                 Some((_, members)) => members.push(index),
                 None => {
@@ -1047,8 +1045,7 @@ fn list(items: &[String]) -> String {
 }
 
 /// Upper-cases the first character, for a section reference that starts a sentence. References
-/// start with the ASCII word "section", so ASCII upper-casing suffices, and it keeps Unicode's
-/// upper-case tables (~8 KB of gzipped wasm) out of the Worker.
+/// start with the ASCII word "section", so ASCII upper-casing suffices.
 fn capitalize(text: &str) -> String {
     let mut chars = text.chars();
     match chars.next() {

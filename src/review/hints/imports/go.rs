@@ -196,7 +196,7 @@ impl<'a> Modules<'a> {
             roots = infer_roots(imports, &packages);
         }
         // Longest module paths first: a nested module owns its subtree.
-        crate::sorting::sort_by(&mut roots, |a, b| b.0.len().cmp(&a.0.len()).then(a.cmp(b)));
+        roots.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then(a.cmp(b)));
         roots.dedup();
         Modules {
             roots,
@@ -245,7 +245,7 @@ fn infer_roots(imports: &[&str], packages: &HashMap<&str, Vec<usize>>) -> Vec<(S
         .copied()
         .filter(|spec| !is_std(spec))
         .collect();
-    crate::sorting::sort(&mut seen);
+    seen.sort();
     seen.dedup();
     for spec in seen {
         let mut suggested: Vec<&str> = spec
@@ -269,7 +269,7 @@ fn infer_roots(imports: &[&str], packages: &HashMap<&str, Vec<usize>>) -> Vec<(S
         .filter(|(_, count)| *count == best)
         .map(|(module, _)| (module.to_string(), String::new()))
         .collect();
-    crate::sorting::sort(&mut roots);
+    roots.sort();
     roots
 }
 

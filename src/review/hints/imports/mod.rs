@@ -65,7 +65,7 @@ pub fn language(path: &str) -> Option<Language> {
 }
 
 /// Names changed files visibly declare, by file position. A plain list: it is only searched for
-/// imports nothing else resolved, and a hash set or sorted list would cost wasm size.
+/// imports nothing else resolved.
 #[derive(Debug, Default)]
 pub struct Declarations<'a>(Vec<(usize, &'a str)>);
 

@@ -13,7 +13,7 @@
 //!
 //! What not: no `add_subdirectory` walking, no generator expressions beyond `BUILD_INTERFACE`,
 //! no per-target scoping (every directory applies to every file), no `compile_commands.json`
-//! (rarely committed; its absolute paths cost more wasm than it would resolve).
+//! (rarely committed, and its absolute paths name the machine that made it).
 
 use crate::review::hints::paths;
 

@@ -4,7 +4,7 @@
 //! underscores) or its `[lib] name`, which often differs from its directory (`crates/searcher` is
 //! `grep-searcher`).
 //! A line reader for the TOML subset manifests use for these keys (`key = "value"` under a
-//! `[table]` header); a full TOML parser would cost wasm size for two strings.
+//! `[table]` header): two strings don't need a full TOML parser.
 //!
 //! What not: no inline tables, no multi-line strings, no `[[bin]]` targets, no `[lib] path`
 //! (the root module is `src/lib.rs`), no workspace inheritance (names are never inherited).

@@ -62,7 +62,7 @@ pub fn wanted(changed: &[&str]) -> Vec<String> {
                     format!("{dir}/{name}")
                 };
                 let key = (file.matches('/').count(), file);
-                // Kept sorted and unique as it grows (no sort step: wasm size).
+                // Kept sorted and unique as it grows: changed files share their directories.
                 if let Err(at) = wanted.binary_search(&key) {
                     wanted.insert(at, key);
                 }

@@ -86,7 +86,7 @@ pub fn trim_file_list(files: &mut [Value], budget: usize) -> bool {
             .enumerate()
             .filter_map(|(index, file)| file.get(field).map(|list| (index, json_len(list))))
             .collect();
-        crate::sorting::sort_by_key(&mut longest_first, |&(_, length)| std::cmp::Reverse(length));
+        longest_first.sort_by_key(|&(_, length)| std::cmp::Reverse(length));
         for (index, length) in longest_first {
             if size <= budget {
                 return trimmed;

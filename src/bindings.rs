@@ -1,0 +1,22 @@
+//! The Worker's vars and secrets read into a [`Config`], once per isolate (wasm only).
+//!
+//! Why once: vars and secrets change only with a deploy, which starts new isolates, and reading
+//! thirteen bindings per request was ~3% of the Worker's CPU on `/mcp` (`tests/bench/profile.mjs`).
+//! What not: no parsing or defaults; `Config::from_vars` decides those, natively tested.
+
+use std::sync::OnceLock;
+
+use crate::config::Config;
+
+/// The configuration, read from the first request's bindings and kept for the isolate's life.
+pub fn config(env: &worker::Env) -> &'static Config {
+    static CONFIG: OnceLock<Config> = OnceLock::new();
+    CONFIG.get_or_init(|| {
+        Config::from_vars(|name| {
+            env.var(name)
+                .map(|v| v.to_string())
+                .or_else(|_| env.secret(name).map(|v| v.to_string()))
+                .ok()
+        })
+    })
+}
