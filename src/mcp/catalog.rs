@@ -16,7 +16,8 @@ use super::apps::{self, Visibility};
 
 /// The four tools of the spec in the order an agent uses them, then the tool that shows a saved
 /// order in the MCP Apps view, then the view's own read-only tools (`_meta.ui.visibility`
-/// `["app"]`: hosts keep them out of the model's list, but `tools/list` serves them to everyone).
+/// `["app"]`: hosts keep them out of the model's list; `mcp::dispatch` leaves them out of a
+/// 2026-07-28 `tools/list` whose client doesn't declare the MCP Apps extension).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ToolName {
     GetOrderingGuide,

@@ -223,6 +223,9 @@ fn modern_request(
         return Outcome::Reply(rpc_error(400, &error));
     }
     let client_name = reported_client_name(params);
+    if method == "tools/list" && !declares_apps(meta) {
+        return Outcome::Reply(constant_reply(&id, tools_without_app_only()));
+    }
     if let Some(result) = constant_result(Era::Modern, method) {
         return Outcome::Reply(constant_reply(&id, result));
     }
@@ -326,6 +329,35 @@ fn constant_result(era: Era, method: &str) -> Option<&'static str> {
         };
         result.to_string()
     }))
+}
+
+/// Whether a 2026-07-28 request's client capabilities declare the MCP Apps extension
+/// (`extensions["io.modelcontextprotocol/ui"]`). That era sends the capabilities with every
+/// request, so `tools/list` can answer each client for what it renders.
+fn declares_apps(meta: Option<&Map<String, Value>>) -> bool {
+    meta.and_then(|m| m.get(META_CAPABILITIES))
+        .and_then(|capabilities| capabilities.get("extensions"))
+        .and_then(|extensions| extensions.get(apps::EXTENSION))
+        .is_some_and(|extension| !extension.is_null())
+}
+
+/// `tools/list` for a 2026-07-28 client that does not render MCP Apps: without the view's own
+/// tools (`visibility: ["app"]`), which only a view can call and which such a client's model
+/// would otherwise be offered as plain tools. Clients of the 2025 eras declare capabilities only
+/// at `initialize`, which a stateless server never sees again, so they keep the full list with
+/// each tool's `visibility`, as hosts that render apps expect. Built once per isolate.
+fn tools_without_app_only() -> &'static str {
+    static TOOLS: OnceLock<String> = OnceLock::new();
+    TOOLS.get_or_init(|| {
+        let tools: Vec<Value> = ToolName::ALL
+            .into_iter()
+            .filter(|tool| tool.ui() != Some(apps::Visibility::App))
+            .map(ToolName::definition)
+            .collect();
+        let mut result = with_cache(json!({ "tools": tools }));
+        result["resultType"] = json!("complete");
+        result.to_string()
+    })
 }
 
 /// A JSON-RPC success around an already serialized result.

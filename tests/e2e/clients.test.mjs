@@ -10,7 +10,7 @@ import { after, before, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { root, startStack } from './harness.mjs';
-import { TOOL_NAMES, validateToolOutput } from './schemas.mjs';
+import { MODEL_TOOL_NAMES, TOOL_NAMES, validateToolOutput } from './schemas.mjs';
 
 const run = promisify(execFile);
 let stack;
@@ -59,7 +59,8 @@ test('Python mcp client (2026-07-28 discovery, then tools)', async () => {
   const { stdout } = await run(python, [join(root, 'tests/e2e/python_client.py'), stack.mcpUrl], { timeout: 60_000 });
   const report = JSON.parse(stdout.trim().split('\n').pop());
   assert.equal(report.server, 'logikflow');
-  assert.deepEqual(report.tools, TOOL_NAMES);
+  // It speaks 2026-07-28 and declares no MCP Apps extension: no view-only tools (issue #30).
+  assert.deepEqual(report.tools, MODEL_TOOL_NAMES);
   assert.equal(report.guideIsError, false);
   assert.ok(report.guideHasSuggestions);
   assert.equal(report.protocolVersion, '2026-07-28', 'the Python client speaks the stateless protocol with us');

@@ -101,15 +101,21 @@ describe('protocol', () => {
       view_change: ['app'],
     };
     const lists = [];
-    for (const era of ['modern', '2025-11-25', '2025-06-18']) {
+    for (const era of ['2025-11-25', '2025-06-18']) {
       const listed = await inEra(era, 'tools/list');
       lists.push(listed.body.result.tools);
     }
-    // A 2026-07-28 client that declares UI support gets the very same list.
+    // A 2026-07-28 client that declares UI support gets the same list as the 2025 eras, which
+    // declare capabilities only at initialize (issue #30).
     const { message, headers } = modernRequest(1, 'tools/list');
     message.params._meta['io.modelcontextprotocol/clientCapabilities'] = { extensions: { [UI]: { mimeTypes: [MIME] } } };
     const withUi = await postMcp(stack, message, headers);
     assert.deepEqual(withUi.body.result.tools, lists[0]);
+    lists.push(withUi.body.result.tools);
+    // One that doesn't declare it is not offered the view's own tools; the others are the same.
+    const plain = (await inEra('modern', 'tools/list')).body.result.tools;
+    assert.deepEqual(plain, lists[0].filter((tool) => !expected[tool.name]?.every((who) => who === 'app')));
+    assert.deepEqual(plain.map((t) => t.name), ['get_ordering_guide', 'get_pull_request', 'save_reading_order', 'save_diagram', 'show_reading_order']);
     for (const tools of lists) {
       assert.deepEqual(tools.map((t) => t.name), Object.keys(expected));
       for (const tool of tools) {

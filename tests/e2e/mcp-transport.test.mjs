@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { modernRequest, postMcp, startStack } from './harness.mjs';
-import { TOOL_NAMES } from './schemas.mjs';
+import { MODEL_TOOL_NAMES } from './schemas.mjs';
 
 let stack;
 before(async () => { stack = await startStack({ vars: { ALLOWED_ORIGINS: 'https://inspector.example' } }); });
@@ -199,7 +199,8 @@ describe('2026-07-28', () => {
     assert.equal(resultType, 'complete');
     assert.ok(ttlMs > 0);
     assert.equal(cacheScope, 'public');
-    assert.deepEqual(tools.map((t) => t.name), TOOL_NAMES);
+    // No MCP Apps extension declared: the view's own tools are left out (issue #30).
+    assert.deepEqual(tools.map((t) => t.name), MODEL_TOOL_NAMES);
     for (const tool of tools) {
       assert.ok(tool.title && tool.description && tool.inputSchema && tool.outputSchema, tool.name);
       assert.equal(tool.annotations.readOnlyHint, !tool.name.startsWith('save_'), tool.name);

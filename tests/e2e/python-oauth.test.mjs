@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { after, before, test } from 'node:test';
 import { root, startStack } from './harness.mjs';
 import { OAUTH_VARS } from './oauth-flow.mjs';
-import { TOOL_NAMES } from './schemas.mjs';
+import { MODEL_TOOL_NAMES } from './schemas.mjs';
 
 const run = promisify(execFile);
 let stack;
@@ -18,7 +18,8 @@ test('Python mcp client connects with OAuth and calls a tool', async () => {
   const { stdout } = await run(join(root, '.tools/venv/bin/python'), [join(root, 'tests/e2e/python_oauth.py'), stack.mcpUrl], { timeout: 90_000 });
   const report = JSON.parse(stdout.trim().split('\n').pop());
   assert.equal(report.signedIn, true);
-  assert.deepEqual(report.tools, TOOL_NAMES);
+  // 2026-07-28 without the MCP Apps extension: no view-only tools (issue #30).
+  assert.deepEqual(report.tools, MODEL_TOOL_NAMES);
   assert.equal(report.pullRequestError, false);
   assert.equal(report.canArrange, true);
 });

@@ -9,6 +9,13 @@ import { root } from './harness.mjs';
  * served tools with (a new tool is added here, beside its row in src/mcp/catalog.rs).
  */
 export const TOOL_NAMES = ['get_ordering_guide', 'get_pull_request', 'save_reading_order', 'save_diagram', 'show_reading_order', 'view_reading_order', 'view_diagram', 'view_change'];
+/** The MCP Apps view's own tools (`visibility: ["app"]`). */
+export const APP_ONLY_TOOL_NAMES = ['view_reading_order', 'view_diagram', 'view_change'];
+/**
+ * What `tools/list` offers a 2026-07-28 client that doesn't declare the MCP Apps extension:
+ * every tool but the view's own (issue #30; 2025-era clients always get `TOOL_NAMES`).
+ */
+export const MODEL_TOOL_NAMES = TOOL_NAMES.filter((name) => !APP_ONLY_TOOL_NAMES.includes(name));
 
 const ajv = new Ajv2020({ allErrors: true, strict: false });
 const validators = new Map();

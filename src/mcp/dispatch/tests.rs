@@ -15,8 +15,16 @@ fn send(headers: &[(&str, &str)], body: &str) -> (u16, Value, Option<ToolRequest
     }
 }
 
-/// A 2026-07-28 request with matching headers.
+/// Client capabilities that declare the MCP Apps extension.
+const CAPS_WITH_APPS: &str = r#""io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/ui":{"mimeTypes":["text/html;profile=mcp-app"]}}}"#;
+
+/// A 2026-07-28 request with matching headers, from a client that declares no extension.
 fn modern(method: &str, params: &str) -> (u16, Value, Option<ToolRequest>) {
+    modern_with(CAPS, method, params)
+}
+
+/// A 2026-07-28 request with matching headers and the client capabilities `caps`.
+fn modern_with(caps: &str, method: &str, params: &str) -> (u16, Value, Option<ToolRequest>) {
     let name = serde_json::from_str::<Value>(&format!("{{{params}}}"))
         .ok()
         .and_then(|p| {
@@ -28,7 +36,7 @@ fn modern(method: &str, params: &str) -> (u16, Value, Option<ToolRequest>) {
         .unwrap_or_default();
     let comma = if params.is_empty() { "" } else { "," };
     let body = format!(
-        r#"{{"jsonrpc":"2.0","id":1,"method":"{method}","params":{{{params}{comma}"_meta":{{"io.modelcontextprotocol/protocolVersion":"2026-07-28",{CAPS},"io.modelcontextprotocol/clientInfo":{{"name":"test-agent","version":"1"}}}}}}}}"#
+        r#"{{"jsonrpc":"2.0","id":1,"method":"{method}","params":{{{params}{comma}"_meta":{{"io.modelcontextprotocol/protocolVersion":"2026-07-28",{caps},"io.modelcontextprotocol/clientInfo":{{"name":"test-agent","version":"1"}}}}}}}}"#
     );
     let mut headers = vec![
         ("mcp-protocol-version", "2026-07-28"),
@@ -77,15 +85,59 @@ fn modern_lists_carry_cache_hints_and_result_type() {
         assert_eq!(body["result"]["resultType"], "complete", "{method}");
         assert!(body["result"]["ttlMs"].is_u64(), "{method}");
     }
-    let (_, body, _) = modern("tools/list", "");
-    let names: Vec<&str> = body["result"]["tools"]
-        .as_array()
-        .map(|tools| tools.iter().filter_map(|t| t["name"].as_str()).collect())
-        .unwrap_or_default();
+    let (_, body, _) = modern_with(CAPS_WITH_APPS, "tools/list", "");
     // Every tool of the catalog, in its order (the end-to-end tests hold the served list to
     // theirs, `tests/e2e/schemas.mjs`).
     let expected: Vec<&str> = ToolName::ALL.iter().map(|tool| tool.as_str()).collect();
-    assert_eq!(names, expected);
+    assert_eq!(tool_names(&body), expected);
+}
+
+fn tool_names(body: &Value) -> Vec<&str> {
+    body["result"]["tools"]
+        .as_array()
+        .map(|tools| tools.iter().filter_map(|t| t["name"].as_str()).collect())
+        .unwrap_or_default()
+}
+
+/// Issue #30: a 2026-07-28 client that doesn't declare MCP Apps is not offered the view's own
+/// tools; one that does gets them with `visibility: ["app"]`; the 2025 eras, which declare
+/// capabilities only at `initialize`, always get the full list.
+#[test]
+fn app_only_tools_are_listed_only_for_clients_that_render_apps() {
+    let app_only: Vec<&str> = ToolName::ALL
+        .iter()
+        .filter(|tool| tool.ui() == Some(apps::Visibility::App))
+        .map(|tool| tool.as_str())
+        .collect();
+    assert_eq!(
+        app_only,
+        ["view_reading_order", "view_diagram", "view_change"]
+    );
+    let (status, plain, _) = modern("tools/list", "");
+    assert_eq!(status, 200);
+    let expected: Vec<&str> = ToolName::ALL
+        .iter()
+        .map(|tool| tool.as_str())
+        .filter(|name| !app_only.contains(name))
+        .collect();
+    assert_eq!(tool_names(&plain), expected);
+    assert_eq!(plain["result"]["resultType"], "complete");
+    assert!(plain["result"]["ttlMs"].is_u64());
+    // A null extension entry declares nothing.
+    let null_caps = r#""io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/ui":null}}"#;
+    let (_, null_ext, _) = modern_with(null_caps, "tools/list", "");
+    assert_eq!(tool_names(&null_ext), expected);
+    let (_, with_apps, _) = modern_with(CAPS_WITH_APPS, "tools/list", "");
+    let view_tool = with_apps["result"]["tools"]
+        .as_array()
+        .and_then(|tools| tools.iter().find(|t| t["name"] == "view_change"))
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(view_tool["_meta"]["ui"]["visibility"], json!(["app"]));
+    let legacy = r#"{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{}}"#;
+    let (_, body, _) = send(&[("mcp-protocol-version", "2025-06-18")], legacy);
+    let all: Vec<&str> = ToolName::ALL.iter().map(|tool| tool.as_str()).collect();
+    assert_eq!(tool_names(&body), all);
 }
 
 #[test]
@@ -425,9 +477,14 @@ fn constant_results_echo_each_request_id() {
         let id: Value = serde_json::from_str(id).unwrap_or_default();
         assert_eq!(reply["id"], id);
         assert_eq!(reply["jsonrpc"], "2.0");
+        // A client without the MCP Apps extension: every tool but the view's own.
+        let listed = ToolName::ALL
+            .iter()
+            .filter(|tool| tool.ui() != Some(apps::Visibility::App))
+            .count();
         assert_eq!(
             reply["result"]["tools"].as_array().map(Vec::len),
-            Some(ToolName::ALL.len())
+            Some(listed)
         );
     }
 }
@@ -541,20 +598,6 @@ fn apps_extension_is_declared_in_all_three_eras() {
     }
 }
 
-/// A client that declares no UI support gets the same tool list as one that does.
-#[test]
-fn tools_list_does_not_depend_on_client_capabilities() {
-    let plain = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
-    let ui = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/ui":{"mimeTypes":["text/html;profile=mcp-app"]}}}}}}"#;
-    let headers = [
-        ("mcp-protocol-version", "2026-07-28"),
-        ("mcp-method", "tools/list"),
-    ];
-    let (_, plain, _) = send(&headers, plain);
-    let (_, ui, _) = send(&headers, ui);
-    assert_eq!(plain, ui);
-}
-
 #[test]
 fn the_view_is_listed_and_read_with_its_mime_type_and_meta() {
     for (status, listed) in [
@@ -588,7 +631,7 @@ fn the_view_is_listed_and_read_with_its_mime_type_and_meta() {
 
 #[test]
 fn tools_carry_their_view_and_visibility() {
-    let (_, body, _) = modern("tools/list", "");
+    let (_, body, _) = modern_with(CAPS_WITH_APPS, "tools/list", "");
     let tools = body["result"]["tools"]
         .as_array()
         .cloned()
