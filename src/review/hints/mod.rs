@@ -16,6 +16,7 @@ pub mod gitattributes;
 pub mod glob;
 pub mod imports;
 pub mod index;
+pub mod language;
 pub mod paths;
 pub mod project;
 pub mod tests_of;
