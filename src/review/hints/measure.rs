@@ -11,7 +11,8 @@
 //!
 //! `pr.txt`: lines before the first section are comments; `=== config <path>` is a build file
 //! at the head; `=== gitattributes` the root `.gitattributes`; `=== file <path> <status>` a
-//! changed file, whose hunks each start with `@@ <old start>` (counts are worked out).
+//! changed file, whose hunks each start with `@@ <old start>`, optionally followed by the
+//! section text git writes after the header (`@@ 11 import (`); counts are worked out.
 //! `truth.txt`: `a -> b, c` (dependsOn), `a testOf b`, `a generated`; `#` starts a comment.
 //!
 //! What not: compiled only for tests; the figures are printed (`cargo test measure --
@@ -37,16 +38,15 @@ pub struct Case {
 /// Builds a GitHub-style patch from hunks that start with `@@ <old start>`.
 fn patch_of(lines: &[&str]) -> Result<Option<String>, String> {
     let mut patch = String::new();
-    let mut hunks: Vec<(usize, Vec<&str>)> = Vec::new();
+    let mut hunks: Vec<(usize, &str, Vec<&str>)> = Vec::new();
     for line in lines {
         if let Some(start) = line.strip_prefix("@@ ") {
-            let start = start
-                .split_whitespace()
-                .next()
-                .and_then(|n| n.parse().ok())
-                .ok_or_else(|| format!("bad hunk start: {line}"))?;
-            hunks.push((start, Vec::new()));
-        } else if let Some((_, body)) = hunks.last_mut() {
+            let (number, section) = start.split_once(' ').unwrap_or((start, ""));
+            let start = number
+                .parse()
+                .map_err(|_| format!("bad hunk start: {line}"))?;
+            hunks.push((start, section.trim(), Vec::new()));
+        } else if let Some((_, _, body)) = hunks.last_mut() {
             if !line.is_empty() {
                 body.push(line);
             }
@@ -55,7 +55,7 @@ fn patch_of(lines: &[&str]) -> Result<Option<String>, String> {
         }
     }
     let mut shift: isize = 0;
-    for (start, body) in &hunks {
+    for (start, section, body) in &hunks {
         let old = body.iter().filter(|l| !l.starts_with('+')).count();
         let new = body.iter().filter(|l| !l.starts_with('-')).count();
         let new_start = if new == 0 {
@@ -64,7 +64,14 @@ fn patch_of(lines: &[&str]) -> Result<Option<String>, String> {
             (*start as isize + shift).max(1) as usize
         };
         let old_start = if old == 0 { 0 } else { *start };
-        patch.push_str(&format!("@@ -{old_start},{old} +{new_start},{new} @@\n"));
+        let section = if section.is_empty() {
+            String::new()
+        } else {
+            format!(" {section}")
+        };
+        patch.push_str(&format!(
+            "@@ -{old_start},{old} +{new_start},{new} @@{section}\n"
+        ));
         for line in body {
             patch.push_str(line);
             patch.push('\n');

@@ -13,6 +13,7 @@
 //! What not: no ordering, deduplication or self-removal (the caller does that once for all
 //! languages), no reading of unchanged files.
 
+pub mod block;
 pub mod c;
 pub mod csharp;
 pub mod css;
@@ -25,29 +26,47 @@ pub mod python;
 pub mod ruby;
 pub mod rust;
 
+use std::borrow::Cow;
+use std::collections::HashSet;
+
 use super::index::PathIndex;
 use super::paths;
 use super::project::Project;
 use super::HintInput;
+use crate::review::patch::Hunk;
 
 pub use super::language::{language, Language};
 
-/// Names changed files visibly declare, by file position. A plain list: it is only searched for
-/// imports nothing else resolved, and a hash set or sorted list would cost wasm size.
+/// Names changed files visibly declare, by file position: a set, so a pull request of thousands
+/// of files asks each question in constant time (a plain list was searched whole per import).
 #[derive(Debug, Default)]
-pub struct Declarations<'a>(Vec<(usize, &'a str)>);
+pub struct Declarations<'a>(HashSet<(usize, &'a str)>);
 
 impl<'a> Declarations<'a> {
     fn add(&mut self, position: usize, name: &'a str) {
-        self.0.push((position, name));
+        self.0.insert((position, name));
     }
 
     /// Whether the file at `position` declares `name`.
-    pub fn contains(&self, position: usize, name: &str) -> bool {
-        self.0
-            .iter()
-            .any(|&(at, known)| at == position && known == name)
+    pub fn contains(&self, position: usize, name: &'a str) -> bool {
+        self.0.contains(&(position, name))
     }
+}
+
+/// A file's hunks as its reader reads them: with the import block each one starts inside of
+/// (`block::continued`) added after them; borrowed as they are when there is none (the usual
+/// case: no copy).
+fn with_blocks<'a>(hunks: &'a [Hunk<'a>], language: Language) -> Cow<'a, [Hunk<'a>]> {
+    let mut blocks = hunks
+        .iter()
+        .filter_map(|hunk| block::continued(hunk, language));
+    let Some(first) = blocks.next() else {
+        return Cow::Borrowed(hunks);
+    };
+    let mut all = hunks.to_vec();
+    all.push(first);
+    all.extend(blocks);
+    Cow::Owned(all)
 }
 
 /// For each file, positions of the files its visible import lines resolve to (unsorted, may repeat
@@ -62,12 +81,20 @@ pub fn resolved_imports(
     let mut kotlin_declarations = Declarations::default();
     let mut rust_references: Vec<Vec<rust::Reference<'_>>> = vec![Vec::new(); files.len()];
     let mut rust_evidence = rust::Evidence::default();
-    for ((file, imports), references) in files
+    // Each file's hunks with the import blocks they start inside of, worked out once.
+    let read: Vec<Option<Cow<'_, [Hunk<'_>]>>> = files
+        .iter()
+        .map(|file| Some(with_blocks(file.hunks?, language(file.path)?)))
+        .collect();
+    for (((file, imports), references), hunks) in files
         .iter()
         .zip(go_imports.iter_mut())
         .zip(rust_references.iter_mut())
+        .zip(&read)
     {
-        let Some(hunks) = file.hunks else { continue };
+        let Some(hunks) = hunks.as_deref() else {
+            continue;
+        };
         match language(file.path) {
             Some(Language::Go) => *imports = go::specifiers(hunks),
             Some(Language::JavaKotlin) if paths::extension(file.path) == "kt" => {
@@ -111,9 +138,10 @@ pub fn resolved_imports(
         .iter()
         .zip(&go_imports)
         .zip(&rust_references)
-        .map(|((file, go_specs), rust_references)| {
+        .zip(&read)
+        .map(|(((file, go_specs), rust_references), hunks)| {
             let mut out = Vec::new();
-            let (Some(hunks), Some(lang)) = (file.hunks, language(file.path)) else {
+            let (Some(hunks), Some(lang)) = (hunks.as_deref(), language(file.path)) else {
                 return out;
             };
             let path = file.path;
