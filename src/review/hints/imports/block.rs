@@ -17,6 +17,9 @@
 //! `as` names; PHP: namespace names); one line of another shape (a call, a string in a function,
 //! a `}` of something else) means the hunk is not inside the block, and nothing is returned.
 //! A line that is only plausibly an import is not one: precision comes first.
+//! A section text that is itself a whole import line (`import a.b.C;` above a hunk inside a Java
+//! import list, `use crate::a;`, `from a import b`) is given back alone: lines above a hunk are
+//! unchanged, so it is an import of the file at its head, and the reader reads it as any line.
 //!
 //! What not: forms whose every line is a whole import need nothing here (Java and Kotlin
 //! `import` lists, C `#include` runs, C# `using`, Ruby `require`, CSS `@import`), and
@@ -32,7 +35,7 @@ use crate::review::patch::{DiffLine, Hunk, LineKind};
 pub fn continued<'a>(hunk: &Hunk<'a>, language: Language) -> Option<Hunk<'a>> {
     let section = hunk.section();
     // The common case, a function's signature or nothing, costs this one compare.
-    if !section.starts_with(['i', 'u', 'f', 'p']) {
+    if !section.starts_with(['i', 'u', 'f', 'p', 'e', 'r']) {
         return None;
     }
     let visible = hunk
@@ -46,6 +49,9 @@ pub fn continued<'a>(hunk: &Hunk<'a>, language: Language) -> Option<Hunk<'a>> {
         Language::Rust if rust_opener(section) => rust(visible, &mut kept)?,
         Language::Python if python_opener(section) => python(visible, &mut kept)?,
         Language::Php if php_opener(section) => php(visible, &mut kept)?,
+        // A whole import line above the hunk (inside an import list) is an import of the file
+        // at its head too: lines above a hunk are unchanged.
+        language if whole_import(section, language) => {}
         _ => return None,
     }
     Some(Hunk {
@@ -63,6 +69,37 @@ pub fn continued<'a>(hunk: &Hunk<'a>, language: Language) -> Option<Hunk<'a>> {
             })
             .collect(),
     })
+}
+
+/// Whether the section text is a whole single-line import of the language (`import a.b.C;`,
+/// `use crate::a;`, `from a import b`), which the language's reader then reads as it reads any
+/// line; the opening lines of blocks are not (their lines come from [`continued`]).
+fn whole_import(section: &str, language: Language) -> bool {
+    let starts = |words: &[&str]| words.iter().any(|word| section.starts_with(word));
+    match language {
+        Language::Go => starts(&["import "]) && !go_opener(section),
+        Language::Rust => {
+            let line = code(section, &["//"]);
+            line.ends_with(';') && (starts(&["use ", "pub use ", "pub(crate) use "]))
+        }
+        Language::Python => {
+            let line = code(section, &["#"]);
+            (starts(&["import "]) || starts(&["from "]) && line.contains(" import "))
+                && !line.ends_with(['(', '\\', ','])
+        }
+        Language::JavaKotlin => starts(&["import "]),
+        Language::JavaScript => {
+            let line = code(section, &["//"]);
+            starts(&["import ", "export "])
+                && (line.contains(" from '")
+                    || line.contains(" from \"")
+                    || starts(&["import '", "import \""]))
+        }
+        Language::CSharp => starts(&["using "]) && code(section, &["//"]).ends_with(';'),
+        Language::Ruby => starts(&["require ", "require_relative "]),
+        Language::Php => starts(&["use "]) && code(section, &["//", "#"]).ends_with(';'),
+        Language::C | Language::Css => false,
+    }
 }
 
 /// `text` without a comment that `opener` starts (import paths and names hold no such text).
@@ -494,8 +531,73 @@ mod tests {
     }
 
     #[test]
+    fn whole_import_lines_above_the_hunk() {
+        check(
+            Language::JavaKotlin,
+            "import com.acme.shop.billing.Invoice;",
+            " import com.acme.shop.inventory.Stock;\n+import com.acme.shop.tracing.Tracer;",
+            "import com.acme.shop.billing.Invoice;",
+        );
+        check(
+            Language::Rust,
+            "use crate::a::b;",
+            "+use crate::c;",
+            "use crate::a::b;",
+        );
+        check(Language::Rust, "use crate::a::{b,", "+    c};", "-");
+        check(
+            Language::Python,
+            "from shop import billing  # why",
+            "+import os",
+            "from shop import billing  # why",
+        );
+        check(
+            Language::Python,
+            "from shop import billing, \\",
+            "+    money",
+            "-",
+        );
+        check(
+            Language::JavaScript,
+            "import { a } from './a';",
+            "+import b from './b';",
+            "import { a } from './a';",
+        );
+        check(
+            Language::JavaScript,
+            "export function f() {",
+            "+  g();",
+            "-",
+        );
+        check(
+            Language::Go,
+            "import \"fmt\"",
+            "+var x = 1",
+            "import \"fmt\"",
+        );
+        check(
+            Language::CSharp,
+            "using Acme.Shop;",
+            "+using Acme.Billing;",
+            "using Acme.Shop;",
+        );
+        check(
+            Language::Ruby,
+            "require 'shop/billing'",
+            "+x = 1",
+            "require 'shop/billing'",
+        );
+        check(Language::C, "include_guard", "+#include \"a.h\"", "-");
+    }
+
+    #[test]
     fn other_languages_and_sections_are_left_alone() {
-        check(Language::JavaKotlin, "import (", " \"a\"\n+\"b\"", "-");
+        check(
+            Language::JavaKotlin,
+            "public class Order {",
+            " \"a\"\n+\"b\"",
+            "-",
+        );
         check(Language::Go, "const (", " \tA = 1\n+\tB = 2", "-");
         check(Language::Go, "", " a\n+b", "-");
     }
