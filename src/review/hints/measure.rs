@@ -222,6 +222,9 @@ impl Tally {
     }
 }
 
+/// Files from which a pull request counts as a large range (issue #32).
+const LARGE: usize = 300;
+
 /// The language of a case, from its folder name (`go-nested-modules` → `go`).
 fn language(name: &str) -> &str {
     name.split('-').next().unwrap_or(name)
@@ -241,6 +244,8 @@ fn hint_quality_meets_the_goals() {
     let mut table: BTreeMap<String, [Tally; 3]> = BTreeMap::new();
     let mut misses = Vec::new();
     let mut per_language_cases: BTreeMap<String, usize> = BTreeMap::new();
+    // dependsOn by the pull request's size: the goals differ for ranges of 300+ files.
+    let mut by_size: BTreeMap<&str, (usize, Tally)> = BTreeMap::new();
     for dir in &dirs {
         let name = dir
             .file_name()
@@ -268,6 +273,14 @@ fn hint_quality_meets_the_goals() {
         row[0].add(&got.depends_on, &truth.depends_on);
         row[1].add(&got.test_of, &truth.test_of);
         row[2].add(&got.generated, &truth.generated);
+        let size = if case.files.len() >= LARGE {
+            "range of 300+ files"
+        } else {
+            "ordinary"
+        };
+        let sized = by_size.entry(size).or_default();
+        sized.0 += 1;
+        sized.1.add(&got.depends_on, &truth.depends_on);
         for extra in got.depends_on.difference(&truth.depends_on) {
             misses.push(format!(
                 "{name}: false dependsOn {} -> {}",
@@ -329,6 +342,18 @@ fn hint_quality_meets_the_goals() {
         total[2].hits,
         total[2].labelled,
     );
+    println!("\n| pull requests | cases | dependsOn P | dependsOn R |\n|---|---|---|---|");
+    for (size, (cases, tally)) in &by_size {
+        println!(
+            "| {size} | {cases} | {:.3} ({}/{}) | {:.3} ({}/{}) |",
+            tally.precision(),
+            tally.hits,
+            tally.predicted,
+            tally.recall(),
+            tally.hits,
+            tally.labelled
+        );
+    }
     for miss in &misses {
         println!("{miss}");
     }
@@ -339,6 +364,19 @@ fn hint_quality_meets_the_goals() {
             "{language}: dependsOn below the goal"
         );
     }
+    // Issue #32's goals: precision 0.99, recall 0.95 on ordinary pull requests and 0.90 on
+    // ranges of 300+ files.
+    for (size, (_, tally)) in &by_size {
+        let recall = if *size == "ordinary" { 0.95 } else { 0.90 };
+        assert!(
+            tally.precision() >= 0.99 && tally.recall() >= recall,
+            "{size}: dependsOn below the goal"
+        );
+    }
+    assert!(
+        by_size.contains_key("range of 300+ files"),
+        "a labelled range of 300+ files"
+    );
     assert!(total[1].precision() >= 0.98 && total[1].recall() >= 0.98);
     assert!(total[2].precision() >= 0.99 && total[2].recall() >= 0.98);
 }
