@@ -1,6 +1,7 @@
 //! Native benchmark of the core work behind the tools (DESIGN.md §7): patch parsing, change ids
-//! and hints on a generated 300-file / 3,000-hunk pull request, and order validation plus
-//! suggestions on a 50-section order for it. Prints medians; asserts nothing.
+//! and hints on generated pull requests of 300 files / 3,000 hunks and of 3,000 files / 30,000
+//! hunks (issue #32: the indexes must stay linear as ranges grow), and order validation plus
+//! suggestions on a 50-section order for the first. Prints medians; asserts nothing.
 //!
 //! Run: `cargo bench --bench core` (the release profile the Worker ships with), or through
 //! `npm run bench`, which also runs it at opt-level 3 for comparison.
@@ -15,57 +16,88 @@ use logikflow::tools::get_pull_request::{build_snapshot, build_snapshot_in};
 use logikflow::tools::save_reading_order::facts_from_snapshot;
 use serde_json::json;
 
-const FILES: usize = 300;
 const HUNKS_PER_FILE: usize = 10;
 
-/// A deterministic pull request: TypeScript, Python, Rust and Go files that import each other,
-/// tests beside their subjects, a lockfile, ten hunks per file.
-fn generated_pull() -> Vec<PullFile> {
-    let mut files = Vec::with_capacity(FILES);
-    for i in 0..FILES {
-        let (path, import) = match i % 4 {
+/// A deterministic pull request of `count` files: TypeScript, Python, Rust and Go files that
+/// import each other, tests beside their subjects, ten hunks per file. The Go and Rust files'
+/// first hunks start inside an import block (`@@ … @@ import (`, `@@ … @@ use crate::{`), as
+/// in the large ranges of issue #32.
+fn generated_pull(count: usize) -> Vec<PullFile> {
+    let mut files = Vec::with_capacity(count);
+    for i in 0..count {
+        let before = i.saturating_sub(4);
+        let (path, section, first): (String, &str, Vec<String>) = match i % 4 {
             0 => (
                 format!("web/src/feature{i}/view{i}.ts"),
-                format!(
-                    "+import {{ model{} }} from '../feature{}/view{}';",
-                    i,
-                    i.saturating_sub(4),
-                    i.saturating_sub(4)
-                ),
+                "fn section_0()",
+                vec![
+                    " context line one".into(),
+                    format!("+import {{ model{i} }} from '../feature{before}/view{before}';"),
+                ],
             ),
             1 => (
                 format!("api/pkg{i}/service_{i}.py"),
-                format!(
-                    "+from api.pkg{}.service_{} import handler",
-                    i.saturating_sub(4),
-                    i.saturating_sub(4)
-                ),
+                "fn section_0()",
+                vec![
+                    " context line one".into(),
+                    format!("+from api.pkg{before}.service_{before} import handler"),
+                ],
             ),
             2 => (
                 format!("core/src/module{i}.rs"),
-                format!("+use crate::module{};", i.saturating_sub(4)),
+                "use crate::{",
+                vec![
+                    "     prelude::Item,".into(),
+                    format!("+    module{before}::Value,"),
+                    format!("-    old{i}::Thing,"),
+                    format!("+    new{i}::Thing,"),
+                    " };".into(),
+                ],
             ),
             _ => (
-                format!("svc/internal/pkg{i}/handler_test.go"),
-                "+\t\"example.com/svc/internal/pkg3\"".to_string(),
+                if i % 8 == 3 {
+                    format!("svc/internal/pkg{i}/handler_test.go")
+                } else {
+                    format!("svc/internal/pkg{i}/handler.go")
+                },
+                "import (",
+                vec![
+                    " \t\"context\"".into(),
+                    format!("+\t\"example.com/svc/internal/pkg{}\"", before | 3),
+                    format!("-\t\"example.com/svc/internal/old{i}\""),
+                    " \t\"fmt\"".into(),
+                    " )".into(),
+                ],
             ),
         };
         let mut patch = String::new();
         for h in 0..HUNKS_PER_FILE {
             let start = 1 + h * 40;
-            patch.push_str(&format!("@@ -{start},6 +{start},7 @@ fn section_{h}()\n"));
-            patch.push_str(" context line one\n");
-            if h == 0 {
-                patch.push_str(&import);
-                patch.push('\n');
+            let mut lines = if h == 0 {
+                first.clone()
             } else {
-                patch.push_str(&format!("+    let value_{h} = compute({i}, {h});\n"));
+                vec![
+                    " context line one".into(),
+                    format!("+    let value_{h} = compute({i}, {h});"),
+                ]
+            };
+            lines.push(" context line two".into());
+            lines.push(format!("-    old_call({i}, {h});"));
+            lines.push(format!("+    new_call({i}, {h});"));
+            lines.push(" context line three".into());
+            lines.push(" context line four".into());
+            let old = lines.iter().filter(|l| !l.starts_with('+')).count();
+            let new = lines.iter().filter(|l| !l.starts_with('-')).count();
+            let section = if h == 0 {
+                section.to_string()
+            } else {
+                format!("fn section_{h}()")
+            };
+            patch.push_str(&format!("@@ -{start},{old} +{start},{new} @@ {section}\n"));
+            for line in lines {
+                patch.push_str(&line);
+                patch.push('\n');
             }
-            patch.push_str(" context line two\n");
-            patch.push_str(&format!("-    old_call({i}, {h});\n"));
-            patch.push_str(&format!("+    new_call({i}, {h});\n"));
-            patch.push_str(" context line three\n");
-            patch.push_str(" context line four\n");
         }
         files.push(PullFile {
             filename: path,
@@ -92,16 +124,18 @@ fn median_micros(runs: usize, mut work: impl FnMut()) -> (f64, f64) {
     (times[times.len() / 2], times[times.len() * 9 / 10])
 }
 
-fn main() {
-    let files = generated_pull();
+/// Medians of the snapshot work on a generated pull request of `count` files: `(parse, with
+/// build files)` in microseconds, the copy of the input taken out, and the hunk count.
+fn snapshot_work(files: &[PullFile], runs: usize) -> ((f64, f64), (f64, f64), usize) {
+    let count = files.len();
     let hunks: usize = files
         .iter()
         .map(|f| f.patch.as_deref().unwrap_or("").matches("\n@@").count() + 1)
         .sum();
-    let (parse_median, parse_p90) = median_micros(200, || {
+    let (parse_median, parse_p90) = median_micros(runs, || {
         black_box(build_snapshot(
-            black_box(files.clone()),
-            FILES as u64,
+            black_box(files.to_vec()),
+            count as u64,
             None,
             None,
         ));
@@ -117,27 +151,52 @@ fn main() {
         ),
         ("web/package.json".into(), "{ \"name\": \"@acme/web\" }".into()),
     ];
-    let (project_median, project_p90) = median_micros(200, || {
+    let (project_median, project_p90) = median_micros(runs, || {
         let paths: Vec<&str> = files.iter().map(|f| f.filename.as_str()).collect();
         black_box(wanted(&paths));
         let project = Project::parse(black_box(&build_files));
         black_box(build_snapshot_in(
-            black_box(files.clone()),
-            FILES as u64,
+            black_box(files.to_vec()),
+            count as u64,
             None,
             None,
             &project,
         ));
     });
-    let (clone_median, _) = median_micros(200, || {
-        black_box(black_box(&files).clone());
+    let (clone_median, _) = median_micros(runs, || {
+        black_box(black_box(files).to_vec());
     });
+    (
+        (parse_median - clone_median, parse_p90 - clone_median),
+        (project_median - clone_median, project_p90 - clone_median),
+        hunks,
+    )
+}
 
-    let snapshot = build_snapshot(files.clone(), FILES as u64, None, None);
+fn main() {
+    println!("| core work | median | p90 |");
+    println!("|---|---|---|");
+    for (count, runs) in [(300, 200), (3_000, 30)] {
+        let files = generated_pull(count);
+        let (parse, project, hunks) = snapshot_work(&files, runs);
+        println!(
+            "| {count} files, {hunks} hunks: parse + change ids + hints (build_snapshot) | {:.2} ms | {:.2} ms |",
+            parse.0 / 1000.0,
+            parse.1 / 1000.0
+        );
+        println!(
+            "| {count} files, {hunks} hunks: the same with build files (wanted + Project::parse + build_snapshot_in) | {:.2} ms | {:.2} ms |",
+            project.0 / 1000.0,
+            project.1 / 1000.0
+        );
+    }
+
+    let files = generated_pull(300);
+    let snapshot = build_snapshot(files.clone(), 300, None, None);
     let facts = facts_from_snapshot(&snapshot);
     let sections: Vec<_> = snapshot
         .files
-        .chunks(FILES / 50)
+        .chunks(300 / 50)
         .enumerate()
         .map(|(i, chunk)| {
             json!({
@@ -156,25 +215,16 @@ fn main() {
             black_box(suggest(&order, &facts));
         }
     });
-
     println!(
-        "| core work ({} files, {hunks} hunks) | median | p90 |",
-        FILES
-    );
-    println!("|---|---|---|");
-    println!(
-        "| parse + change ids + hints (build_snapshot) | {:.2} ms | {:.2} ms |",
-        (parse_median - clone_median) / 1000.0,
-        (parse_p90 - clone_median) / 1000.0
-    );
-    println!(
-        "| the same with build files (wanted + Project::parse + build_snapshot_in) | {:.2} ms | {:.2} ms |",
-        (project_median - clone_median) / 1000.0,
-        (project_p90 - clone_median) / 1000.0
-    );
-    println!(
-        "| validate 50-section order + suggestions | {:.2} ms | {:.2} ms |",
+        "| validate 50-section order + suggestions (300 files) | {:.2} ms | {:.2} ms |",
         validate_median / 1000.0,
         validate_p90 / 1000.0
     );
+    // The hints themselves, so a change that breaks the generated patches shows here.
+    let with_deps = snapshot
+        .files
+        .iter()
+        .filter(|file| !file.depends_on.is_empty())
+        .count();
+    println!("\n{with_deps} of 300 files have dependsOn");
 }

@@ -34,8 +34,18 @@ use crate::review::patch::{DiffLine, Hunk, LineKind};
 /// continue it: a hunk of the opening line and those lines, for the language's reader.
 pub fn continued<'a>(hunk: &Hunk<'a>, language: Language) -> Option<Hunk<'a>> {
     let section = hunk.section();
-    // The common case, a function's signature or nothing, costs this one compare.
-    if !section.starts_with(['i', 'u', 'f', 'p', 'e', 'r']) {
+    // The common case, a function's signature or nothing, costs a compare or two.
+    let keyword = match language {
+        Language::Go | Language::JavaKotlin => section.starts_with("import "),
+        Language::Rust => section.starts_with("use ") || section.starts_with("pub"),
+        Language::Python => section.starts_with("from ") || section.starts_with("import "),
+        Language::JavaScript => section.starts_with("import ") || section.starts_with("export "),
+        Language::CSharp => section.starts_with("using "),
+        Language::Ruby => section.starts_with("require"),
+        Language::Php => section.starts_with("use "),
+        Language::C | Language::Css => false,
+    };
+    if !keyword {
         return None;
     }
     let visible = hunk

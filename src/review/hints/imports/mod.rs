@@ -26,7 +26,6 @@ pub mod python;
 pub mod ruby;
 pub mod rust;
 
-use std::borrow::Cow;
 use std::collections::HashSet;
 
 use super::index::PathIndex;
@@ -53,20 +52,32 @@ impl<'a> Declarations<'a> {
     }
 }
 
-/// A file's hunks as its reader reads them: with the import block each one starts inside of
-/// (`block::continued`) added after them; borrowed as they are when there is none (the usual
-/// case: no copy).
-fn with_blocks<'a>(hunks: &'a [Hunk<'a>], language: Language) -> Cow<'a, [Hunk<'a>]> {
-    let mut blocks = hunks
-        .iter()
-        .filter_map(|hunk| block::continued(hunk, language));
-    let Some(first) = blocks.next() else {
-        return Cow::Borrowed(hunks);
-    };
-    let mut all = hunks.to_vec();
-    all.push(first);
-    all.extend(blocks);
-    Cow::Owned(all)
+/// A file's hunks as its reader reads them: the hunks, and the import blocks they start inside
+/// of (`block::continued`), kept apart so the usual file (no such block) costs no copy.
+struct Read<'h, 'a> {
+    hunks: &'h [Hunk<'a>],
+    blocks: Vec<Hunk<'a>>,
+}
+
+impl<'h, 'a> Read<'h, 'a> {
+    fn new(hunks: &'h [Hunk<'a>], language: Language) -> Self {
+        Read {
+            hunks,
+            blocks: hunks
+                .iter()
+                .filter_map(|hunk| block::continued(hunk, language))
+                .collect(),
+        }
+    }
+
+    /// What `reader` finds in the hunks, then in the blocks.
+    fn all<T>(&self, reader: impl Fn(&[Hunk<'a>]) -> Vec<T>) -> Vec<T> {
+        let mut found = reader(self.hunks);
+        if !self.blocks.is_empty() {
+            found.extend(reader(&self.blocks));
+        }
+        found
+    }
 }
 
 /// For each file, positions of the files its visible import lines resolve to (unsorted, may repeat
@@ -82,9 +93,9 @@ pub fn resolved_imports(
     let mut rust_references: Vec<Vec<rust::Reference<'_>>> = vec![Vec::new(); files.len()];
     let mut rust_evidence = rust::Evidence::default();
     // Each file's hunks with the import blocks they start inside of, worked out once.
-    let read: Vec<Option<Cow<'_, [Hunk<'_>]>>> = files
+    let read: Vec<Option<Read<'_, '_>>> = files
         .iter()
-        .map(|file| Some(with_blocks(file.hunks?, language(file.path)?)))
+        .map(|file| Some(Read::new(file.hunks?, language(file.path)?)))
         .collect();
     for (((file, imports), references), hunks) in files
         .iter()
@@ -92,21 +103,21 @@ pub fn resolved_imports(
         .zip(rust_references.iter_mut())
         .zip(&read)
     {
-        let Some(hunks) = hunks.as_deref() else {
+        let Some(hunks) = hunks else {
             continue;
         };
         match language(file.path) {
-            Some(Language::Go) => *imports = go::specifiers(hunks),
+            Some(Language::Go) => *imports = hunks.all(go::specifiers),
             Some(Language::JavaKotlin) if paths::extension(file.path) == "kt" => {
                 if let Some(position) = index.find(file.path) {
-                    for name in java::kotlin_declarations(hunks) {
+                    for name in hunks.all(java::kotlin_declarations) {
                         kotlin_declarations.add(position, name);
                     }
                 }
             }
             Some(Language::Rust) => {
                 has_rust = true;
-                *references = rust::references(hunks);
+                *references = hunks.all(rust::references);
                 if let Some(position) = index.find(file.path) {
                     for reference in references.iter() {
                         match reference {
@@ -141,18 +152,18 @@ pub fn resolved_imports(
         .zip(&read)
         .map(|(((file, go_specs), rust_references), hunks)| {
             let mut out = Vec::new();
-            let (Some(hunks), Some(lang)) = (hunks.as_deref(), language(file.path)) else {
+            let (Some(hunks), Some(lang)) = (hunks, language(file.path)) else {
                 return out;
             };
             let path = file.path;
             match lang {
                 Language::JavaScript => {
-                    for spec in js::specifiers(hunks) {
+                    for spec in hunks.all(js::specifiers) {
                         js::resolve(path, spec, project, index, &mut out);
                     }
                 }
                 Language::Python => {
-                    for spec in python::specifiers(hunks) {
+                    for spec in hunks.all(python::specifiers) {
                         python::resolve(path, &spec, index, &mut out);
                     }
                 }
@@ -167,17 +178,17 @@ pub fn resolved_imports(
                     }
                 }
                 Language::JavaKotlin => {
-                    for spec in java::specifiers(hunks) {
+                    for spec in hunks.all(java::specifiers) {
                         java::resolve(path, &spec, &kotlin_declarations, index, &mut out);
                     }
                 }
                 Language::Ruby => {
-                    for require in ruby::requires(hunks) {
+                    for require in hunks.all(ruby::requires) {
                         ruby::resolve(path, &require, index, &mut out);
                     }
                 }
                 Language::C => {
-                    for include in c::includes(hunks) {
+                    for include in hunks.all(c::includes) {
                         c::resolve(
                             path,
                             (&include.0, include.1),
@@ -188,17 +199,17 @@ pub fn resolved_imports(
                     }
                 }
                 Language::CSharp => {
-                    for using in csharp::usings(hunks) {
+                    for using in hunks.all(csharp::usings) {
                         csharp::resolve(path, &using, index, &mut out);
                     }
                 }
                 Language::Php => {
-                    for reference in php::references(hunks) {
+                    for reference in hunks.all(php::references) {
                         php::resolve(path, &reference, index, &mut out);
                     }
                 }
                 Language::Css => {
-                    for sheet in css::imports(path, hunks) {
+                    for sheet in css::imports(path, hunks.hunks) {
                         css::resolve(path, sheet, index, &mut out);
                     }
                 }
