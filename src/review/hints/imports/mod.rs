@@ -125,6 +125,13 @@ pub fn resolved_imports(
                                 rust_evidence.modules.add(position, name)
                             }
                             rust::Reference::Item(name) => rust_evidence.items.add(position, name),
+                            // `pub use a::helper;` in a crate root or `mod.rs` defines `helper`
+                            // there as much as `fn helper` does (issue #32).
+                            rust::Reference::Use { path, .. } => {
+                                if let Some(name) = rust::imported_name(path) {
+                                    rust_evidence.items.add(position, name);
+                                }
+                            }
                             rust::Reference::Call(name) => rust_evidence.calls.add(position, name),
                             _ => {}
                         }
