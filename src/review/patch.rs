@@ -67,13 +67,19 @@ impl<'a> Hunk<'a> {
         self.count(LineKind::Removed)
     }
 
-    /// The section heading after the closing `@@` (often the enclosing function), trimmed.
+    /// The section heading after the closing `@@`, trimmed: the nearest line above the hunk that
+    /// git's rule picks (a line starting with a letter, `_` or `$`), often the enclosing function,
+    /// and the opening line of an import block the hunk starts inside of (`import (`), which the
+    /// hints read (issue #32).
     pub fn section(&self) -> &'a str {
-        let after_open = self.header.get(2..).unwrap_or("");
-        match after_open.split_once("@@") {
-            Some((_, heading)) => heading.trim(),
-            None => "",
-        }
+        // A byte scan rather than `split_once("@@")`: that sets up a substring searcher on each
+        // call, and hints ask every hunk of a pull request.
+        let bytes = self.header.as_bytes();
+        let close = (2..bytes.len().saturating_sub(1))
+            .find(|&at| bytes.get(at) == Some(&b'@') && bytes.get(at + 1) == Some(&b'@'));
+        close
+            .and_then(|at| self.header.get(at + 2..))
+            .map_or("", str::trim)
     }
 
     /// Visible lines (added and context) with their line number in the new file.
@@ -450,6 +456,17 @@ mod tests {
             "@@ -1,4000000000 +1 @@\n a",
             "error: hunk on patch line 1 declares 4000000000 old and 1 new lines but has 1 and 1",
         );
+    }
+
+    #[test]
+    fn section_text_is_what_follows_the_closing_at_signs() {
+        // Issue #32: an import block's opening line above the hunk.
+        let patch = "@@ -11,2 +11,3 @@   import (  \n \t\"a\"\n+\t\"b\"\n )\n@@ -30 +31 @@\n-x\n+y";
+        let hunks = parse_patch(patch).unwrap_or_default();
+        let sections: Vec<&str> = hunks.iter().map(|hunk| hunk.section()).collect();
+        assert_eq!(sections, ["import (", ""]);
+        let odd = parse_patch("@@ -1 +1 @@@ x\n-a\n+b").unwrap_or_default();
+        assert_eq!(odd.first().map(|hunk| hunk.section()), Some("@ x"));
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Native benchmark of the core work behind the tools (DESIGN.md §7): patch parsing, change ids
-//! and hints on a generated 300-file / 3,000-hunk pull request, and order validation plus
-//! suggestions on a 50-section order for it. Prints medians; asserts nothing.
+//! and hints on generated pull requests of 300 files / 3,000 hunks and of 3,000 files / 30,000
+//! hunks (issue #32: the indexes must stay linear as ranges grow), and order validation plus
+//! suggestions on a 50-section order for the first. Prints medians; asserts nothing.
 //!
 //! Run: `cargo bench --bench core` (the release profile the Worker ships with), or through
 //! `npm run bench`, which also runs it at opt-level 3 for comparison.
@@ -9,63 +10,97 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use logikflow::github::api::PullFile;
+use logikflow::review::files::FileStatus;
 use logikflow::review::hints::project::{wanted, Project};
+use logikflow::review::hints::{compute_hints_in, HintInput};
 use logikflow::review::order::{suggest, validate_order};
+use logikflow::review::patch::parse_patch;
 use logikflow::tools::get_pull_request::{build_snapshot, build_snapshot_in};
 use logikflow::tools::save_reading_order::facts_from_snapshot;
 use serde_json::json;
 
-const FILES: usize = 300;
 const HUNKS_PER_FILE: usize = 10;
 
-/// A deterministic pull request: TypeScript, Python, Rust and Go files that import each other,
-/// tests beside their subjects, a lockfile, ten hunks per file.
-fn generated_pull() -> Vec<PullFile> {
-    let mut files = Vec::with_capacity(FILES);
-    for i in 0..FILES {
-        let (path, import) = match i % 4 {
+/// A deterministic pull request of `count` files: TypeScript, Python, Rust and Go files that
+/// import each other, tests beside their subjects, ten hunks per file. The Go and Rust files'
+/// first hunks start inside an import block (`@@ … @@ import (`, `@@ … @@ use crate::{`), as
+/// in the large ranges of issue #32.
+fn generated_pull(count: usize) -> Vec<PullFile> {
+    let mut files = Vec::with_capacity(count);
+    for i in 0..count {
+        let before = i.saturating_sub(4);
+        let (path, section, first): (String, &str, Vec<String>) = match i % 4 {
             0 => (
                 format!("web/src/feature{i}/view{i}.ts"),
-                format!(
-                    "+import {{ model{} }} from '../feature{}/view{}';",
-                    i,
-                    i.saturating_sub(4),
-                    i.saturating_sub(4)
-                ),
+                "fn section_0()",
+                vec![
+                    " context line one".into(),
+                    format!("+import {{ model{i} }} from '../feature{before}/view{before}';"),
+                ],
             ),
             1 => (
                 format!("api/pkg{i}/service_{i}.py"),
-                format!(
-                    "+from api.pkg{}.service_{} import handler",
-                    i.saturating_sub(4),
-                    i.saturating_sub(4)
-                ),
+                "fn section_0()",
+                vec![
+                    " context line one".into(),
+                    format!("+from api.pkg{before}.service_{before} import handler"),
+                ],
             ),
             2 => (
                 format!("core/src/module{i}.rs"),
-                format!("+use crate::module{};", i.saturating_sub(4)),
+                "use crate::{",
+                vec![
+                    "     prelude::Item,".into(),
+                    format!("+    module{before}::Value,"),
+                    format!("-    old{i}::Thing,"),
+                    format!("+    new{i}::Thing,"),
+                    " };".into(),
+                ],
             ),
             _ => (
-                format!("svc/internal/pkg{i}/handler_test.go"),
-                "+\t\"example.com/svc/internal/pkg3\"".to_string(),
+                if i % 8 == 3 {
+                    format!("svc/internal/pkg{i}/handler_test.go")
+                } else {
+                    format!("svc/internal/pkg{i}/handler.go")
+                },
+                "import (",
+                vec![
+                    " \t\"context\"".into(),
+                    format!("+\t\"example.com/svc/internal/pkg{}\"", before | 3),
+                    format!("-\t\"example.com/svc/internal/old{i}\""),
+                    " \t\"fmt\"".into(),
+                    " )".into(),
+                ],
             ),
         };
         let mut patch = String::new();
         for h in 0..HUNKS_PER_FILE {
             let start = 1 + h * 40;
-            patch.push_str(&format!("@@ -{start},6 +{start},7 @@ fn section_{h}()\n"));
-            patch.push_str(" context line one\n");
-            if h == 0 {
-                patch.push_str(&import);
-                patch.push('\n');
+            let mut lines = if h == 0 {
+                first.clone()
             } else {
-                patch.push_str(&format!("+    let value_{h} = compute({i}, {h});\n"));
+                vec![
+                    " context line one".into(),
+                    format!("+    let value_{h} = compute({i}, {h});"),
+                ]
+            };
+            lines.push(" context line two".into());
+            lines.push(format!("-    old_call({i}, {h});"));
+            lines.push(format!("+    new_call({i}, {h});"));
+            lines.push(" context line three".into());
+            lines.push(" context line four".into());
+            let old = lines.iter().filter(|l| !l.starts_with('+')).count();
+            let new = lines.iter().filter(|l| !l.starts_with('-')).count();
+            let section = if h == 0 {
+                section.to_string()
+            } else {
+                format!("fn section_{h}()")
+            };
+            patch.push_str(&format!("@@ -{start},{old} +{start},{new} @@ {section}\n"));
+            for line in lines {
+                patch.push_str(&line);
+                patch.push('\n');
             }
-            patch.push_str(" context line two\n");
-            patch.push_str(&format!("-    old_call({i}, {h});\n"));
-            patch.push_str(&format!("+    new_call({i}, {h});\n"));
-            patch.push_str(" context line three\n");
-            patch.push_str(" context line four\n");
         }
         files.push(PullFile {
             filename: path,
@@ -80,34 +115,85 @@ fn generated_pull() -> Vec<PullFile> {
     files
 }
 
-fn median_micros(runs: usize, mut work: impl FnMut()) -> (f64, f64) {
-    let mut times: Vec<f64> = (0..runs)
-        .map(|_| {
-            let started = Instant::now();
-            work();
-            started.elapsed().as_secs_f64() * 1e6
-        })
-        .collect();
-    times.sort_by(|a, b| a.total_cmp(b));
-    (times[times.len() / 2], times[times.len() * 9 / 10])
+/// CPU time this thread has run, in microseconds, or `None` off 64-bit Linux. Unlike wall time
+/// it leaves out the time other processes hold the cores, which on this machine, shared with
+/// other builds, was most of the wall time (load average 6 to 8 on 2 cores).
+#[cfg(all(target_os = "linux", target_pointer_width = "64"))]
+fn thread_cpu_micros() -> Option<f64> {
+    #[repr(C)]
+    struct Timespec {
+        seconds: i64,
+        nanos: i64,
+    }
+    extern "C" {
+        fn clock_gettime(clock: i32, time: *mut Timespec) -> i32;
+    }
+    const CLOCK_THREAD_CPUTIME_ID: i32 = 3;
+    let mut time = Timespec {
+        seconds: 0,
+        nanos: 0,
+    };
+    // SAFETY: `clock_gettime` writes one `struct timespec` (two 64-bit fields on 64-bit Linux)
+    // to the pointer it is given, which points at a live, writable `Timespec` of that layout.
+    let status = unsafe { clock_gettime(CLOCK_THREAD_CPUTIME_ID, &mut time) };
+    (status == 0).then(|| time.seconds as f64 * 1e6 + time.nanos as f64 / 1000.0)
 }
 
-fn main() {
-    let files = generated_pull();
-    let hunks: usize = files
+#[cfg(not(all(target_os = "linux", target_pointer_width = "64")))]
+fn thread_cpu_micros() -> Option<f64> {
+    None
+}
+
+/// `(median, p90, median CPU)` of `runs` timings in microseconds: wall time, and this thread's
+/// CPU time (wall time again where it can't be read).
+fn median_micros(runs: usize, mut work: impl FnMut()) -> (f64, f64, f64) {
+    let mut times: Vec<(f64, f64)> = (0..runs)
+        .map(|_| {
+            let cpu = thread_cpu_micros();
+            let started = Instant::now();
+            work();
+            let wall = started.elapsed().as_secs_f64() * 1e6;
+            let cpu = cpu
+                .zip(thread_cpu_micros())
+                .map_or(wall, |(before, after)| after - before);
+            (wall, cpu)
+        })
+        .collect();
+    let mut cpu: Vec<f64> = times.iter().map(|(_, cpu)| *cpu).collect();
+    cpu.sort_by(|a, b| a.total_cmp(b));
+    times.sort_by(|a, b| a.0.total_cmp(&b.0));
+    (
+        times[times.len() / 2].0,
+        times[times.len() * 9 / 10].0,
+        cpu[cpu.len() / 2],
+    )
+}
+
+/// The hints alone (`compute_hints_in` over parsed hunks, with build files), the part issue #32
+/// changed.
+fn hints_work(files: &[PullFile], project: &Project, runs: usize) -> (f64, f64, f64) {
+    let parsed: Vec<Option<Vec<_>>> = files
         .iter()
-        .map(|f| f.patch.as_deref().unwrap_or("").matches("\n@@").count() + 1)
-        .sum();
-    let (parse_median, parse_p90) = median_micros(200, || {
-        black_box(build_snapshot(
-            black_box(files.clone()),
-            FILES as u64,
-            None,
-            None,
-        ));
-    });
-    // As a first read does it: the build files to ask for, then parsing what came back.
-    let build_files: Vec<(String, String)> = vec![
+        .map(|file| parse_patch(file.patch.as_deref().unwrap_or("")).ok())
+        .collect();
+    let inputs: Vec<HintInput<'_>> = files
+        .iter()
+        .zip(&parsed)
+        .map(|(file, hunks)| HintInput {
+            path: &file.filename,
+            status: FileStatus::Modified,
+            previous_path: None,
+            hunks: hunks.as_deref(),
+        })
+        .collect();
+    median_micros(runs, || {
+        black_box(compute_hints_in(black_box(&inputs), None, project));
+    })
+}
+
+/// The build files a first read would get for the generated pull requests.
+fn build_files() -> Vec<(String, String)> {
+    vec![
         ("svc/go.mod".into(), "module example.com/svc\n\ngo 1.22\n".into()),
         ("core/Cargo.toml".into(), "[package]\nname = \"core\"\n".into()),
         (
@@ -116,28 +202,80 @@ fn main() {
                 .into(),
         ),
         ("web/package.json".into(), "{ \"name\": \"@acme/web\" }".into()),
-    ];
-    let (project_median, project_p90) = median_micros(200, || {
+    ]
+}
+
+/// Timings of the snapshot work on `files` (the copy of the input taken out): without and with
+/// build files.
+fn snapshot_work(files: &[PullFile], runs: usize) -> [(f64, f64, f64); 2] {
+    let count = files.len() as u64;
+    let plain = median_micros(runs, || {
+        black_box(build_snapshot(black_box(files.to_vec()), count, None, None));
+    });
+    // As a first read does it: the build files to ask for, then parsing what came back.
+    let build_files = build_files();
+    let with_project = median_micros(runs, || {
         let paths: Vec<&str> = files.iter().map(|f| f.filename.as_str()).collect();
         black_box(wanted(&paths));
         let project = Project::parse(black_box(&build_files));
         black_box(build_snapshot_in(
-            black_box(files.clone()),
-            FILES as u64,
+            black_box(files.to_vec()),
+            count,
             None,
             None,
             &project,
         ));
     });
-    let (clone_median, _) = median_micros(200, || {
-        black_box(black_box(&files).clone());
+    let clone = median_micros(runs, || {
+        black_box(black_box(files).to_vec());
     });
+    [plain, with_project]
+        .map(|(median, p90, fastest)| (median - clone.0, p90 - clone.0, fastest - clone.2))
+}
 
-    let snapshot = build_snapshot(files.clone(), FILES as u64, None, None);
+fn row(what: &str, (median, p90, cpu): (f64, f64, f64)) {
+    println!(
+        "| {what} | {:.2} ms | {:.2} ms | {:.2} ms |",
+        median / 1000.0,
+        p90 / 1000.0,
+        cpu / 1000.0
+    );
+}
+
+fn main() {
+    println!("| core work | median | p90 | median CPU |");
+    println!("|---|---|---|---|");
+    let project = Project::parse(&build_files());
+    for (count, runs) in [(300, 200), (3_000, 30)] {
+        let files = generated_pull(count);
+        let hunks: usize = files
+            .iter()
+            .map(|f| f.patch.as_deref().unwrap_or("").matches("\n@@").count() + 1)
+            .sum();
+        let [plain, with_project] = snapshot_work(&files, runs);
+        let size = format!("{count} files, {hunks} hunks");
+        row(
+            &format!("{size}: parse + change ids + hints (build_snapshot)"),
+            plain,
+        );
+        row(
+            &format!(
+                "{size}: the same with build files (wanted + Project::parse + build_snapshot_in)"
+            ),
+            with_project,
+        );
+        row(
+            &format!("{size}: of which hints (compute_hints_in)"),
+            hints_work(&files, &project, runs),
+        );
+    }
+
+    let files = generated_pull(300);
+    let snapshot = build_snapshot(files.clone(), 300, None, None);
     let facts = facts_from_snapshot(&snapshot);
     let sections: Vec<_> = snapshot
         .files
-        .chunks(FILES / 50)
+        .chunks(300 / 50)
         .enumerate()
         .map(|(i, chunk)| {
             json!({
@@ -150,31 +288,21 @@ fn main() {
         })
         .collect();
     let order = json!({ "overview": "A generated order.", "sections": sections });
-    let (validate_median, validate_p90) = median_micros(200, || {
+    let validate = median_micros(200, || {
         let valid = validate_order(black_box(&order), black_box(&facts));
         if let Ok(order) = valid {
             black_box(suggest(&order, &facts));
         }
     });
-
-    println!(
-        "| core work ({} files, {hunks} hunks) | median | p90 |",
-        FILES
+    row(
+        "validate 50-section order + suggestions (300 files)",
+        validate,
     );
-    println!("|---|---|---|");
-    println!(
-        "| parse + change ids + hints (build_snapshot) | {:.2} ms | {:.2} ms |",
-        (parse_median - clone_median) / 1000.0,
-        (parse_p90 - clone_median) / 1000.0
-    );
-    println!(
-        "| the same with build files (wanted + Project::parse + build_snapshot_in) | {:.2} ms | {:.2} ms |",
-        (project_median - clone_median) / 1000.0,
-        (project_p90 - clone_median) / 1000.0
-    );
-    println!(
-        "| validate 50-section order + suggestions | {:.2} ms | {:.2} ms |",
-        validate_median / 1000.0,
-        validate_p90 / 1000.0
-    );
+    // The hints themselves, so a change that breaks the generated patches shows here.
+    let with_deps = snapshot
+        .files
+        .iter()
+        .filter(|file| !file.depends_on.is_empty())
+        .count();
+    println!("\n{with_deps} of 300 files have dependsOn");
 }

@@ -1,8 +1,9 @@
 //! A tidy test of the crate's layers (issue #17, ARCHITECTURE.md "Layers"), in the manner of
 //! rust-analyzer's tidy tests: it reads the `crate::` and `super::` paths of every module under
 //! `src/` and fails on a path that runs up a layer, on a `worker`, `web_sys` or `wasm_bindgen`
-//! name in the pure core, and on an import loop, between the modules of a folder or between the
-//! crate's top-level modules.
+//! name in the pure core, and on an import loop: between the child modules of any folder, at any
+//! depth (two sub-folders of `review::hints` that import each other are a loop of that folder),
+//! or between the crate's top-level modules.
 //!
 //! Why: the layers are what keep the core testable natively and the wasm adapters thin; an import
 //! against them compiles fine and is easy to miss in review. The known exceptions are listed
@@ -100,10 +101,11 @@ fn code_of(text: &str) -> String {
         .join("\n")
 }
 
-/// The module paths `code` names through `crate::` or `super::`, resolved from `module`
-/// (`is_dir_module`: the file is a `mod.rs`, whose `super` is one level higher); a `use` group
+/// The module paths `code` names through `crate::` or `super::`, resolved from `module` (a
+/// `mod.rs` is its folder's module, so its `super` is that module's parent as for any other file:
+/// `super::imports` in `review/hints/project/mod.rs` is `review::hints::imports`); a `use` group
 /// names each of its paths (`super::{a, b::{c, self}}` names `a`, `b::c` and `b`).
-fn paths_named(code: &str, module: &str, is_dir_module: bool) -> Vec<String> {
+fn paths_named(code: &str, module: &str) -> Vec<String> {
     let mut found = Vec::new();
     let bytes = code.as_bytes();
     for anchor in ["crate::", "super::"] {
@@ -120,9 +122,7 @@ fn paths_named(code: &str, module: &str, is_dir_module: bool) -> Vec<String> {
                 String::new()
             } else {
                 let mut parts: Vec<&str> = module.split("::").collect();
-                if !is_dir_module {
-                    parts.pop();
-                }
+                parts.pop();
                 while let Some(further) = rest.strip_prefix("super::") {
                     parts.pop();
                     rest = further;
@@ -217,9 +217,8 @@ fn modules() -> Vec<Module> {
         .iter()
         .map(|file| {
             let name = module_of(&src, file);
-            let is_dir_module = file.file_name().is_some_and(|n| n == "mod.rs");
             let code = code_of(&std::fs::read_to_string(file).unwrap_or_default());
-            let named = paths_named(&code, &name, is_dir_module);
+            let named = paths_named(&code, &name);
             Module { name, code, named }
         })
         .collect()
@@ -351,11 +350,14 @@ fn on_a_loop(start: &str, edges: &[(String, String)]) -> bool {
 /// The graph whose nodes `node_of` gives: for each module, its node and the node of every path it
 /// names (none: the path is outside the graph); edges only between nodes that are modules (a path
 /// may name an item of a `mod.rs` or of `lib.rs`).
-fn graph(node_of: &dyn Fn(&str) -> Option<String>) -> (Vec<String>, Vec<(String, String)>) {
+fn graph(
+    modules: &[Module],
+    node_of: &dyn Fn(&str) -> Option<String>,
+) -> (Vec<String>, Vec<(String, String)>) {
     let mut edges: Vec<(String, String)> = Vec::new();
     let mut nodes: Vec<String> = Vec::new();
-    for Module { name, named, .. } in modules() {
-        let Some(from) = node_of(&name) else {
+    for Module { name, named, .. } in modules {
+        let Some(from) = node_of(name) else {
             continue;
         };
         if !nodes.contains(&from) {
@@ -386,18 +388,41 @@ fn unknown_loops(nodes: &[String], edges: &[(String, String)]) -> Vec<String> {
         .collect()
 }
 
+/// Every folder of the crate: each module path with a child module (`oauth`, `review::hints`).
+fn folders(modules: &[Module]) -> Vec<String> {
+    let mut folders: Vec<String> = Vec::new();
+    for Module { name, .. } in modules {
+        let parts: Vec<&str> = name.split("::").collect();
+        for end in 1..parts.len() {
+            let folder = parts[..end].join("::");
+            if !folders.contains(&folder) {
+                folders.push(folder);
+            }
+        }
+    }
+    folders.sort();
+    folders
+}
+
 #[test]
 fn no_import_loops_inside_a_folder() {
-    // Edges between sibling modules of each top-level folder (`oauth::error` → `oauth::clients`).
-    let (children, edges) = graph(&|module| {
-        let folder = module
-            .split("::")
-            .next()
-            .filter(|_| module.contains("::"))?;
-        child_of(folder, module)
-    });
-    assert!(children.len() > 40, "found only {} modules", children.len());
-    let looping = unknown_loops(&children, &edges);
+    // For every folder at any depth, edges between its child modules (`oauth::error` →
+    // `oauth::clients`, `review::hints::imports` → `review::hints::project`): a loop between two
+    // sub-folders of a folder is a loop too, not only one between the top-level folder's files.
+    let modules = modules();
+    let folders = folders(&modules);
+    assert!(
+        folders.iter().any(|folder| folder == "review::hints"),
+        "nested folders are checked: {folders:?}"
+    );
+    let mut looping = Vec::new();
+    let mut children = 0;
+    for folder in &folders {
+        let (nodes, edges) = graph(&modules, &|module| child_of(folder, module));
+        children += nodes.len();
+        looping.extend(unknown_loops(&nodes, &edges));
+    }
+    assert!(children > 40, "found only {children} modules");
     assert!(
         looping.is_empty(),
         "modules on an import loop inside their folder: {looping:?}"
@@ -408,7 +433,7 @@ fn no_import_loops_inside_a_folder() {
 fn no_import_loops_between_top_level_modules() {
     // Edges between the crate's top-level modules (`oauth::error` naming `web::consent` is
     // `oauth` → `web`).
-    let (tops, edges) = graph(&top_of);
+    let (tops, edges) = graph(&modules(), &top_of);
     assert!(
         tops.len() > 20,
         "found only {} top-level modules",
@@ -447,7 +472,6 @@ fn the_checker_sees_an_upward_path() {
     let named = paths_named(
         "use crate::service::handle;\nlet x = super::seal::y;",
         "oauth::pkce",
-        false,
     );
     assert_eq!(named, vec!["service::handle", "oauth::seal::y"]);
     assert_eq!(layer_of("service::handle"), SERVICE);
@@ -457,28 +481,27 @@ fn the_checker_sees_an_upward_path() {
     assert_eq!(layer_of("github::api"), CORE);
     assert_eq!(layer_of("entry"), ENTRY);
     assert_eq!(
-        paths_named("x::crate::y; a_super::z", "a", false),
+        paths_named("x::crate::y; a_super::z", "a"),
         Vec::<String>::new()
     );
-    assert_eq!(paths_named("super::b", "a", true), vec!["a::b"]);
+    // A `mod.rs` is its folder's module: `super` is the folder's parent (issue #32: this read
+    // `review::hints::project::imports` and hid the loop between `imports` and `project`).
+    assert_eq!(
+        paths_named("use super::imports::Language;", "review::hints::project"),
+        vec!["review::hints::imports::Language"]
+    );
 }
 
 #[test]
 fn the_checker_reads_use_groups_and_super_chains() {
     assert_eq!(
-        paths_named("use super::{a, b::{c, self}, d as e, *};", "f::g", false),
+        paths_named("use super::{a, b::{c, self}, d as e, *};", "f::g"),
         vec!["f::a", "f::b::c", "f::b", "f::d"]
     );
     assert_eq!(
-        paths_named("use crate::{json, web::{html}};", "oauth::error", false),
+        paths_named("use crate::{json, web::{html}};", "oauth::error"),
         vec!["json", "web::html"]
     );
-    assert_eq!(
-        paths_named("use super::super::x;", "f::g::h", false),
-        vec!["f::x"]
-    );
-    assert_eq!(
-        paths_named("use super::*;", "f::g", false),
-        Vec::<String>::new()
-    );
+    assert_eq!(paths_named("use super::super::x;", "f::g::h"), vec!["f::x"]);
+    assert_eq!(paths_named("use super::*;", "f::g"), Vec::<String>::new());
 }

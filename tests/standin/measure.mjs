@@ -20,8 +20,9 @@ export function parseCase(text) {
     if (current.kind === 'file') {
       const hunks = [];
       for (const line of current.body) {
-        const start = /^@@ (\d+)/.exec(line);
-        if (start) hunks.push({ oldStart: Number(start[1]), lines: [] });
+        // `@@ <old start> [section text]`: the text git writes after a hunk header (issue #32).
+        const start = /^@@ (\d+)(?: (.*))?$/.exec(line);
+        if (start) hunks.push({ oldStart: Number(start[1]), context: (start[2] ?? '').trim(), lines: [] });
         else if (hunks.length && line !== '') hunks[hunks.length - 1].lines.push(line);
       }
       files.push({ filename: current.path, status: current.status, hunks: hunks.length ? hunks : null });

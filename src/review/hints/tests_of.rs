@@ -179,6 +179,9 @@ pub fn subject(path: &str) -> Option<Subject<'_>> {
 /// Changed non-test files by the name a test would use for them.
 pub struct Sources<'a> {
     by_name: HashMap<&'a str, Vec<Source<'a>>>,
+    /// Go sources by directory and name: a Go test covers only its own directory, and a range of
+    /// thousands of files has hundreds of `handler.go` (issue #32: no scan of them all per test).
+    by_dir_and_name: HashMap<(&'a str, &'a str), Vec<Source<'a>>>,
 }
 
 #[derive(Debug, Clone)]
@@ -195,18 +198,24 @@ impl<'a> Sources<'a> {
     /// Indexes every target of the pull request that is not itself a test.
     pub fn new(index: &PathIndex<'a>) -> Sources<'a> {
         let mut by_name: HashMap<&'a str, Vec<Source<'a>>> = HashMap::new();
+        let mut by_dir_and_name: HashMap<(&'a str, &'a str), Vec<Source<'a>>> = HashMap::new();
         for (position, path) in index.targets() {
             if subject(path).is_some() || is_rust_module_tests(path) {
                 continue;
             }
             let dir = paths::parent(path);
             let stem = paths::stem(path);
-            by_name.entry(stem).or_default().push(Source {
+            let source = Source {
                 position,
                 path,
                 dir,
                 layout: layout(dir),
-            });
+            };
+            if paths::extension(path) == "go" {
+                by_dir_and_name.entry((dir, stem)).or_default().push(source);
+                continue;
+            }
+            by_name.entry(stem).or_default().push(source);
             let ext = paths::extension(path);
             let package_file = matches!((stem, ext), ("mod", "rs") | ("__init__", "py"))
                 || (stem == "index" && JS_SOURCES.contains(&ext));
@@ -222,7 +231,10 @@ impl<'a> Sources<'a> {
                     });
             }
         }
-        Sources { by_name }
+        Sources {
+            by_name,
+            by_dir_and_name,
+        }
     }
 
     /// The changed file the test at `path` covers.
@@ -237,7 +249,11 @@ impl<'a> Sources<'a> {
             .iter()
             .any(|name| name.eq_ignore_ascii_case(subject.name));
         let test_ext = paths::extension(path);
-        let candidates = self.by_name.get(subject.name)?;
+        let candidates = if subject.same_dir {
+            self.by_dir_and_name.get(&(test_dir, subject.name))?
+        } else {
+            self.by_name.get(subject.name)?
+        };
         // pytest's `tests/test_utils.py` covers the one `utils.py` of the pull request, wherever
         // its package sits (`src/click/utils.py`, `pkg/io/readers/utils.py`).
         let unique_python = test_ext == "py"

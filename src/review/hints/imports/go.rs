@@ -151,14 +151,6 @@ pub fn specifiers<'a>(hunks: &[Hunk<'a>]) -> Vec<&'a str> {
     specs
 }
 
-/// The module path of a `go.mod` line (`module example.com/a // comment`).
-pub fn module_in(line: &str) -> Option<&str> {
-    let rest = line.trim_start().strip_prefix("module")?;
-    let path = rest.split("//").next()?.trim().trim_matches('"');
-    let spaced = rest.starts_with([' ', '\t']);
-    (spaced && !path.is_empty() && !path.contains(char::is_whitespace)).then_some(path)
-}
-
 /// Module paths and the package directories of the pull request.
 #[derive(Debug, Default)]
 pub struct Modules<'a> {

@@ -13,6 +13,7 @@
 //! What not: no ordering, deduplication or self-removal (the caller does that once for all
 //! languages), no reading of unchanged files.
 
+pub mod block;
 pub mod c;
 pub mod csharp;
 pub mod css;
@@ -25,60 +26,57 @@ pub mod python;
 pub mod ruby;
 pub mod rust;
 
+use std::collections::HashSet;
+
 use super::index::PathIndex;
 use super::paths;
 use super::project::Project;
 use super::HintInput;
+use crate::review::patch::Hunk;
 
-/// The import syntax a file is read with.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Language {
-    JavaScript,
-    Python,
-    Rust,
-    Go,
-    JavaKotlin,
-    Ruby,
-    C,
-    CSharp,
-    Php,
-    Css,
-}
+pub use super::language::{language, Language};
 
-/// The language of a path, by extension.
-pub fn language(path: &str) -> Option<Language> {
-    Some(match paths::extension(path) {
-        "ts" | "tsx" | "js" | "jsx" | "mjs" | "cjs" | "mts" | "cts" | "vue" | "svelte"
-        | "astro" => Language::JavaScript,
-        "py" | "pyi" => Language::Python,
-        "rs" => Language::Rust,
-        "go" => Language::Go,
-        "java" | "kt" | "kts" => Language::JavaKotlin,
-        "rb" | "rake" => Language::Ruby,
-        "c" | "h" | "cc" | "cpp" | "cxx" | "hpp" | "hh" | "hxx" | "m" | "mm" | "ipp" | "inl"
-        | "cu" => Language::C,
-        "cs" => Language::CSharp,
-        "php" => Language::Php,
-        "css" | "scss" | "sass" | "less" => Language::Css,
-        _ => return None,
-    })
-}
-
-/// Names changed files visibly declare, by file position. A plain list: it is only searched for
-/// imports nothing else resolved.
+/// Names changed files visibly declare, by file position: a set, so a pull request of thousands
+/// of files asks each question in constant time (a plain list was searched whole per import).
 #[derive(Debug, Default)]
-pub struct Declarations<'a>(Vec<(usize, &'a str)>);
+pub struct Declarations<'a>(HashSet<(usize, &'a str)>);
 
 impl<'a> Declarations<'a> {
     fn add(&mut self, position: usize, name: &'a str) {
-        self.0.push((position, name));
+        self.0.insert((position, name));
     }
 
     /// Whether the file at `position` declares `name`.
-    pub fn contains(&self, position: usize, name: &str) -> bool {
-        self.0
-            .iter()
-            .any(|&(at, known)| at == position && known == name)
+    pub fn contains(&self, position: usize, name: &'a str) -> bool {
+        self.0.contains(&(position, name))
+    }
+}
+
+/// A file's hunks as its reader reads them: the hunks, and the import blocks they start inside
+/// of (`block::continued`), kept apart so the usual file (no such block) costs no copy.
+struct Read<'h, 'a> {
+    hunks: &'h [Hunk<'a>],
+    blocks: Vec<Hunk<'a>>,
+}
+
+impl<'h, 'a> Read<'h, 'a> {
+    fn new(hunks: &'h [Hunk<'a>], language: Language) -> Self {
+        Read {
+            hunks,
+            blocks: hunks
+                .iter()
+                .filter_map(|hunk| block::continued(hunk, language))
+                .collect(),
+        }
+    }
+
+    /// What `reader` finds in the hunks, then in the blocks.
+    fn all<T>(&self, reader: impl Fn(&[Hunk<'a>]) -> Vec<T>) -> Vec<T> {
+        let mut found = reader(self.hunks);
+        if !self.blocks.is_empty() {
+            found.extend(reader(&self.blocks));
+        }
+        found
     }
 }
 
@@ -94,24 +92,32 @@ pub fn resolved_imports(
     let mut kotlin_declarations = Declarations::default();
     let mut rust_references: Vec<Vec<rust::Reference<'_>>> = vec![Vec::new(); files.len()];
     let mut rust_evidence = rust::Evidence::default();
-    for ((file, imports), references) in files
+    // Each file's hunks with the import blocks they start inside of, worked out once.
+    let read: Vec<Option<Read<'_, '_>>> = files
+        .iter()
+        .map(|file| Some(Read::new(file.hunks?, language(file.path)?)))
+        .collect();
+    for (((file, imports), references), hunks) in files
         .iter()
         .zip(go_imports.iter_mut())
         .zip(rust_references.iter_mut())
+        .zip(&read)
     {
-        let Some(hunks) = file.hunks else { continue };
+        let Some(hunks) = hunks else {
+            continue;
+        };
         match language(file.path) {
-            Some(Language::Go) => *imports = go::specifiers(hunks),
+            Some(Language::Go) => *imports = hunks.all(go::specifiers),
             Some(Language::JavaKotlin) if paths::extension(file.path) == "kt" => {
                 if let Some(position) = index.find(file.path) {
-                    for name in java::kotlin_declarations(hunks) {
+                    for name in hunks.all(java::kotlin_declarations) {
                         kotlin_declarations.add(position, name);
                     }
                 }
             }
             Some(Language::Rust) => {
                 has_rust = true;
-                *references = rust::references(hunks);
+                *references = hunks.all(rust::references);
                 if let Some(position) = index.find(file.path) {
                     for reference in references.iter() {
                         match reference {
@@ -119,6 +125,13 @@ pub fn resolved_imports(
                                 rust_evidence.modules.add(position, name)
                             }
                             rust::Reference::Item(name) => rust_evidence.items.add(position, name),
+                            // `pub use a::helper;` in a crate root or `mod.rs` defines `helper`
+                            // there as much as `fn helper` does (issue #32).
+                            rust::Reference::Use { path, .. } => {
+                                if let Some(name) = rust::imported_name(path) {
+                                    rust_evidence.items.add(position, name);
+                                }
+                            }
                             rust::Reference::Call(name) => rust_evidence.calls.add(position, name),
                             _ => {}
                         }
@@ -143,20 +156,21 @@ pub fn resolved_imports(
         .iter()
         .zip(&go_imports)
         .zip(&rust_references)
-        .map(|((file, go_specs), rust_references)| {
+        .zip(&read)
+        .map(|(((file, go_specs), rust_references), hunks)| {
             let mut out = Vec::new();
-            let (Some(hunks), Some(lang)) = (file.hunks, language(file.path)) else {
+            let (Some(hunks), Some(lang)) = (hunks, language(file.path)) else {
                 return out;
             };
             let path = file.path;
             match lang {
                 Language::JavaScript => {
-                    for spec in js::specifiers(hunks) {
+                    for spec in hunks.all(js::specifiers) {
                         js::resolve(path, spec, project, index, &mut out);
                     }
                 }
                 Language::Python => {
-                    for spec in python::specifiers(hunks) {
+                    for spec in hunks.all(python::specifiers) {
                         python::resolve(path, &spec, index, &mut out);
                     }
                 }
@@ -171,17 +185,17 @@ pub fn resolved_imports(
                     }
                 }
                 Language::JavaKotlin => {
-                    for spec in java::specifiers(hunks) {
+                    for spec in hunks.all(java::specifiers) {
                         java::resolve(path, &spec, &kotlin_declarations, index, &mut out);
                     }
                 }
                 Language::Ruby => {
-                    for require in ruby::requires(hunks) {
+                    for require in hunks.all(ruby::requires) {
                         ruby::resolve(path, &require, index, &mut out);
                     }
                 }
                 Language::C => {
-                    for include in c::includes(hunks) {
+                    for include in hunks.all(c::includes) {
                         c::resolve(
                             path,
                             (&include.0, include.1),
@@ -192,17 +206,17 @@ pub fn resolved_imports(
                     }
                 }
                 Language::CSharp => {
-                    for using in csharp::usings(hunks) {
+                    for using in hunks.all(csharp::usings) {
                         csharp::resolve(path, &using, index, &mut out);
                     }
                 }
                 Language::Php => {
-                    for reference in php::references(hunks) {
+                    for reference in hunks.all(php::references) {
                         php::resolve(path, &reference, index, &mut out);
                     }
                 }
                 Language::Css => {
-                    for sheet in css::imports(path, hunks) {
+                    for sheet in css::imports(path, hunks.hunks) {
                         css::resolve(path, sheet, index, &mut out);
                     }
                 }
@@ -210,31 +224,4 @@ pub fn resolved_imports(
             out
         })
         .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{language, Language};
-
-    fn check(path: &str, expected: Option<Language>) {
-        assert_eq!(language(path), expected, "{path}");
-    }
-
-    #[test]
-    fn languages_by_extension() {
-        check("src/App.tsx", Some(Language::JavaScript));
-        check("src/App.vue", Some(Language::JavaScript));
-        check("pkg/__init__.py", Some(Language::Python));
-        check("src/lib.rs", Some(Language::Rust));
-        check("main.go", Some(Language::Go));
-        check("build.gradle.kts", Some(Language::JavaKotlin));
-        check("Rakefile.rake", Some(Language::Ruby));
-        check("Include/Python.h", Some(Language::C));
-        check("Program.cs", Some(Language::CSharp));
-        check("index.php", Some(Language::Php));
-        check("_variables.scss", Some(Language::Css));
-        check("README.md", None);
-        check("Makefile", None);
-        check(".ts", None);
-    }
 }

@@ -46,11 +46,17 @@ pub fn references<'a>(hunks: &[Hunk<'a>]) -> Vec<Reference<'a>> {
     for hunk in hunks.iter().filter(|hunk| lex::mentions(hunk, TRIGGERS)) {
         tokens.clear();
         lex::tokens(hunk, &SYNTAX, &mut tokens);
+        // A group use may span lines (`use A\B\{` … `};`): it is read without line markers.
+        let code = lex::code(&tokens);
+        let mut code_at = 0;
         for (i, token) in tokens.iter().enumerate() {
             let before = i.checked_sub(1).and_then(|b| tokens.get(b));
+            if !matches!(token, Tok::Bol(_)) {
+                code_at += 1;
+            }
             match token {
                 Tok::Ident("use") if before == Some(&Tok::Bol(0)) => {
-                    read_use(&tokens, i + 1, &mut found);
+                    read_use(&code, code_at, &mut found);
                 }
                 Tok::Ident("require" | "require_once" | "include" | "include_once")
                     if !matches!(before, Some(Tok::Punct(b'>' | b':' | b'$'))) =>

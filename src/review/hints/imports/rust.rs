@@ -19,7 +19,8 @@
 //! else an item of the deepest changed module file above it: of a leaf module (`a/b.rs`) unless
 //! a `mod` line or changed files inside show a module of that name, of a module with children
 //! (`mod.rs`, a crate root) only when its visible lines define it (`fn f`, `macro_rules! f`) or
-//! the importer calls it (`f(…)`), since there an unchanged child module is the likelier reading.
+//! re-export it (`pub use a::f;`), or the importer calls it (`f(…)`), since there an unchanged
+//! child module is the likelier reading.
 //! Crate names come from the manifests read at the head, then from `…/src/` directory names.
 //!
 //! What not: no `#[path]` attributes, no macros, no `extern crate` renames, no inline-module
@@ -47,6 +48,15 @@ const SYNTAX: Syntax = Syntax {
 const TRIGGERS: &[&str] = &["use", "mod", "crate", "fn", "macro_rules"];
 
 const MODULE_SUFFIXES: &[&str] = &[".rs", "/mod.rs"];
+
+/// The lower-case name a `use` path brings into scope (`helper` of `a::b::helper`), if any: a
+/// function or macro its file then has as an item, which `crate::helper` may name. Globs,
+/// `self` and capitalised names (types, which name no module anyway) give none.
+pub fn imported_name<'a>(path: &[&'a str]) -> Option<&'a str> {
+    let (&last, rest) = path.split_last()?;
+    let lower = last.starts_with(|c: char| c.is_ascii_lowercase() || c == '_');
+    (lower && !rest.is_empty() && !matches!(last, "self" | "super" | "crate")).then_some(last)
+}
 
 /// Use trees nest; deeper ones are skipped rather than recursed into.
 const MAX_USE_DEPTH: usize = 8;
@@ -374,8 +384,11 @@ pub fn resolve(
     // A lower-case last name is a module when its file changed (`use crate::runtime::context;`),
     // else an item (a function, macro or static) of the deepest changed module above it, unless
     // something shows it is a module: a `mod` line of its parent or changed files inside it.
+    // A single lower-case name under the crate root (`use crate::helper`) may be an item of
+    // the root itself, kept only with the root's evidence below (issue #32).
     let mut lengths = vec![module_len];
-    if !ends_in_item && !exact && module_len > shortest {
+    let root_item = from_use && module_len == 1 && shortest == 1;
+    if !ends_in_item && !exact && (module_len > shortest || root_item) {
         lengths.push(module_len - 1);
     }
     for take in lengths {
@@ -568,6 +581,33 @@ mod tests {
             "src/app.rs -> src/lib.rs, src/a/c.rs, src/a/e.rs, src/h/mod.rs\n\
              src/k.rs -> src/h/mod.rs\n\
              crates/other/src/lib.rs -> crates/other/src/error.rs",
+        );
+    }
+
+    #[test]
+    fn issue_32_items_re_exported_at_the_crate_root() {
+        // `crate::{…}` whose `use` line is the hunk's section text (the block reader gives it
+        // back); `helper` and `spawn` are re-exported by the changed crate root, `config` is a
+        // module there and `unknown` is neither: no edge for those.
+        check(
+            &[
+                (
+                    "src/lib.rs",
+                    "+pub use util::text::helper;\n+pub(crate) use runtime::{spawn, Handle};\n+mod config;",
+                ),
+                (
+                    "src/cmd.rs",
+                    "+use crate::helper;\n+use crate::{spawn, config, unknown};",
+                ),
+            ],
+            "src/cmd.rs -> src/lib.rs",
+        );
+        check(
+            &[
+                ("src/lib.rs", "+mod config;"),
+                ("src/cmd.rs", "+use crate::{config, unknown};"),
+            ],
+            "",
         );
     }
 

@@ -16,7 +16,7 @@ pub mod c;
 pub mod cargo;
 pub mod js;
 
-use super::imports::{language, Language};
+use super::language::{language, Language};
 use super::paths;
 
 pub use js::{JsPackage, TsConfig};
@@ -150,7 +150,15 @@ impl Project {
 
 /// The module path of a `go.mod`.
 pub fn go_module(text: &str) -> Option<&str> {
-    text.lines().find_map(super::imports::go::module_in)
+    text.lines().find_map(module_in)
+}
+
+/// The module path of a `go.mod` line (`module example.com/a // comment`).
+fn module_in(line: &str) -> Option<&str> {
+    let rest = line.trim_start().strip_prefix("module")?;
+    let path = rest.split("//").next()?.trim().trim_matches('"');
+    let spaced = rest.starts_with([' ', '\t']);
+    (spaced && !path.is_empty() && !path.contains(char::is_whitespace)).then_some(path)
 }
 
 #[cfg(test)]
