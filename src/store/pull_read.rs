@@ -20,7 +20,6 @@ use crate::github::api::{
 };
 use crate::github::client::GitHub;
 use crate::github::graphql::{self, Blobs};
-use crate::json::FromJson;
 use crate::mcp::dispatch::ToolResult;
 use crate::review::hints::project::{self, Project};
 use crate::router::PullPath;
@@ -298,8 +297,7 @@ async fn read_at_head(
     (attributes, project, true)
 }
 
-/// One log line for everything the build files said was wrong (one call: each logging call
-/// site costs wasm size).
+/// One log line for everything the build files said was wrong.
 fn log_problems(owner: &str, repo: &str, number: u64, problems: &[String]) {
     let mut line = String::new();
     for problem in problems {
@@ -491,7 +489,7 @@ impl<'a> Pulled<'a> {
         // Called only when an order is saved: the facts are built then.
         let suggestions = |body: &serde_json::Value| {
             let facts = crate::tools::save_reading_order::facts_from_snapshot(facts_from);
-            crate::review::order::Order::from_json(body.clone())
+            crate::json::read::<crate::review::order::Order>(body)
                 .map(|order| crate::review::order::suggest_for_current(&order, &facts))
                 .unwrap_or_default()
         };

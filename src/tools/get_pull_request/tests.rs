@@ -2,7 +2,6 @@
 
 use super::*;
 use crate::github::api::{Account, GitRef, Permissions};
-use crate::json::FromJson;
 
 mod reference;
 
@@ -495,12 +494,12 @@ fn snapshot_lists_and_flags_default_when_missing() {
         "changed_files": 1,
         "diagram_preference": "ask",
     });
-    let snapshot = Snapshot::from_json(value).unwrap_or_else(|e| panic!("{e}"));
+    let snapshot = crate::json::read::<Snapshot>(&value).unwrap_or_else(|e| panic!("{e}"));
     assert!(snapshot.files[0].changes.is_empty());
     assert!(snapshot.files[0].depends_on.is_empty());
     assert!(!snapshot.files[0].likely_generated);
     assert_eq!(snapshot.files[0].patch, None);
-    let missing = Snapshot::from_json(serde_json::json!({"files": []}));
+    let missing = crate::json::read::<Snapshot>(&serde_json::json!({"files": []}));
     assert_eq!(
         missing.err().map(|e| e.to_string()).as_deref(),
         Some("files_truncated_by_github: missing")
