@@ -30,13 +30,6 @@ extern "C" {
     fn sha256_into(data: &[u8], out: &mut [u8]);
 }
 
-#[wasm_bindgen::prelude::wasm_bindgen(module = "/src/quote.mjs")]
-extern "C" {
-    /// `quote`'s JSON quoting (that module says why it is JavaScript).
-    #[wasm_bindgen(js_name = quoteJson)]
-    fn quote_json(text: &[u8]) -> Vec<u8>;
-}
-
 #[wasm_bindgen::prelude::wasm_bindgen(module = "/src/fixed-text.mjs")]
 extern "C" {
     /// `fixed_text`'s texts (that module says why they are in the JavaScript bundle).
@@ -50,7 +43,6 @@ fn start() {
     crate::security::sha256::install(sha256_into);
     console_error_panic_hook::set_once();
     crate::case::install(|text| String::from(worker::js_sys::JsString::from(text).to_lower_case()));
-    crate::quote::install(|text| String::from_utf8(quote_json(text.as_bytes())).ok());
 }
 
 #[event(fetch)]

@@ -20,8 +20,6 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
-pub mod compact;
-
 /// Why a value could not be read: where, and what was wrong there.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DecodeError {
@@ -168,6 +166,20 @@ pub fn string_inside(text: &str) -> String {
     quoted
 }
 
+/// The JSON string literal of `before`, a text whose literal's inside is `quoted_middle`
+/// (already escaped, quotes left off), and `after`, joined: what [`string`] of the three joined
+/// gives, with the middle's escaping done ahead of time (a cached listing keeps its file list
+/// escaped, so a repeat `get_pull_request` escapes only the result's head).
+pub fn string_joined(before: &str, quoted_middle: &str, after: &str) -> String {
+    let before = string(before);
+    let after = string(after);
+    let mut out = String::with_capacity(before.len() + quoted_middle.len() + after.len());
+    out.push_str(before.strip_suffix('"').unwrap_or(&before));
+    out.push_str(quoted_middle);
+    out.push_str(after.strip_prefix('"').unwrap_or(&after));
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -287,6 +299,9 @@ mod tests {
         assert_eq!(string("a \"b\"\n\\ é\u{1}"), r#""a \"b\"\n\\ é\u0001""#);
         assert_eq!(string_inside("x\"y"), r#"x\"y"#);
         assert_eq!(string_inside(""), "");
+        let (before, middle, after) = ("{\"a\":\"x\n\",\"files\":", "[{\"p\":\"é\\\"\"}]", "}");
+        let joined = string_joined(before, &string_inside(middle), after);
+        assert_eq!(joined, string(&format!("{before}{middle}{after}")));
     }
 
     #[test]

@@ -312,7 +312,7 @@ pub fn shape_from_listing(
     listing: &listing::Listing<'_>,
 ) -> Option<(String, String)> {
     let open = listed_open(inputs, listing.files.len(), listing.trimmed)?;
-    let quoted = crate::quote::json_string_joined(&open, listing.quoted_files, "}");
+    let quoted = crate::json::string_joined(&open, listing.quoted_files, "}");
     let mut text = open;
     text.push_str(listing.files);
     text.push('}');

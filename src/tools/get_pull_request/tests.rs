@@ -136,7 +136,7 @@ fn shape(snapshot: &Snapshot, include_patches: bool) -> Value {
         } else {
             let (cached_text, quoted) = from_cache.unwrap_or_default();
             assert_eq!(cached_text, shaped.text);
-            assert_eq!(quoted, crate::quote::json_string(&shaped.text));
+            assert_eq!(quoted, crate::json::string(&shaped.text));
         }
     }
     value
@@ -454,7 +454,7 @@ pub(super) fn every_field_snapshot() -> Snapshot {
     }
 }
 
-/// Writes the cached text, reads it with `FromJson`: a field name spelled differently fails here.
+/// Writes the cached text and reads it back: a field name spelled differently fails here.
 fn round_trip(snapshot: &Snapshot) {
     let text = snapshot_text::write_cached(snapshot);
     assert_eq!(snapshot_text::read_cached(&text).as_ref(), Some(snapshot));

@@ -51,7 +51,7 @@ fn a_listing_reads_back_what_a_repeat_read_needs() {
     assert!(!listing.trimmed);
     assert_eq!(
         format!("\"{}\"", listing.quoted_files),
-        crate::quote::json_string(&files)
+        crate::json::string(&files)
     );
     let trimmed = write_listing(&snapshot, "[]", true);
     assert!(Listing::read(&trimmed).is_some_and(|listing| listing.trimmed && listing.files == "[]"));
