@@ -154,8 +154,11 @@ pub fn value(body: &[u8]) -> Option<Value> {
 
 /// `text` as a JSON string literal (quoted and escaped).
 pub fn string(text: &str) -> String {
-    // Writing a `&str` to a `String` cannot fail.
-    serde_json::to_string(text).unwrap_or_default()
+    // Room for the quotes and a few escapes, so a long text is not copied as it grows.
+    let mut out = Vec::with_capacity(text.len() + text.len() / 8 + 2);
+    // Writing to a `Vec` cannot fail, and serde_json writes UTF-8.
+    let _ = serde_json::to_writer(&mut out, text);
+    String::from_utf8(out).unwrap_or_default()
 }
 
 /// The inside of `text`'s JSON string literal (escaped, without the quotes).

@@ -359,6 +359,14 @@ impl Shaped {
         let (range, trimmed) = self.listed.clone()?;
         Some((self.text.get(range)?, trimmed))
     }
+
+    /// The result's JSON string literal, given its file list's (from [`Shaped::listed`])
+    /// already quoted (`json::string_inside`): only the text around the list is quoted here.
+    pub fn quoted(&self, quoted_list: &str) -> Option<String> {
+        let (range, _) = self.listed.clone()?;
+        let (before, after) = (self.text.get(..range.start)?, self.text.get(range.end..)?);
+        Some(crate::json::string_joined(before, quoted_list, after))
+    }
 }
 
 /// Shapes the tool's result, applying the caps: the file list is written once from the typed

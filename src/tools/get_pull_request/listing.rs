@@ -42,9 +42,9 @@ pub fn listing_key(snapshot_key: &str) -> String {
 }
 
 /// Writes the listing of a snapshot, reusing its `files` already written (`trimmed` when they
-/// were cut to the response cap).
-pub fn write_listing(snapshot: &Snapshot, files: &str, trimmed: bool) -> String {
-    let quoted = crate::json::string_inside(files);
+/// were cut to the response cap) and quoted (`json::string_inside`; the first read's result
+/// needs the same quoting, so it is done once for both).
+pub fn write_listing(snapshot: &Snapshot, files: &str, quoted: &str, trimmed: bool) -> String {
     let mut out = String::with_capacity(files.len() + quoted.len() + 128 * snapshot.files.len());
     write_json(&mut out, snapshot, Form::Meta);
     out.push('\n');
@@ -54,7 +54,7 @@ pub fn write_listing(snapshot: &Snapshot, files: &str, trimmed: bool) -> String 
     out.push('\n');
     out.push_str(files);
     out.push('\n');
-    out.push_str(&quoted);
+    out.push_str(quoted);
     out
 }
 

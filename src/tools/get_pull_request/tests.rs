@@ -125,7 +125,13 @@ fn shape(snapshot: &Snapshot, include_patches: bool) -> Value {
         );
     }
     if let Some((files, trimmed)) = listed {
-        let cached = listing::write_listing(snapshot, files, trimmed);
+        let quoted_files = crate::json::string_inside(files);
+        // The first read's text block, quoted around the list quoted for the listing.
+        assert_eq!(
+            shaped.quoted(&quoted_files),
+            Some(crate::json::string(&shaped.text))
+        );
+        let cached = listing::write_listing(snapshot, files, &quoted_files, trimmed);
         let listing = listing::Listing::read(&cached).expect("a listing reads back");
         let from_cache =
             shape_from_listing(with(&args, &repository, &pull, &listing.meta), &listing);

@@ -134,7 +134,12 @@ fn written_texts_keep_their_form() {
     let header = r#"{"files":[{"path":"src/new.rs","status":"renamed","previous_path":"src/old.rs","additions":3,"deletions":1,"changes":[{"id":"c1","header":"fn","preview":"+ x","additions":3,"deletions":1}],"depends_on":["src/b.rs"],"test_of":"src/lib.rs","likely_generated":true,"blob_sha":"bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"}],"files_truncated_by_github":true,"changed_files":3200,"diagram_preference":"never","conventions_problem":"diagrams: sometimes","patch_bytes":[96]}"#;
     assert_eq!(write_cached(&snapshot), format!("{header}\n{patch}"));
     let files = crate::tools::get_pull_request::files_text(&snapshot);
-    let listing = crate::tools::get_pull_request::listing::write_listing(&snapshot, &files, false);
+    let listing = crate::tools::get_pull_request::listing::write_listing(
+        &snapshot,
+        &files,
+        &crate::json::string_inside(&files),
+        false,
+    );
     let expected = [
         r#"{"files":[],"files_truncated_by_github":true,"changed_files":3200,"diagram_preference":"never","conventions_problem":"diagrams: sometimes"}"#,
         r#"{"files":[{"path":"src/new.rs","status":"renamed","previous_path":"src/old.rs","additions":3,"deletions":1,"changes":[{"id":"c1","header":"","preview":"","additions":3,"deletions":1}],"patch":"","depends_on":["src/b.rs"],"test_of":"src/lib.rs","likely_generated":true}],"files_truncated_by_github":true,"changed_files":3200,"diagram_preference":"never","conventions_problem":"diagrams: sometimes"}"#,
