@@ -184,6 +184,9 @@ pub fn string_joined(before: &str, quoted_middle: &str, after: &str) -> String {
 }
 
 #[cfg(test)]
+mod stored;
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;

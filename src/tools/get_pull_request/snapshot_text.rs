@@ -101,9 +101,6 @@ pub fn read_json(text: &str) -> Option<Snapshot> {
     serde_json::from_str(text).ok()
 }
 
-#[cfg(test)]
-mod tests;
-
 /// Appends the snapshot as JSON in `form`.
 pub fn write_json(out: &mut String, snapshot: &Snapshot, form: Form) {
     let text = SnapshotText {
@@ -233,3 +230,6 @@ impl Serialize for PatchBytes<'_> {
         seq.end()
     }
 }
+
+#[cfg(test)]
+mod tests;
