@@ -3,7 +3,7 @@
 //! the pull request object's rows, the person object's records. Each text here is one such
 //! value, written by hand; a renamed field or a changed tag fails here.
 
-use super::decode;
+use crate::json::decode;
 use crate::oauth::authorize::AuthorizationRequest;
 use crate::oauth::clients::{ClientKind, ClientRecord};
 use crate::oauth::github_flow::GitHubTokens;
@@ -61,7 +61,7 @@ fn pull_request_object_state_reads_back() {
     );
     let order = state.order.map(|record| record.body);
     let order: crate::review::order::Order =
-        super::read(&order.unwrap_or_default()).unwrap_or_else(|e| panic!("{e}"));
+        crate::json::read(&order.unwrap_or_default()).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(order.sections[0].files[0].path, "src/a.rs");
     assert_eq!(state.diagram, None);
     let reviewer: ReviewerState = read(
