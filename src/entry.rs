@@ -30,18 +30,10 @@ extern "C" {
     fn sha256_into(data: &[u8], out: &mut [u8]);
 }
 
-#[wasm_bindgen::prelude::wasm_bindgen(module = "/src/quote.mjs")]
-extern "C" {
-    /// `quote`'s JSON quoting (that module says why it is JavaScript).
-    #[wasm_bindgen(js_name = quoteJson)]
-    fn quote_json(text: &[u8]) -> Vec<u8>;
-}
-
 #[event(start)]
 fn start() {
     crate::security::sha256::install(sha256_into);
     console_error_panic_hook::set_once();
-    crate::quote::install(|text| String::from_utf8(quote_json(text.as_bytes())).ok());
 }
 
 #[event(fetch)]

@@ -15,7 +15,6 @@ pub mod log;
 pub mod mcp;
 pub mod oauth;
 pub mod person_data;
-pub mod quote;
 pub mod review;
 pub mod router;
 pub mod security;

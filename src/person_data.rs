@@ -11,9 +11,8 @@
 //! What not: no I/O. `service::person_data` runs the steps; `store::person` and
 //! `store::pull_request` delete the rows.
 
+use serde::Deserialize;
 use serde_json::{json, Value};
-
-use crate::json::{DecodeError, Fields, FromJson};
 
 /// Person-object operations (JSON POSTs, like `oauth::person_api`'s).
 pub const NOTE_TICKED: &str = "/data/ticked/note";
@@ -46,7 +45,7 @@ pub const MAX_VERSIONS: u64 = 1000;
 
 /// A pull request a person ticked on, with the login the ticks were written under (ticks are
 /// keyed by login, which a person can change on GitHub).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 pub struct Ticked {
     pub owner: String,
     pub repo: String,
@@ -54,22 +53,8 @@ pub struct Ticked {
     pub login: String,
 }
 
-impl FromJson for Ticked {
-    fn from_json(value: Value) -> Result<Self, DecodeError> {
-        let mut f = Fields::of(value)?;
-        Ok(Ticked {
-            owner: f.required("owner")?,
-            repo: f.required("repo")?,
-            number: f.required("number")?,
-            login: f.required("login")?,
-        })
-    }
-}
-
 impl Ticked {
-    /// The JSON the Worker and the person's object exchange. (Written with `json!` rather than a
-    /// derived `Serialize`: each derived type and each generic call it takes part in is compiled
-    /// again into the wasm, and these messages are small.)
+    /// The JSON the Worker and the person's object exchange.
     pub fn to_json(&self) -> Value {
         json!({ "owner": self.owner, "repo": self.repo, "number": self.number, "login": self.login })
     }
@@ -88,7 +73,7 @@ impl Ticked {
 
 /// `LIST_TICKED`'s reply (at most [`PULLS_PER_REQUEST`] entries, least recently ticked first),
 /// and `DROP_TICKED`'s request (the entries whose ticks are gone).
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
 pub struct TickedList {
     pub pulls: Vec<Ticked>,
 }
@@ -99,16 +84,8 @@ impl TickedList {
     }
 }
 
-impl FromJson for TickedList {
-    fn from_json(value: Value) -> Result<Self, DecodeError> {
-        Ok(TickedList {
-            pulls: Fields::of(value)?.required("pulls")?,
-        })
-    }
-}
-
 /// What `FORGET` removed, for the confirmation page.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
 pub struct Forgotten {
     pub grants: u64,
     pub api_tokens: u64,
@@ -121,22 +98,14 @@ impl Forgotten {
     }
 }
 
-impl FromJson for Forgotten {
-    fn from_json(value: Value) -> Result<Self, DecodeError> {
-        let mut f = Fields::of(value)?;
-        Ok(Forgotten {
-            grants: f.required("grants")?,
-            api_tokens: f.required("api_tokens")?,
-            github_token: f.required("github_token")?,
-        })
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn round_trip<T: FromJson + PartialEq + std::fmt::Debug>(value: T, json: Value) {
+    fn round_trip<T: serde::de::DeserializeOwned + PartialEq + std::fmt::Debug>(
+        value: T,
+        json: Value,
+    ) {
         let text = json.to_string();
         assert_eq!(crate::json::decode::<T>(&text).unwrap(), value, "{text}");
     }

@@ -82,7 +82,7 @@ pub async fn post_to_object(
 
 /// POSTs `body` like [`post_to_object`] and decodes the object's 200 reply as `T`; any other
 /// status is an error naming the operation and the object's answer.
-pub async fn post_json<T: crate::json::FromJson>(
+pub async fn post_json<T: serde::de::DeserializeOwned>(
     env: &Env,
     binding: &str,
     name: &str,

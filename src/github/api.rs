@@ -2,14 +2,12 @@
 //! and how a failed response is classified.
 //!
 //! Only the fields LogiKFlow uses are decoded; everything else GitHub sends is ignored, so a new
-//! field never breaks us. The shapes read themselves through `crate::json` rather than serde's
-//! derive (smaller wasm); fields we can do without take their default when GitHub leaves them
-//! out or sends `null`.
+//! field never breaks us. The shapes derive `Deserialize` and are read by `json::decode`;
+//! fields we can do without take their default when GitHub leaves them out or sends `null`
+//! (`json::or_default`).
 //! Sending lives in `client` (wasm only).
 
-use serde_json::Value;
-
-use crate::json::{DecodeError, Fields, FromJson};
+use serde::Deserialize;
 
 /// GitHub's REST API version we speak (sent as `X-GitHub-Api-Version`).
 pub const API_VERSION: &str = "2022-11-28";
@@ -165,40 +163,22 @@ pub fn file_pages(changed_files: u64) -> u32 {
     listed.div_ceil(FILES_PER_PAGE).max(1)
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct Permissions {
+    #[serde(default, deserialize_with = "crate::json::or_default")]
     pub admin: bool,
+    #[serde(default, deserialize_with = "crate::json::or_default")]
     pub maintain: bool,
+    #[serde(default, deserialize_with = "crate::json::or_default")]
     pub push: bool,
 }
 
-impl FromJson for Permissions {
-    fn from_json(value: Value) -> Result<Self, DecodeError> {
-        let mut f = Fields::of(value)?;
-        Ok(Permissions {
-            admin: f.or_default("admin")?,
-            maintain: f.or_default("maintain")?,
-            push: f.or_default("push")?,
-        })
-    }
-}
-
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct Repository {
     pub full_name: String,
+    #[serde(default, deserialize_with = "crate::json::or_default")]
     pub private: bool,
     pub permissions: Option<Permissions>,
-}
-
-impl FromJson for Repository {
-    fn from_json(value: Value) -> Result<Self, DecodeError> {
-        let mut f = Fields::of(value)?;
-        Ok(Repository {
-            full_name: f.required("full_name")?,
-            private: f.or_default("private")?,
-            permissions: f.optional("permissions")?,
-        })
-    }
 }
 
 impl Repository {
@@ -210,50 +190,36 @@ impl Repository {
     }
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct Account {
     pub login: String,
+    #[serde(default, deserialize_with = "crate::json::or_default")]
     pub id: u64,
 }
 
-impl FromJson for Account {
-    fn from_json(value: Value) -> Result<Self, DecodeError> {
-        let mut f = Fields::of(value)?;
-        Ok(Account {
-            login: f.required("login")?,
-            id: f.or_default("id")?,
-        })
-    }
-}
-
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct GitRef {
     /// The branch name (GitHub's `ref`).
+    #[serde(rename = "ref")]
     pub name: String,
     pub sha: String,
 }
 
-impl FromJson for GitRef {
-    fn from_json(value: Value) -> Result<Self, DecodeError> {
-        let mut f = Fields::of(value)?;
-        Ok(GitRef {
-            name: f.required("ref")?,
-            sha: f.required("sha")?,
-        })
-    }
-}
-
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct PullRequest {
     pub number: u64,
+    #[serde(default, deserialize_with = "crate::json::or_default")]
     pub title: String,
     pub state: String,
+    #[serde(default, deserialize_with = "crate::json::or_default")]
     pub merged: bool,
+    #[serde(default, deserialize_with = "crate::json::or_default")]
     pub draft: bool,
     pub user: Option<Account>,
     pub html_url: String,
     pub base: GitRef,
     pub head: GitRef,
+    #[serde(default, deserialize_with = "crate::json::or_default")]
     pub changed_files: u64,
     /// Lines added and deleted over the whole diff; `None` when GitHub left them out.
     pub additions: Option<u64>,
@@ -262,32 +228,13 @@ pub struct PullRequest {
     pub review_comments: Option<u64>,
 }
 
-impl FromJson for PullRequest {
-    fn from_json(value: Value) -> Result<Self, DecodeError> {
-        let mut f = Fields::of(value)?;
-        Ok(PullRequest {
-            number: f.required("number")?,
-            title: f.or_default("title")?,
-            state: f.required("state")?,
-            merged: f.or_default("merged")?,
-            draft: f.or_default("draft")?,
-            user: f.optional("user")?,
-            html_url: f.required("html_url")?,
-            base: f.required("base")?,
-            head: f.required("head")?,
-            changed_files: f.or_default("changed_files")?,
-            additions: f.optional("additions")?,
-            deletions: f.optional("deletions")?,
-            review_comments: f.optional("review_comments")?,
-        })
-    }
-}
-
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct PullFile {
     pub filename: String,
     pub status: String,
+    #[serde(default, deserialize_with = "crate::json::or_default")]
     pub additions: u64,
+    #[serde(default, deserialize_with = "crate::json::or_default")]
     pub deletions: u64,
     pub patch: Option<String>,
     pub previous_filename: Option<String>,
@@ -295,35 +242,12 @@ pub struct PullFile {
     pub sha: Option<String>,
 }
 
-impl FromJson for PullFile {
-    fn from_json(value: Value) -> Result<Self, DecodeError> {
-        let mut f = Fields::of(value)?;
-        Ok(PullFile {
-            filename: f.required("filename")?,
-            status: f.required("status")?,
-            additions: f.or_default("additions")?,
-            deletions: f.or_default("deletions")?,
-            patch: f.optional("patch")?,
-            previous_filename: f.optional("previous_filename")?,
-            sha: f.optional("sha")?,
-        })
-    }
-}
-
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct Contents {
+    #[serde(default, deserialize_with = "crate::json::or_default")]
     pub content: String,
+    #[serde(default, deserialize_with = "crate::json::or_default")]
     pub encoding: String,
-}
-
-impl FromJson for Contents {
-    fn from_json(value: Value) -> Result<Self, DecodeError> {
-        let mut f = Fields::of(value)?;
-        Ok(Contents {
-            content: f.or_default("content")?,
-            encoding: f.or_default("encoding")?,
-        })
-    }
 }
 
 impl Contents {
@@ -337,41 +261,24 @@ impl Contents {
     }
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct Comparison {
+    #[serde(default, deserialize_with = "crate::json::or_default")]
     pub ahead_by: u64,
+    #[serde(default, deserialize_with = "crate::json::or_default")]
     pub total_commits: u64,
     /// The files that differ between the two commits (GitHub lists at most 300).
+    #[serde(default, deserialize_with = "crate::json::or_default")]
     pub files: Vec<ComparedFile>,
-}
-
-impl FromJson for Comparison {
-    fn from_json(value: Value) -> Result<Self, DecodeError> {
-        let mut f = Fields::of(value)?;
-        Ok(Comparison {
-            ahead_by: f.or_default("ahead_by")?,
-            total_commits: f.or_default("total_commits")?,
-            files: f.or_default("files")?,
-        })
-    }
 }
 
 /// GitHub lists at most this many files in a comparison.
 pub const MAX_COMPARED_FILES: usize = 300;
 
 /// One file of a comparison, by name (its patch is not needed).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 pub struct ComparedFile {
     pub filename: String,
-}
-
-impl FromJson for ComparedFile {
-    fn from_json(value: Value) -> Result<Self, DecodeError> {
-        let mut f = Fields::of(value)?;
-        Ok(ComparedFile {
-            filename: f.required("filename")?,
-        })
-    }
 }
 
 /// How many comment pages to read for a pull request with `review_comments` comments: none when
@@ -387,7 +294,7 @@ pub fn comment_pages(review_comments: Option<u64>) -> u32 {
 
 /// A review comment: a comment on a line of a pull request's diff (GitHub REST,
 /// "List review comments on a pull request").
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct ReviewComment {
     pub path: String,
     /// The line it is on in the current diff (the last line of a multi-line comment); `None`
@@ -396,13 +303,17 @@ pub struct ReviewComment {
     /// The line it was written on, in the diff of its own commit.
     pub original_line: Option<u32>,
     /// `LEFT` (the base: a removed line) or `RIGHT` (the head: an added or unchanged line).
+    #[serde(default, deserialize_with = "crate::json::or_default")]
     pub side: String,
     /// GitHub's position in the current diff; `null` is how GitHub marks a comment outdated
     /// (its line changed after it was written).
     pub position: Option<u64>,
+    #[serde(default, deserialize_with = "crate::json::or_default")]
     pub body: String,
     pub user: Option<Account>,
+    #[serde(default, deserialize_with = "crate::json::or_default")]
     pub created_at: String,
+    #[serde(default, deserialize_with = "crate::json::or_default")]
     pub html_url: String,
 }
 
@@ -417,23 +328,6 @@ impl ReviewComment {
         self.user
             .as_ref()
             .map_or("ghost", |user| user.login.as_str())
-    }
-}
-
-impl FromJson for ReviewComment {
-    fn from_json(value: Value) -> Result<Self, DecodeError> {
-        let mut f = Fields::of(value)?;
-        Ok(ReviewComment {
-            path: f.required("path")?,
-            line: f.optional("line")?,
-            original_line: f.optional("original_line")?,
-            side: f.or_default("side")?,
-            position: f.optional("position")?,
-            body: f.or_default("body")?,
-            user: f.optional("user")?,
-            created_at: f.or_default("created_at")?,
-            html_url: f.or_default("html_url")?,
-        })
     }
 }
 
@@ -695,7 +589,7 @@ mod tests {
         assert_eq!(contents.text().as_deref(), Some("diagrams: always\n"));
     }
 
-    fn read<T: FromJson>(text: &str) -> T {
+    fn read<T: serde::de::DeserializeOwned>(text: &str) -> T {
         crate::json::decode(text).unwrap_or_else(|e| panic!("{e}"))
     }
 
@@ -851,11 +745,11 @@ mod tests {
         assert_eq!(
             error(r#"{"number": 7, "state": "open", "html_url": "h", "base": {"sha": "b"}}"#)
                 .as_deref(),
-            Some("base.ref: missing")
+            Some("base.ref: missing at line 1 column 68")
         );
         assert_eq!(
             error(r#"{"number": "7"}"#).as_deref(),
-            Some("number: expected a whole number of 0 or more, got a string")
+            Some("number: invalid type: string \"7\", expected u64 at line 1 column 14")
         );
         assert!(error(r#"{"number": 7"#).is_some_and(|e| e.starts_with("not JSON")));
     }

@@ -8,7 +8,6 @@ use futures_util::future::{select, Either};
 use worker::{web_sys, Delay};
 
 use super::api::{classify_failure, GitHubError, API_VERSION};
-use crate::json::FromJson;
 use crate::subrequest as wire;
 
 /// A GitHub API client for one person.
@@ -21,13 +20,16 @@ pub struct GitHub<'a> {
 
 impl GitHub<'_> {
     /// GETs `path` and decodes the JSON body.
-    pub async fn get<T: FromJson>(&self, path: &str) -> Result<T, GitHubError> {
+    pub async fn get<T: serde::de::DeserializeOwned>(&self, path: &str) -> Result<T, GitHubError> {
         let body = self.get_text(path).await?;
         crate::json::decode(&body).map_err(|e| GitHubError::Malformed(e.to_string()))
     }
 
     /// GETs `path`; `Ok(None)` when GitHub says 404 (for optional files).
-    pub async fn get_optional<T: FromJson>(&self, path: &str) -> Result<Option<T>, GitHubError> {
+    pub async fn get_optional<T: serde::de::DeserializeOwned>(
+        &self,
+        path: &str,
+    ) -> Result<Option<T>, GitHubError> {
         match self.get(path).await {
             Ok(value) => Ok(Some(value)),
             Err(GitHubError::NotFound) => Ok(None),
@@ -45,8 +47,7 @@ impl GitHub<'_> {
         self.send(path, None).await
     }
 
-    /// One request with one retry for transient failures; shared by GET and POST so the
-    /// exchange is compiled once.
+    /// One request with one retry for transient failures; shared by GET and POST.
     async fn send(&self, path: &str, body: Option<&str>) -> Result<String, GitHubError> {
         match self.attempt(path, body).await {
             Err(error) if error.is_transient() => self.attempt(path, body).await,

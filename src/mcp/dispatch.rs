@@ -557,7 +557,7 @@ fn tool_call(
 pub fn tool_reply(request: &ToolRequest, result: ToolResult) -> HttpReply {
     let mut body = match result {
         ToolResult::Json(text) => {
-            return json_tool_reply(request, &text, &crate::quote::json_string(&text))
+            return json_tool_reply(request, &text, &crate::json::string(&text))
         }
         ToolResult::JsonQuoted { text, quoted } => return json_tool_reply(request, &text, &quoted),
         // Written once and spliced in as both the text and `structuredContent`: writing the
@@ -565,7 +565,7 @@ pub fn tool_reply(request: &ToolRequest, result: ToolResult) -> HttpReply {
         // on a 320-file pull request (`tests/bench/profile.mjs gpr-big`, issue #19).
         ToolResult::Structured(structured) => {
             let text = structured.to_string();
-            return json_tool_reply(request, &text, &crate::quote::json_string(&text));
+            return json_tool_reply(request, &text, &crate::json::string(&text));
         }
         ToolResult::TextAndStructured { text, structured } => json!({
             "content": [{ "type": "text", "text": text }],

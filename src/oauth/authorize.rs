@@ -8,7 +8,7 @@
 //! What not: no storage and no GitHub: the endpoints keep the validated request server-side while
 //! the person signs in, then the person's object issues the code.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::challenge::SCOPE;
 use super::clients::{ClientRecord, MAX_CLIENT_ID_LEN};
@@ -32,7 +32,7 @@ pub const MAX_STATE_LEN: usize = 1000;
 const IGNORED_SCOPES: &[&str] = &["offline_access"];
 
 /// A validated authorization request, kept server-side while the person signs in with GitHub.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AuthorizationRequest {
     pub client_id: String,
     pub client_name: String,
@@ -66,40 +66,13 @@ impl AuthorizationRequest {
     }
 }
 
-impl crate::json::FromJson for AuthorizationRequest {
-    fn from_json(value: serde_json::Value) -> Result<Self, crate::json::DecodeError> {
-        let mut f = crate::json::Fields::of(value)?;
-        Ok(AuthorizationRequest {
-            client_id: f.required("client_id")?,
-            client_name: f.required("client_name")?,
-            verified_domain: f.optional("verified_domain")?,
-            redirect_uri: f.required("redirect_uri")?,
-            redirect_uri_sent: f.required("redirect_uri_sent")?,
-            state: f.optional("state")?,
-            code_challenge: f.required("code_challenge")?,
-            resource: f.required("resource")?,
-        })
-    }
-}
-
 /// The GitHub round trip's server-side state, stored under the hash of the `state` sent to GitHub.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SignInFlow {
     pub request: AuthorizationRequest,
     /// Our PKCE verifier toward GitHub.
     pub github_verifier: String,
     pub created_at: u64,
-}
-
-impl crate::json::FromJson for SignInFlow {
-    fn from_json(value: serde_json::Value) -> Result<Self, crate::json::DecodeError> {
-        let mut f = crate::json::Fields::of(value)?;
-        Ok(SignInFlow {
-            request: f.required("request")?,
-            github_verifier: f.required("github_verifier")?,
-            created_at: f.required("created_at")?,
-        })
-    }
 }
 
 /// An authorization request that cannot go on.

@@ -6,10 +6,8 @@
 //! Every client is public: there are no client secrets, PKCE proves possession instead.
 //! What not: no fetching or storage; the endpoints fetch documents and keep records in KV.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
-
-use crate::json::{DecodeError, Fields, FromJson};
 
 use super::error::{DocumentProblem, Error};
 use super::redirect_uri::RedirectUri;
@@ -24,7 +22,7 @@ pub const MAX_CLIENT_ID_LEN: usize = 500;
 pub const REGISTERED_PREFIX: &str = "lfd_";
 
 /// How a client is known.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ClientKind {
     /// Registered through `/oauth/register`: its name is its own claim.
@@ -33,21 +31,8 @@ pub enum ClientKind {
     MetadataDocument { domain: String },
 }
 
-impl FromJson for ClientKind {
-    fn from_json(value: Value) -> Result<Self, DecodeError> {
-        let (name, content) = crate::json::variant(value)?;
-        match name.as_str() {
-            "registered" => Ok(ClientKind::Registered),
-            "metadata_document" => Ok(ClientKind::MetadataDocument {
-                domain: Fields::of(content)?.required("domain")?,
-            }),
-            other => Err(crate::json::unknown_variant(other)),
-        }
-    }
-}
-
 /// A client as the authorization endpoint needs it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ClientRecord {
     pub client_id: String,
     /// The name the client gave (may be empty for a registered client).
@@ -56,19 +41,6 @@ pub struct ClientRecord {
     /// Epoch seconds.
     pub created_at: u64,
     pub kind: ClientKind,
-}
-
-impl FromJson for ClientRecord {
-    fn from_json(value: Value) -> Result<Self, DecodeError> {
-        let mut f = Fields::of(value)?;
-        Ok(ClientRecord {
-            client_id: f.required("client_id")?,
-            client_name: f.required("client_name")?,
-            redirect_uris: f.required("redirect_uris")?,
-            created_at: f.required("created_at")?,
-            kind: f.required("kind")?,
-        })
-    }
 }
 
 impl ClientRecord {

@@ -9,14 +9,14 @@
 //! variant (as axum's rejections do) means no endpoint can invent its own.
 //! What not: no decisions. Modules return these values; endpoints only render them.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::http::HttpReply;
 
 /// Why a grant-bound request (code exchange, refresh) was refused; decided in the person's object
 /// and carried back to the Worker, hence serializable.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum GrantError {
     /// No such code, or it was issued by another person's object.
@@ -41,27 +41,6 @@ pub enum GrantError {
     RefreshExpired,
     /// The refresh token was already rotated; its grant is now revoked.
     RefreshReplayed,
-}
-
-impl crate::json::FromJson for GrantError {
-    fn from_json(value: serde_json::Value) -> Result<Self, crate::json::DecodeError> {
-        crate::json::from_name(value, |name| {
-            Some(match name {
-                "code_unknown" => GrantError::CodeUnknown,
-                "code_expired" => GrantError::CodeExpired,
-                "code_reused" => GrantError::CodeReused,
-                "client_mismatch" => GrantError::ClientMismatch,
-                "redirect_mismatch" => GrantError::RedirectMismatch,
-                "pkce_mismatch" => GrantError::PkceMismatch,
-                "pkce_verifier_malformed" => GrantError::PkceVerifierMalformed,
-                "wrong_resource" => GrantError::WrongResource,
-                "refresh_unknown" => GrantError::RefreshUnknown,
-                "refresh_expired" => GrantError::RefreshExpired,
-                "refresh_replayed" => GrantError::RefreshReplayed,
-                _ => return None,
-            })
-        })
-    }
 }
 
 /// A problem with a Client ID Metadata Document.

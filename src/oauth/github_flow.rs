@@ -9,9 +9,7 @@
 
 use std::fmt;
 
-use serde::Serialize;
-
-use crate::json::{DecodeError, Fields, FromJson};
+use serde::{Deserialize, Serialize};
 
 use crate::security::form::encode;
 
@@ -22,7 +20,7 @@ pub const GITHUB_SCOPE: &str = "repo";
 pub const REFRESH_MARGIN_SECONDS: u64 = 10 * 60;
 
 /// A person's GitHub credentials. `Debug` never shows them.
-#[derive(Clone, PartialEq, Eq, Serialize)]
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GitHubTokens {
     pub access_token: String,
     /// GitHub App user tokens only.
@@ -30,18 +28,6 @@ pub struct GitHubTokens {
     /// Epoch seconds; `None` for tokens that do not expire.
     pub expires_at: Option<u64>,
     pub refresh_expires_at: Option<u64>,
-}
-
-impl FromJson for GitHubTokens {
-    fn from_json(value: serde_json::Value) -> Result<Self, DecodeError> {
-        let mut f = Fields::of(value)?;
-        Ok(GitHubTokens {
-            access_token: f.required("access_token")?,
-            refresh_token: f.optional("refresh_token")?,
-            expires_at: f.optional("expires_at")?,
-            refresh_expires_at: f.optional("refresh_expires_at")?,
-        })
-    }
 }
 
 impl fmt::Debug for GitHubTokens {
@@ -139,25 +125,13 @@ impl std::fmt::Display for TokenFailure {
     }
 }
 
+#[derive(Deserialize)]
 struct TokenResponse {
     access_token: Option<String>,
     refresh_token: Option<String>,
     expires_in: Option<u64>,
     refresh_token_expires_in: Option<u64>,
     error: Option<String>,
-}
-
-impl FromJson for TokenResponse {
-    fn from_json(value: serde_json::Value) -> Result<Self, DecodeError> {
-        let mut f = Fields::of(value)?;
-        Ok(TokenResponse {
-            access_token: f.optional("access_token")?,
-            refresh_token: f.optional("refresh_token")?,
-            expires_in: f.optional("expires_in")?,
-            refresh_token_expires_in: f.optional("refresh_token_expires_in")?,
-            error: f.optional("error")?,
-        })
-    }
 }
 
 /// Reads the JSON answer of GitHub's token endpoint (errors come with HTTP 200 there).

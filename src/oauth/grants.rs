@@ -20,10 +20,8 @@
 //!
 //! What not: no storage, no randomness, no token formats (`tokens`), no HTTP.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
-
-use crate::json::{DecodeError, Fields, FromJson};
 
 use super::challenge::SCOPE;
 use super::error::GrantError;
@@ -41,7 +39,7 @@ pub const GRANT_MAX_SECONDS: u64 = 180 * 24 * 60 * 60;
 pub const CONSENT_TTL_SECONDS: u64 = 10 * 60;
 
 /// An authorization code's bindings, stored under the code's hash.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CodeRecord {
     pub client_id: String,
     pub client_name: String,
@@ -55,23 +53,6 @@ pub struct CodeRecord {
     pub expires_at: u64,
     /// The grant the first exchange created; `Some` means the code is spent.
     pub grant_id: Option<String>,
-}
-
-impl FromJson for CodeRecord {
-    fn from_json(value: Value) -> Result<Self, DecodeError> {
-        let mut f = Fields::of(value)?;
-        Ok(CodeRecord {
-            client_id: f.required("client_id")?,
-            client_name: f.required("client_name")?,
-            redirect_uri: f.required("redirect_uri")?,
-            redirect_uri_sent: f.required("redirect_uri_sent")?,
-            code_challenge: f.required("code_challenge")?,
-            resource: f.required("resource")?,
-            may_write: f.required("may_write")?,
-            expires_at: f.required("expires_at")?,
-            grant_id: f.optional("grant_id")?,
-        })
-    }
 }
 
 /// A grant: one client's access for one person, from consent until revoked or expired.

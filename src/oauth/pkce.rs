@@ -5,23 +5,16 @@
 //! refused, and so is a challenge without a method (RFC 7636 §4.3 would default it to `plain`).
 //! What not: no storage; the challenge travels inside the code's record.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::error::{Error, GrantError};
 use crate::security::compare::constant_time_eq;
 use crate::security::pkce::s256;
 
 /// A validated S256 code challenge: 43 base64url characters, the length of a SHA-256 digest.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct CodeChallenge(String);
-
-/// Read back from storage as stored (it was checked when the authorization request came in).
-impl crate::json::FromJson for CodeChallenge {
-    fn from_json(value: serde_json::Value) -> Result<Self, crate::json::DecodeError> {
-        String::from_json(value).map(CodeChallenge)
-    }
-}
 
 impl CodeChallenge {
     /// Parses the authorization request's `code_challenge` and `code_challenge_method`

@@ -8,7 +8,7 @@
 //! What not: no fetching, no storage; the client's record keeps the strings it registered.
 
 use super::error::RedirectUriError;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Longest redirect URI we accept; real ones are far shorter.
 pub const MAX_LEN: usize = 2000;
@@ -29,16 +29,9 @@ const FORBIDDEN_SCHEMES: &[&str] = &[
 ];
 
 /// A redirect URI that passed the registration rules, kept exactly as the client sent it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct RedirectUri(String);
-
-/// Read back from storage as stored (it was checked when it was registered).
-impl crate::json::FromJson for RedirectUri {
-    fn from_json(value: serde_json::Value) -> Result<Self, crate::json::DecodeError> {
-        String::from_json(value).map(RedirectUri)
-    }
-}
 
 impl RedirectUri {
     /// Applies the registration rules.

@@ -11,7 +11,7 @@
 
 use std::fmt;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::security::base64::{decode_url_safe, encode_url_safe};
 use crate::security::hmac::hmac_sha256;
@@ -58,16 +58,9 @@ impl TokenKind {
 }
 
 /// A GitHub user id, the key of a person's Durable Object.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct PersonId(String);
-
-/// Read back from internal messages as sent (it was parsed from a token or from GitHub).
-impl crate::json::FromJson for PersonId {
-    fn from_json(value: serde_json::Value) -> Result<Self, crate::json::DecodeError> {
-        String::from_json(value).map(PersonId)
-    }
-}
 
 impl PersonId {
     /// A GitHub user id: 1 to 20 decimal digits.

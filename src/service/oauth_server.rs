@@ -28,9 +28,7 @@
 //! (GitHub round trips, 10 minutes, deleted on use).
 
 use futures_util::future::{select, Either};
-use serde::Serialize;
-
-use crate::json::FromJson;
+use serde::{Deserialize, Serialize};
 use worker::{web_sys, Delay, Env, Request};
 
 use crate::config::Config;
@@ -245,7 +243,7 @@ fn ours(config: &Config, token: &str) -> Option<(TokenKind, tokens::PersonId)> {
 }
 
 /// One POST to a person's (or an address's) object.
-pub(crate) async fn call_person<Q: Serialize, A: FromJson>(
+pub(crate) async fn call_person<Q: Serialize, A: serde::de::DeserializeOwned>(
     env: &Env,
     object_name: &str,
     op: &str,
@@ -255,9 +253,12 @@ pub(crate) async fn call_person<Q: Serialize, A: FromJson>(
     crate::subrequest::post_json(env, PERSONS, object_name, op, &body).await
 }
 
-/// A KV value decoded with serde_json (KV's own `json()` goes through serde-wasm-bindgen, which
-/// would compile every stored type a second time). Unreadable values count as absent.
-async fn kv_json<T: FromJson>(kv: &worker::KvStore, key: &str) -> Result<Option<T>, Error> {
+/// A KV value decoded with `json::decode`, as every stored value is. Unreadable values count
+/// as absent.
+async fn kv_json<T: serde::de::DeserializeOwned>(
+    kv: &worker::KvStore,
+    key: &str,
+) -> Result<Option<T>, Error> {
     let text = kv
         .get(key)
         .text()
@@ -300,24 +301,11 @@ pub(crate) async fn address_limit(req: &Request, env: &Env, config: &Config) -> 
 // ---- clients ----------------------------------------------------------------------------
 
 /// A cached Client ID Metadata Document outcome.
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 enum CachedDocument {
     Client { client: ClientRecord },
     Failed,
-}
-
-impl FromJson for CachedDocument {
-    fn from_json(value: serde_json::Value) -> Result<Self, crate::json::DecodeError> {
-        let (name, content) = crate::json::variant(value)?;
-        match name.as_str() {
-            "client" => Ok(CachedDocument::Client {
-                client: crate::json::Fields::of(content)?.required("client")?,
-            }),
-            "failed" => Ok(CachedDocument::Failed),
-            other => Err(crate::json::unknown_variant(other)),
-        }
-    }
 }
 
 async fn load_client(env: &Env, config: &Config, client_id: &str) -> Result<ClientRecord, Error> {

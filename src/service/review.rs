@@ -10,7 +10,6 @@ use crate::config::Config;
 use crate::github::api::{path, Comparison, RepoPath, MAX_COMPARED_FILES};
 use crate::github::client::GitHub;
 use crate::http::HttpReply;
-use crate::json::FromJson;
 use crate::review::order::{checklist_ids, validate_order, Order};
 use crate::router::PullPath;
 use crate::security::form;
@@ -92,7 +91,7 @@ pub async fn review(
     };
     let order: Option<Order> = record
         .as_ref()
-        .and_then(|r| Order::from_json(r.body.clone()).ok());
+        .and_then(|r| crate::json::read::<Order>(&r.body).ok());
     let checklist = order.as_ref().map(checklist_ids).unwrap_or_default();
     let commits_since = match &record {
         Some(record) if record.head_sha != read.pull.head.sha => {
@@ -104,7 +103,7 @@ pub async fn review(
     let latest_order: Option<Order> = current
         .order
         .as_ref()
-        .and_then(|r| Order::from_json(r.body.clone()).ok());
+        .and_then(|r| crate::json::read::<Order>(&r.body).ok());
     let stored =
         saved_store::reviewer_state(env, &pull.owner, &pull.repo, pull.number, &caller.login)
             .await?;
@@ -319,7 +318,7 @@ pub async fn tick(
     let current = saved_store::current(env, &pull.owner, &pull.repo, pull.number).await?;
     let order = current
         .order
-        .and_then(|record| Order::from_json(record.body).ok());
+        .and_then(|record| crate::json::read::<Order>(&record.body).ok());
     let Some(items) = review_page::expand_tick(item, order.as_ref(), &read.snapshot.files) else {
         return Ok(refuse(
             404,
@@ -397,7 +396,7 @@ pub async fn arrange(
     let Some(record) = current.order else {
         return Ok(message_page(404, "No order yet", "Ask an agent to arrange this pull request first (save_reading_order); then you can adjust it here.", base_url));
     };
-    let Ok(order) = Order::from_json(record.body) else {
+    let Ok(order) = crate::json::read::<Order>(&record.body) else {
         return Ok(message_page(
             500,
             "Unreadable order",

@@ -1,10 +1,8 @@
 //! Talks to a pull request's Durable Object (wasm only): one object per `owner/repo#number`,
 //! lower-cased, because GitHub names are case-insensitive.
 
-use worker::{Env, Result};
-
-use crate::json::FromJson;
 use crate::subrequest as wire;
+use worker::{Env, Result};
 
 use crate::mcp::dispatch::ToolResult;
 use crate::tools::relay::{self, RelayedCall, LOG_HEADER};
@@ -22,7 +20,7 @@ pub fn object_name(owner: &str, repo: &str, number: u64) -> String {
 
 const BINDING: &str = "PULL_REQUESTS";
 
-async fn get_json<T: FromJson>(
+async fn get_json<T: serde::de::DeserializeOwned>(
     env: &Env,
     owner: &str,
     repo: &str,
@@ -39,7 +37,7 @@ async fn get_json<T: FromJson>(
 }
 
 /// POSTs a JSON body to the pull request's object and decodes its 200 reply.
-async fn post_json<T: FromJson>(
+async fn post_json<T: serde::de::DeserializeOwned>(
     env: &Env,
     owner: &str,
     repo: &str,

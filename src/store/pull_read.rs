@@ -20,7 +20,6 @@ use crate::github::api::{
 };
 use crate::github::client::GitHub;
 use crate::github::graphql::{self, Blobs};
-use crate::json::FromJson;
 use crate::mcp::dispatch::ToolResult;
 use crate::review::hints::project::{self, Project};
 use crate::router::PullPath;
@@ -460,13 +459,24 @@ pub async fn get_pull_request_in_object(
     };
     // The files written once, straight from the snapshot: spliced in when they fit, else cut to
     // the cap (or given patches); the list the result holds is cached for the next reads.
+    // A cached list is quoted once, for the listing and for the result's text block alike.
     let shaped = gpr::shape_result(pulled.inputs(&snapshot, &snapshot));
+    let mut quoted = None;
     if let (true, Some((files, trimmed))) = (cached, shaped.listed()) {
-        let listing: Rc<str> = listing::write_listing(&snapshot, files, trimmed).into();
+        let quoted_files = crate::json::string_inside(files);
+        let listing: Rc<str> =
+            listing::write_listing(&snapshot, files, &quoted_files, trimmed).into();
+        quoted = shaped.quoted(&quoted_files);
         put_cached(env, &key, &listing).await;
         *memo.listing.borrow_mut() = Some((key, listing));
     }
-    ToolResult::Json(shaped.text)
+    match quoted {
+        Some(quoted) => ToolResult::JsonQuoted {
+            text: shaped.text,
+            quoted,
+        },
+        None => ToolResult::Json(shaped.text),
+    }
 }
 
 /// What a `get_pull_request` result is built from besides the files.
@@ -490,7 +500,7 @@ impl<'a> Pulled<'a> {
         // Called only when an order is saved: the facts are built then.
         let suggestions = |body: &serde_json::Value| {
             let facts = crate::tools::save_reading_order::facts_from_snapshot(facts_from);
-            crate::review::order::Order::from_json(body.clone())
+            crate::json::read::<crate::review::order::Order>(body)
                 .map(|order| crate::review::order::suggest_for_current(&order, &facts))
                 .unwrap_or_default()
         };

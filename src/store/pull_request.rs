@@ -19,13 +19,13 @@
 //! Bounds (`person_data`): a save keeps the latest [`MAX_VERSIONS`] versions of its kind, and a
 //! tick removes every tick unchanged for a year, so neither table grows without limit.
 
+use serde::Deserialize;
 use serde_json::Value;
 use worker::{
     durable_object, DurableObject, Env, Method, Request, Response, Result, SqlCursor, SqlStorage,
     SqlStorageValue, State,
 };
 
-use crate::json::{DecodeError, Fields, FromJson};
 use crate::person_data::{MAX_VERSIONS, TICK_RETENTION_SECONDS};
 use crate::tools::relay::{self, RelayedCall};
 use crate::tools::saved::{
@@ -61,6 +61,7 @@ const MAX_HEADS: usize = 20;
 
 /// A reviewer ticking (or unticking) items: one checklist item, one change, or every change of a
 /// file entry, stored as content items (`change:<path>#<id>`, `blob:<path>#<sha>`).
+#[derive(Deserialize)]
 struct Tick {
     person: String,
     items: Vec<String>,
@@ -69,66 +70,26 @@ struct Tick {
     at: String,
 }
 
-impl FromJson for Tick {
-    fn from_json(value: Value) -> std::result::Result<Self, DecodeError> {
-        let mut f = Fields::of(value)?;
-        Ok(Tick {
-            person: f.required("person")?,
-            items: f.required("items")?,
-            done: f.required("done")?,
-            head_sha: f.required("head_sha")?,
-            at: f.required("at")?,
-        })
-    }
-}
-
 /// The change ids of every file at one head, recorded once per head.
+#[derive(Deserialize)]
 struct HeadRecord {
     head_sha: String,
     files: Value,
     at: String,
 }
 
-impl FromJson for HeadRecord {
-    fn from_json(value: Value) -> std::result::Result<Self, DecodeError> {
-        let mut f = Fields::of(value)?;
-        Ok(HeadRecord {
-            head_sha: f.required("head_sha")?,
-            files: f.required("files")?,
-            at: f.required("at")?,
-        })
-    }
-}
-
 /// Path-keyed ticks from before content keys, replaced by their content items.
+#[derive(Deserialize)]
 struct TickMigration {
     person: String,
     add: Vec<TickRow>,
     remove: Vec<String>,
 }
 
-impl FromJson for TickMigration {
-    fn from_json(value: Value) -> std::result::Result<Self, DecodeError> {
-        let mut f = Fields::of(value)?;
-        Ok(TickMigration {
-            person: f.required("person")?,
-            add: f.required("add")?,
-            remove: f.required("remove")?,
-        })
-    }
-}
-
 /// `POST /ticks/forget`: whose ticks to delete.
+#[derive(Deserialize)]
 struct ForgetTicks {
     person: String,
-}
-
-impl FromJson for ForgetTicks {
-    fn from_json(value: Value) -> std::result::Result<Self, DecodeError> {
-        Ok(ForgetTicks {
-            person: Fields::of(value)?.required("person")?,
-        })
-    }
 }
 
 /// A row as SQLite returns it (columns in the order of [`ROW_COLUMNS`]).
@@ -291,8 +252,7 @@ impl DurableObject for PullRequestStore {
     }
 }
 
-/// A JSON reply from serialized text: one non-generic builder for every operation's answer,
-/// where `Response::from_json` compiles a copy per type (the wasm's size budget).
+/// A JSON reply from serialized text: one builder for every operation's answer.
 fn json_reply(text: serde_json::Result<String>) -> Result<Response> {
     let text = text.map_err(|e| worker::Error::RustError(e.to_string()))?;
     let headers = worker::Headers::new();
@@ -581,7 +541,7 @@ impl PullRequestStore {
 
 /// Parses a JSON request body with serde_json and reads it as `T` (the same reader as everywhere
 /// else, rather than `Request::json`'s JS-value one).
-async fn json_body<T: FromJson>(req: &mut Request) -> Result<T> {
+async fn json_body<T: serde::de::DeserializeOwned>(req: &mut Request) -> Result<T> {
     Ok(crate::json::decode(&req.text().await?)?)
 }
 

@@ -1,8 +1,7 @@
 //! A tool's answer as JSON text, which the reply carries as is (`ToolResult::Json`).
 //!
-//! Why: the wasm already has serde_json's text writer for the field types these answers use
-//! (snapshots and saves are written as text), while `serde_json::to_value` instantiates a second
-//! writer for them, and a large order would be parsed and written again for nothing.
+//! Why: written straight to text, an answer skips the `serde_json::Value` tree that
+//! `serde_json::to_value` would build and write again (a large order, twice for nothing).
 //! Why a module of its own: the MCP Apps tools (`show_reading_order`, `view_reading_order`,
 //! `view_diagram`, `view_change`) write their answers with it and `views` calls them, so it sits
 //! below all of them rather than in `views` (no import loop inside `tools/`).

@@ -1,5 +1,11 @@
 //! Reading tool arguments: typed fields out of a JSON object, with messages that name the field,
 //! the value and what was expected, so an agent can fix its call in one go.
+//!
+//! Why not serde's derive, as for everything else read (`json::decode`): a derived
+//! `Deserialize` stops at the first problem and words it in Rust's terms ("invalid type:
+//! string, expected u64"), while an agent should get every problem of a call at once, each in
+//! the reference's words with the value it sent (`number must be a positive integer, got
+//! "12"`). So arguments are read field by field from the parsed object.
 
 use serde_json::{Map, Value};
 

@@ -5,13 +5,12 @@
 //! that pair of commits, so the adapter caches it in KV and a repeat read costs two GitHub requests
 //! (repository and pull request) instead of ceil(files/100) + 4.
 
+use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
 use super::arguments::{flag, pull_number, repo_part, unknown_keys, Problems};
 use super::conventions::{self, DiagramPreference};
 use crate::github::api::{PullFile, PullRequest, Repository, MAX_LISTED_FILES};
-#[cfg(test)]
-use crate::json::{DecodeError, Fields, FromJson};
 use crate::review::change_id::describe_changes;
 use crate::review::files::FileStatus;
 use crate::review::hints::project::Project;
@@ -60,7 +59,7 @@ pub fn parse_args(args: &Map<String, Value>) -> Result<Args, String> {
 }
 
 /// One change (diff hunk) of a file.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 pub struct SnapshotChange {
     pub id: String,
     pub header: String,
@@ -82,22 +81,8 @@ impl From<crate::review::change_id::Change> for SnapshotChange {
     }
 }
 
-#[cfg(test)]
-impl FromJson for SnapshotChange {
-    fn from_json(value: Value) -> Result<Self, DecodeError> {
-        let mut f = Fields::of(value)?;
-        Ok(SnapshotChange {
-            id: f.required("id")?,
-            header: f.required("header")?,
-            preview: f.required("preview")?,
-            additions: f.required("additions")?,
-            deletions: f.required("deletions")?,
-        })
-    }
-}
-
 /// One changed file with everything derived from its patch.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 pub struct SnapshotFile {
     pub path: String,
     pub status: String,
@@ -105,37 +90,17 @@ pub struct SnapshotFile {
     pub additions: u64,
     pub deletions: u64,
     /// Every hunk, in diff order (the result shows them only for files with two or more).
+    #[serde(default, deserialize_with = "crate::json::or_default")]
     pub changes: Vec<SnapshotChange>,
     pub patch: Option<String>,
+    #[serde(default, deserialize_with = "crate::json::or_default")]
     pub depends_on: Vec<String>,
     pub test_of: Option<String>,
+    #[serde(default, deserialize_with = "crate::json::or_default")]
     pub likely_generated: bool,
     /// The file's blob at the head (GitHub's `sha`): the content identity of a file without
     /// hunks (binary, too large), whose review state can't be keyed by change ids.
     pub blob_sha: Option<String>,
-}
-
-/// The lists and the generated flag default when missing. Like the other snapshot types'
-/// `FromJson`, for the tests only: the Worker reads every snapshot text with the compact reader
-/// (`snapshot_text::reader`), which they hold to what `json::decode` reads through these.
-#[cfg(test)]
-impl FromJson for SnapshotFile {
-    fn from_json(value: Value) -> Result<Self, DecodeError> {
-        let mut f = Fields::of(value)?;
-        Ok(SnapshotFile {
-            path: f.required("path")?,
-            status: f.required("status")?,
-            previous_path: f.optional("previous_path")?,
-            additions: f.required("additions")?,
-            deletions: f.required("deletions")?,
-            changes: f.or_default("changes")?,
-            patch: f.optional("patch")?,
-            depends_on: f.or_default("depends_on")?,
-            test_of: f.optional("test_of")?,
-            likely_generated: f.or_default("likely_generated")?,
-            blob_sha: f.optional("blob_sha")?,
-        })
-    }
 }
 
 impl SnapshotFile {
@@ -146,27 +111,13 @@ impl SnapshotFile {
 }
 
 /// The computed file list of a pull request at one base and head commit.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 pub struct Snapshot {
     pub files: Vec<SnapshotFile>,
     pub files_truncated_by_github: bool,
     pub changed_files: u64,
     pub diagram_preference: String,
     pub conventions_problem: Option<String>,
-}
-
-#[cfg(test)]
-impl FromJson for Snapshot {
-    fn from_json(value: Value) -> Result<Self, DecodeError> {
-        let mut f = Fields::of(value)?;
-        Ok(Snapshot {
-            files: f.required("files")?,
-            files_truncated_by_github: f.required("files_truncated_by_github")?,
-            changed_files: f.required("changed_files")?,
-            diagram_preference: f.required("diagram_preference")?,
-            conventions_problem: f.optional("conventions_problem")?,
-        })
-    }
 }
 
 /// The KV key of a snapshot: immutable for the repository and the two commits. The version
@@ -361,7 +312,7 @@ pub fn shape_from_listing(
     listing: &listing::Listing<'_>,
 ) -> Option<(String, String)> {
     let open = listed_open(inputs, listing.files.len(), listing.trimmed)?;
-    let quoted = crate::quote::json_string_joined(&open, listing.quoted_files, "}");
+    let quoted = crate::json::string_joined(&open, listing.quoted_files, "}");
     let mut text = open;
     text.push_str(listing.files);
     text.push('}');
@@ -407,6 +358,14 @@ impl Shaped {
     pub fn listed(&self) -> Option<(&str, bool)> {
         let (range, trimmed) = self.listed.clone()?;
         Some((self.text.get(range)?, trimmed))
+    }
+
+    /// The result's JSON string literal, given its file list's (from [`Shaped::listed`])
+    /// already quoted (`json::string_inside`): only the text around the list is quoted here.
+    pub fn quoted(&self, quoted_list: &str) -> Option<String> {
+        let (range, _) = self.listed.clone()?;
+        let (before, after) = (self.text.get(..range.start)?, self.text.get(range.end..)?);
+        Some(crate::json::string_joined(before, quoted_list, after))
     }
 }
 

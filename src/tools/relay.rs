@@ -16,9 +16,9 @@
 //! `x-result` header says which kind ([`reply_of`], [`result_of`]); its `x-log` header carries
 //! what the object's run did for the Worker's log line (`log::Record::carried`).
 
+use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use crate::json::{DecodeError, Fields, FromJson};
 use crate::mcp::dispatch::ToolResult;
 
 /// The header naming the kind of answer.
@@ -29,6 +29,7 @@ pub const LOG_HEADER: &str = "x-log";
 
 /// A `get_pull_request` call for the object to run, with what it needs of the caller. The
 /// caller was authenticated and rate-limited by the Worker; the object only acts as them.
+#[derive(Deserialize)]
 pub struct RelayedCall {
     /// The tool's arguments as the agent sent them (checked again by the object: same code).
     pub arguments: Map<String, Value>,
@@ -49,21 +50,6 @@ impl RelayedCall {
         object.insert("may_write".into(), self.may_write.into());
         object.insert("base_url".into(), self.base_url.clone().into());
         Value::Object(object).to_string()
-    }
-}
-
-impl FromJson for RelayedCall {
-    fn from_json(value: Value) -> Result<Self, DecodeError> {
-        let mut f = Fields::of(value)?;
-        let Value::Object(arguments) = f.required::<Value>("arguments")? else {
-            return Err(DecodeError::new("arguments must be an object"));
-        };
-        Ok(RelayedCall {
-            arguments,
-            github_token: f.required("github_token")?,
-            may_write: f.required("may_write")?,
-            base_url: f.required("base_url")?,
-        })
     }
 }
 

@@ -4,27 +4,15 @@
 //! decides `base_version` conflicts: a save whose base is not the latest version writes nothing.
 //! These types are shared by the object (wasm) and the tools (pure), so both sides agree.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::json::{DecodeError, Fields, FromJson};
-
 /// Which of the two versioned documents a save or read is about.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum DocumentKind {
     Order,
     Diagram,
-}
-
-impl FromJson for DocumentKind {
-    fn from_json(value: Value) -> Result<Self, DecodeError> {
-        crate::json::from_name(value, |name| match name {
-            "order" => Some(DocumentKind::Order),
-            "diagram" => Some(DocumentKind::Diagram),
-            _ => None,
-        })
-    }
 }
 
 impl DocumentKind {
@@ -37,7 +25,7 @@ impl DocumentKind {
 }
 
 /// One stored version.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SavedRecord {
     pub version: u64,
     /// The validated document as saved (order with checklist ids, or diagram).
@@ -55,23 +43,8 @@ pub struct SavedRecord {
     pub saved_at: String,
 }
 
-impl FromJson for SavedRecord {
-    fn from_json(value: Value) -> Result<Self, DecodeError> {
-        let mut f = Fields::of(value)?;
-        Ok(SavedRecord {
-            version: f.required("version")?,
-            body: f.required("body")?,
-            person: f.required("person")?,
-            client: f.optional("client")?,
-            source: f.required("source")?,
-            head_sha: f.required("head_sha")?,
-            saved_at: f.required("saved_at")?,
-        })
-    }
-}
-
 /// A save request to the object.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SaveRequest {
     pub kind: DocumentKind,
     pub base_version: u64,
@@ -83,30 +56,15 @@ pub struct SaveRequest {
     pub saved_at: String,
 }
 
-impl FromJson for SaveRequest {
-    fn from_json(value: Value) -> Result<Self, DecodeError> {
-        let mut f = Fields::of(value)?;
-        Ok(SaveRequest {
-            kind: f.required("kind")?,
-            base_version: f.required("base_version")?,
-            body: f.required("body")?,
-            person: f.required("person")?,
-            client: f.optional("client")?,
-            source: f.required("source")?,
-            head_sha: f.required("head_sha")?,
-            saved_at: f.required("saved_at")?,
-        })
-    }
-}
-
 /// The object's answer to a save.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "outcome", rename_all = "lowercase")]
 pub enum SaveOutcome {
     /// `has_diagram`: a diagram is saved for the pull request once this save is done (the
     /// order's next step depends on it; answered here, it saves a second call to the object).
     Saved {
         version: u64,
+        #[serde(default, deserialize_with = "crate::json::or_default")]
         has_diagram: bool,
     },
     Conflict {
@@ -114,26 +72,8 @@ pub enum SaveOutcome {
     },
 }
 
-/// Internally tagged: `outcome` names the variant, and its fields sit beside it.
-impl FromJson for SaveOutcome {
-    fn from_json(value: Value) -> Result<Self, DecodeError> {
-        let mut f = Fields::of(value)?;
-        let outcome: String = f.required("outcome")?;
-        match outcome.as_str() {
-            "saved" => Ok(SaveOutcome::Saved {
-                version: f.required("version")?,
-                has_diagram: f.or_default("has_diagram")?,
-            }),
-            "conflict" => Ok(SaveOutcome::Conflict {
-                latest: f.required("latest")?,
-            }),
-            other => Err(crate::json::unknown_variant(other)),
-        }
-    }
-}
-
 /// A version without its body, for conflicts and history lists.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct VersionSummary {
     pub version: u64,
     pub person: String,
@@ -143,35 +83,11 @@ pub struct VersionSummary {
     pub saved_at: String,
 }
 
-impl FromJson for VersionSummary {
-    fn from_json(value: Value) -> Result<Self, DecodeError> {
-        let mut f = Fields::of(value)?;
-        Ok(VersionSummary {
-            version: f.required("version")?,
-            person: f.required("person")?,
-            client: f.optional("client")?,
-            source: f.required("source")?,
-            head_sha: f.required("head_sha")?,
-            saved_at: f.required("saved_at")?,
-        })
-    }
-}
-
 /// The latest order and diagram.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct CurrentState {
     pub order: Option<SavedRecord>,
     pub diagram: Option<SavedRecord>,
-}
-
-impl FromJson for CurrentState {
-    fn from_json(value: Value) -> Result<Self, DecodeError> {
-        let mut f = Fields::of(value)?;
-        Ok(CurrentState {
-            order: f.optional("order")?,
-            diagram: f.optional("diagram")?,
-        })
-    }
 }
 
 /// Decides a save against the latest stored version: the one rule of optimistic concurrency.
@@ -253,17 +169,17 @@ mod tests {
             latest: with_client,
         };
         assert_eq!(round_trip(&conflict), conflict);
-        let unknown = SaveOutcome::from_json(serde_json::json!({"outcome": "lost"}));
+        let unknown = crate::json::read::<SaveOutcome>(&serde_json::json!({"outcome": "lost"}));
         assert_eq!(
             unknown.err().map(|e| e.to_string()).as_deref(),
-            Some("unknown variant \"lost\"")
+            Some("outcome: unknown variant `lost`, expected `saved` or `conflict`")
         );
     }
 
-    /// Writes with serde, reads with `FromJson`: a field name spelled differently fails here.
-    fn round_trip<T: Serialize + FromJson>(value: &T) -> T {
+    /// Writes with serde, reads back with `json::read`: a field name spelled differently fails here.
+    fn round_trip<T: Serialize + serde::de::DeserializeOwned>(value: &T) -> T {
         let json = serde_json::to_value(value).unwrap_or_default();
-        T::from_json(json).unwrap_or_else(|e| panic!("{e}"))
+        crate::json::read::<T>(&json).unwrap_or_else(|e| panic!("{e}"))
     }
 
     fn record(client: Option<&str>) -> SavedRecord {
@@ -321,17 +237,17 @@ mod tests {
         let mut stored = serde_json::to_value(record(None)).unwrap_or_default();
         stored["body"] = Value::Null;
         assert_eq!(
-            SavedRecord::from_json(stored.clone()).map(|r| r.body),
+            crate::json::read::<SavedRecord>(&stored).map(|r| r.body),
             Ok(Value::Null)
         );
         if let Some(fields) = stored.as_object_mut() {
             fields.remove("body");
         }
-        assert!(SavedRecord::from_json(stored).is_err());
-        let kind = DocumentKind::from_json(serde_json::json!("Order"));
+        assert!(crate::json::read::<SavedRecord>(&stored).is_err());
+        let kind = crate::json::read::<DocumentKind>(&serde_json::json!("Order"));
         assert_eq!(
             kind.err().map(|e| e.to_string()).as_deref(),
-            Some("unknown variant \"Order\"")
+            Some("unknown variant `Order`, expected `order` or `diagram`")
         );
     }
 }
@@ -341,7 +257,7 @@ mod tests {
 pub const MAX_TICKS_PER_PERSON: usize = 5_000;
 
 /// What the pull request's object did with a tick.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TickOutcome {
     /// Stored (or, for an untick, removed).
@@ -350,68 +266,31 @@ pub enum TickOutcome {
     Full,
 }
 
-impl FromJson for TickOutcome {
-    fn from_json(value: Value) -> Result<Self, DecodeError> {
-        crate::json::from_name(value, |name| match name {
-            "stored" => Some(TickOutcome::Stored),
-            "full" => Some(TickOutcome::Full),
-            _ => None,
-        })
-    }
-}
-
 /// The object's answer to a tick: the outcome, and whether it already holds the change ids of
 /// the head the tick was made at (when not, the Worker records them).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TickReply {
     pub outcome: TickOutcome,
+    #[serde(default, deserialize_with = "crate::json::or_default")]
     pub known_head: bool,
-}
-
-impl FromJson for TickReply {
-    fn from_json(value: Value) -> Result<Self, DecodeError> {
-        let mut f = Fields::of(value)?;
-        Ok(TickReply {
-            outcome: f.required("outcome")?,
-            known_head: f.or_default("known_head")?,
-        })
-    }
 }
 
 /// One stored tick: the item, the head it was ticked at (`None` for ticks from before content
 /// keys), and when.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TickRow {
     pub item: String,
     pub head_sha: Option<String>,
+    #[serde(default, deserialize_with = "crate::json::or_default")]
     pub at: String,
-}
-
-impl FromJson for TickRow {
-    fn from_json(value: Value) -> Result<Self, DecodeError> {
-        let mut f = Fields::of(value)?;
-        Ok(TickRow {
-            item: f.required("item")?,
-            head_sha: f.optional("head_sha")?,
-            at: f.or_default("at")?,
-        })
-    }
 }
 
 /// A reviewer's stored state on one pull request: their ticks, and the change ids of every file
 /// at the heads those ticks were made at (`{head sha: {path: [change ids]}}`), as far as kept.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ReviewerState {
+    #[serde(default, deserialize_with = "crate::json::or_default")]
     pub ticks: Vec<TickRow>,
+    #[serde(default, deserialize_with = "crate::json::or_default")]
     pub heads: std::collections::BTreeMap<String, Value>,
-}
-
-impl FromJson for ReviewerState {
-    fn from_json(value: Value) -> Result<Self, DecodeError> {
-        let mut f = Fields::of(value)?;
-        Ok(ReviewerState {
-            ticks: f.or_default("ticks")?,
-            heads: f.or_default("heads")?,
-        })
-    }
 }

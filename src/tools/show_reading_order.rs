@@ -16,7 +16,6 @@ use super::arguments::{optional_positive, pull_number, repo_part, unknown_keys, 
 use super::get_pull_request::review_url;
 use super::saved::{updated_by, SavedRecord};
 use crate::github::api::PullRequest;
-use crate::json::FromJson;
 use crate::review::order::{order_counts, Order};
 
 /// A pull request and, optionally, the saved version to show (the latest when `None`).
@@ -160,7 +159,7 @@ pub fn shape_result(inputs: ShowInputs<'_>) -> String {
     } else {
         format!("{page}?version={}", record.version)
     };
-    let counts = Order::from_json(record.body.clone())
+    let counts = crate::json::read::<Order>(&record.body)
         .ok()
         .map(|order| order_counts(&order));
     let answer = Answer {

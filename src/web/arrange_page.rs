@@ -119,8 +119,6 @@ pub struct Submission {
 
 /// Reads the editor's JSON body `{ "base_version": n, "order": {...} }`.
 pub fn submission(body: &[u8]) -> Result<Submission, String> {
-    // `json::value` shares the `&str` parser every other body uses; `from_slice` would compile a
-    // second one into the wasm.
     let Some(Value::Object(mut fields)) = crate::json::value(body) else {
         return Err("the request must be a JSON object with base_version and order".into());
     };

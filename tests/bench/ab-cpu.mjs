@@ -42,6 +42,16 @@ async function cases(stack) {
     }]);
     list.push([`get_pull_request, ${files} files, repeat read`, count * 2, () => post(read(number))]);
   }
+  // The review page with its snapshot cached (local development acts as the local user): the
+  // cached snapshot's read is most of a large page's work.
+  for (const [number, files] of [[1, 320], [2, 3000]]) {
+    const url = `${stack.baseUrl}/r/logikflow/big/pull/${number}`;
+    list.push([`review page, ${files} files, cached head`, 6, async () => {
+      const reply = await fetch(url, { signal: AbortSignal.timeout(120_000) });
+      const html = await reply.text();
+      if (reply.status !== 200) throw new Error(`${url}: ${reply.status} ${html.slice(0, 200)}`);
+    }]);
+  }
   const pull = { owner: 'logikflow', repo: 'big', number: 1 };
   const current = (await post(read(1))).structuredContent;
   const sections = fiftySections(current.files.map((f) => f.path));

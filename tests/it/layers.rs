@@ -47,10 +47,6 @@ const KNOWN_TARGET_FORKS: &[(&str, &str)] = &[
         "`From<DecodeError> for worker::Error`, so `?` works in the adapters",
     ),
     (
-        "quote",
-        "JSON quoting installed from `src/quote.mjs` in the wasm (its replacement is under way)",
-    ),
-    (
         "security::sha256",
         "SHA-256 installed from `src/security/sha256.mjs` in the wasm (moving to `sha2`)",
     ),

@@ -14,10 +14,9 @@
 
 use std::collections::{HashMap, HashSet};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::json::{from_name, DecodeError, Fields, FromJson};
 use crate::review::order::input::{comma_names, field, item, join_names, plain, shown, Problems};
 use crate::review::order::{render_message, PullFacts};
 
@@ -51,33 +50,25 @@ const LINE_KEYS: &[&str] = &["label", "text"];
 const EDGE_KEYS: &[&str] = &["from", "to", "label", "dashed"];
 
 /// A diagram, in the shape `save_diagram` takes and `currentDiagram.diagram` returns.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// `Deserialize` reads a stored diagram back; agents' input is validated by
+/// [`validate_diagram`] instead, which reports every problem with the reference's messages.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Diagram {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "crate::json::or_default"
+    )]
     pub groups: Vec<Group>,
     pub nodes: Vec<Node>,
     pub edges: Vec<Edge>,
 }
 
-/// Reads a stored diagram back. Agents' input is validated by [`validate_diagram`] instead,
-/// which reports every problem with the reference's messages.
-impl FromJson for Diagram {
-    fn from_json(value: Value) -> Result<Self, DecodeError> {
-        let mut f = Fields::of(value)?;
-        Ok(Diagram {
-            title: f.optional("title")?,
-            groups: f.or_default("groups")?,
-            nodes: f.required("nodes")?,
-            edges: f.required("edges")?,
-        })
-    }
-}
-
 /// A box around nodes: a layer, service or process.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Group {
     pub id: String,
@@ -86,28 +77,21 @@ pub struct Group {
     pub note: Option<String>,
 }
 
-impl FromJson for Group {
-    fn from_json(value: Value) -> Result<Self, DecodeError> {
-        let mut f = Fields::of(value)?;
-        Ok(Group {
-            id: f.required("id")?,
-            title: f.required("title")?,
-            note: f.optional("note")?,
-        })
-    }
-}
-
 /// One step of the flow.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Node {
     pub id: String,
     pub title: String,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::json::or_default")]
     pub kind: NodeKind,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub group: Option<String>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "crate::json::or_default"
+    )]
     pub lines: Vec<Line>,
     /// A changed file this step lives in.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -117,61 +101,28 @@ pub struct Node {
     pub hunk: Option<String>,
 }
 
-impl FromJson for Node {
-    fn from_json(value: Value) -> Result<Self, DecodeError> {
-        let mut f = Fields::of(value)?;
-        Ok(Node {
-            id: f.required("id")?,
-            title: f.required("title")?,
-            kind: f.or_default("kind")?,
-            group: f.optional("group")?,
-            lines: f.or_default("lines")?,
-            file: f.optional("file")?,
-            hunk: f.optional("hunk")?,
-        })
-    }
-}
-
 /// A labelled row of a node, such as a sample request.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Line {
     pub label: String,
     pub text: String,
 }
 
-impl FromJson for Line {
-    fn from_json(value: Value) -> Result<Self, DecodeError> {
-        let mut f = Fields::of(value)?;
-        Ok(Line {
-            label: f.required("label")?,
-            text: f.required("text")?,
-        })
-    }
-}
-
 /// An arrow between two nodes; `dashed` for indirect links.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Edge {
     pub from: String,
     pub to: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
-    #[serde(default, skip_serializing_if = "is_false")]
+    #[serde(
+        default,
+        skip_serializing_if = "is_false",
+        deserialize_with = "crate::json::or_default"
+    )]
     pub dashed: bool,
-}
-
-impl FromJson for Edge {
-    fn from_json(value: Value) -> Result<Self, DecodeError> {
-        let mut f = Fields::of(value)?;
-        Ok(Edge {
-            from: f.required("from")?,
-            to: f.required("to")?,
-            label: f.optional("label")?,
-            dashed: f.or_default("dashed")?,
-        })
-    }
 }
 
 fn is_false(value: &bool) -> bool {
@@ -179,7 +130,7 @@ fn is_false(value: &bool) -> bool {
 }
 
 /// A node's `kind` (the ordering guide's Diagrams table); `logic` when left out.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum NodeKind {
     Trigger,
@@ -192,18 +143,6 @@ pub enum NodeKind {
     Config,
     External,
     Warning,
-}
-
-/// Read by the spellings of [`NodeKind::ALL`], the names `rename_all = "lowercase"` writes.
-impl FromJson for NodeKind {
-    fn from_json(value: Value) -> Result<Self, DecodeError> {
-        from_name(value, |name| {
-            NodeKind::ALL
-                .iter()
-                .find(|(n, _)| *n == name)
-                .map(|&(_, k)| k)
-        })
-    }
 }
 
 impl NodeKind {

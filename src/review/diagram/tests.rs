@@ -6,7 +6,6 @@ use serde_json::{json, Value};
 use super::{
     diagram_counts, diagram_shape, validate_diagram, Diagram, DiagramRejectionKind, NodeKind,
 };
-use crate::json::FromJson;
 use crate::review::order::facts_from_json;
 
 fn files() -> Value {
@@ -81,7 +80,7 @@ fn round_trip_and_default_kind() {
     let diagram = validate_diagram(&input, &facts).unwrap_or_else(|r| panic!("{}", r.message()));
     assert_eq!(diagram.nodes.first().map(|n| n.kind), Some(NodeKind::Logic));
     let value = serde_json::to_value(&diagram).unwrap_or_default();
-    let back = Diagram::from_json(value.clone()).unwrap_or_else(|e| panic!("{e}"));
+    let back = crate::json::read::<Diagram>(&value).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(back, diagram);
     assert_eq!(
         value,
@@ -96,7 +95,7 @@ fn round_trip_and_default_kind() {
     for (name, kind) in NodeKind::ALL {
         assert_eq!(kind.as_str(), name);
         assert_eq!(serde_json::to_value(kind).ok(), Some(json!(name)));
-        assert_eq!(NodeKind::from_json(json!(name)), Ok(kind));
+        assert_eq!(crate::json::read::<NodeKind>(&json!(name)), Ok(kind));
     }
 }
 
@@ -159,7 +158,7 @@ fn diagram_reads_back_what_it_writes() {
     };
     for diagram in [full, bare] {
         let value = serde_json::to_value(&diagram).unwrap_or_default();
-        assert_eq!(Diagram::from_json(value), Ok(diagram));
+        assert_eq!(crate::json::read::<Diagram>(&value), Ok(diagram));
     }
 }
 
@@ -167,7 +166,11 @@ fn diagram_reads_back_what_it_writes() {
 /// absent.
 #[test]
 fn diagram_reader_refusals() {
-    let error = |value: Value| Diagram::from_json(value).err().map(|e| e.to_string());
+    let error = |value: Value| {
+        crate::json::read::<Diagram>(&value)
+            .err()
+            .map(|e| e.to_string())
+    };
     assert_eq!(
         error(json!({ "nodes": [] })).as_deref(),
         Some("edges: missing")
@@ -175,7 +178,7 @@ fn diagram_reader_refusals() {
     assert_eq!(
         error(json!({ "nodes": [{ "id": "a", "title": "A", "kind": "step" }], "edges": [] }))
             .as_deref(),
-        Some("nodes[0].kind: unknown variant \"step\"")
+        Some("nodes[0].kind: unknown variant `step`, expected one of `trigger`, `logic`, `decision`, `data`, `ui`, `test`, `config`, `external`, `warning`")
     );
     assert_eq!(
         error(
@@ -188,7 +191,7 @@ fn diagram_reader_refusals() {
     let nulls = json!({ "title": null, "groups": null,
         "nodes": [{ "id": "a", "title": "A", "kind": null, "group": null }],
         "edges": [{ "from": "a", "to": "a", "label": null, "dashed": null }] });
-    let diagram = Diagram::from_json(nulls).unwrap_or_else(|e| panic!("{e}"));
+    let diagram = crate::json::read::<Diagram>(&nulls).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(diagram.nodes.first().map(|n| n.kind), Some(NodeKind::Logic));
 }
 

@@ -139,12 +139,11 @@ fn base36(mut value: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::{base36, checklist_ids};
-    use crate::json::FromJson;
     use crate::review::order::Order;
     use serde_json::json;
 
     fn order(value: serde_json::Value) -> Order {
-        Order::from_json(value).unwrap_or_else(|error| panic!("{error}"))
+        crate::json::read::<Order>(&value).unwrap_or_else(|error| panic!("{error}"))
     }
 
     /// `scope | text | id` per item.

@@ -29,10 +29,9 @@ pub mod next_step;
 mod parse;
 pub mod suggestions;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::json::{from_name, DecodeError, Fields, FromJson};
 use crate::review::files::FileStatus;
 use crate::review::hints::FileHints;
 
@@ -54,7 +53,10 @@ pub const MAX_CHECK_CHARS: usize = 300;
 pub const MAX_OVERVIEW_CHARS: usize = 2_000;
 
 /// A reading order, in the shape `save_reading_order` takes and `currentOrder` returns.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// `Deserialize` reads a stored order back (its `checklist` key is ignored); agents' input is
+/// validated by [`validate_order`] instead, which reports every problem with the reference's
+/// messages.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Order {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -62,20 +64,8 @@ pub struct Order {
     pub sections: Vec<Section>,
 }
 
-/// Reads a stored order back (its `checklist` key is ignored). Agents' input is validated by
-/// [`validate_order`] instead, which reports every problem with the reference's messages.
-impl FromJson for Order {
-    fn from_json(value: Value) -> Result<Self, DecodeError> {
-        let mut f = Fields::of(value)?;
-        Ok(Order {
-            overview: f.optional("overview")?,
-            sections: f.required("sections")?,
-        })
-    }
-}
-
 /// One section of an order, in reading order.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Section {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -84,32 +74,27 @@ pub struct Section {
     pub layer: Option<Layer>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "crate::json::or_default"
+    )]
     pub checks: Vec<String>,
     pub files: Vec<FileEntry>,
 }
 
-impl FromJson for Section {
-    fn from_json(value: Value) -> Result<Self, DecodeError> {
-        let mut f = Fields::of(value)?;
-        Ok(Section {
-            title: f.optional("title")?,
-            layer: f.optional("layer")?,
-            note: f.optional("note")?,
-            checks: f.or_default("checks")?,
-            files: f.required("files")?,
-        })
-    }
-}
-
 /// One entry of a section's `files`: a whole file, or one part of a split file.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct FileEntry {
     pub path: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "crate::json::or_default"
+    )]
     pub checks: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub focus: Option<Focus>,
@@ -118,21 +103,8 @@ pub struct FileEntry {
     pub hunks: Option<Vec<String>>,
 }
 
-impl FromJson for FileEntry {
-    fn from_json(value: Value) -> Result<Self, DecodeError> {
-        let mut f = Fields::of(value)?;
-        Ok(FileEntry {
-            path: f.required("path")?,
-            note: f.optional("note")?,
-            checks: f.or_default("checks")?,
-            focus: f.optional("focus")?,
-            hunks: f.optional("hunks")?,
-        })
-    }
-}
-
 /// A section's `layer`, in the ordering guide's table order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Layer {
     Contracts,
@@ -144,15 +116,6 @@ pub enum Layer {
     Wiring,
     Resources,
     Tooling,
-}
-
-/// Read by the spellings of [`Layer::ALL`], the names `rename_all = "lowercase"` writes.
-impl FromJson for Layer {
-    fn from_json(value: Value) -> Result<Self, DecodeError> {
-        from_name(value, |name| {
-            Layer::ALL.iter().find(|(n, _)| *n == name).map(|&(_, l)| l)
-        })
-    }
 }
 
 impl Layer {
@@ -191,21 +154,12 @@ impl Layer {
 }
 
 /// A file entry's `focus`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Focus {
     Key,
     Skim,
     Generated,
-}
-
-/// Read by the spellings of [`Focus::ALL`], the names `rename_all = "lowercase"` writes.
-impl FromJson for Focus {
-    fn from_json(value: Value) -> Result<Self, DecodeError> {
-        from_name(value, |name| {
-            Focus::ALL.iter().find(|(n, _)| *n == name).map(|&(_, f)| f)
-        })
-    }
 }
 
 impl Focus {

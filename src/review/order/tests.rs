@@ -4,7 +4,6 @@
 use serde_json::{json, Value};
 
 use super::{facts_from_json, order_counts, validate_order, Order, RejectionKind};
-use crate::json::FromJson;
 
 /// The router file of the reference, split into two changes, plus two plain files.
 fn files() -> Value {
@@ -101,7 +100,7 @@ fn parsed_order_round_trips_through_serde() {
     ]});
     let order = validate_order(&input, &facts).unwrap_or_else(|e| panic!("{}", e.message()));
     let value = serde_json::to_value(&order).unwrap_or_default();
-    let back = Order::from_json(value.clone()).unwrap_or_else(|e| panic!("{e}"));
+    let back = crate::json::read::<Order>(&value).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(back, order);
     assert_eq!(value, input);
 }
@@ -147,15 +146,15 @@ fn order_reads_back_what_it_writes() {
         let mut value = serde_json::to_value(&order).unwrap_or_default();
         // The stored form's extra key is ignored.
         value["checklist"] = json!([]);
-        assert_eq!(Order::from_json(value), Ok(order));
+        assert_eq!(crate::json::read::<Order>(&value), Ok(order));
     }
     for (name, layer) in Layer::ALL {
         assert_eq!(serde_json::to_value(layer).ok(), Some(json!(name)));
-        assert_eq!(Layer::from_json(json!(name)), Ok(layer));
+        assert_eq!(crate::json::read::<Layer>(&json!(name)), Ok(layer));
     }
     for (name, focus) in Focus::ALL {
         assert_eq!(serde_json::to_value(focus).ok(), Some(json!(name)));
-        assert_eq!(Focus::from_json(json!(name)), Ok(focus));
+        assert_eq!(crate::json::read::<Focus>(&json!(name)), Ok(focus));
     }
 }
 
@@ -163,7 +162,11 @@ fn order_reads_back_what_it_writes() {
 /// absent.
 #[test]
 fn order_reader_refusals() {
-    let error = |value: Value| Order::from_json(value).err().map(|e| e.to_string());
+    let error = |value: Value| {
+        crate::json::read::<Order>(&value)
+            .err()
+            .map(|e| e.to_string())
+    };
     assert_eq!(error(json!({})).as_deref(), Some("sections: missing"));
     assert_eq!(
         error(json!({ "sections": [{ "files": [{ "path": "a" }, {}] }] })).as_deref(),
@@ -171,15 +174,15 @@ fn order_reader_refusals() {
     );
     assert_eq!(
         error(json!({ "sections": [{ "layer": "UI", "files": [] }] })).as_deref(),
-        Some("sections[0].layer: unknown variant \"UI\"")
+        Some("sections[0].layer: unknown variant `UI`, expected one of `contracts`, `models`, `logic`, `storage`, `app`, `ui`, `wiring`, `resources`, `tooling`")
     );
     assert_eq!(
         error(json!({ "sections": [{ "files": [{ "path": "a", "focus": 1 }] }] })).as_deref(),
-        Some("sections[0].files[0].focus: expected a string, got a number")
+        Some("sections[0].files[0].focus: invalid type: integer `1`, expected string or map")
     );
     let nulls = json!({ "overview": null, "sections": [{ "title": null, "layer": null,
         "files": [{ "path": "a", "focus": null, "hunks": null }] }] });
-    assert!(Order::from_json(nulls).is_ok());
+    assert!(crate::json::read::<Order>(&nulls).is_ok());
 }
 
 #[test]
@@ -649,7 +652,7 @@ fn random_orders_never_panic() {
             }
             Err(rejection) => assert!(!rejection.problems.is_empty()),
         }
-        if let Ok(order) = Order::from_json(input) {
+        if let Ok(order) = crate::json::read::<Order>(&input) {
             assert!(super::suggest_for_current(&order, &facts).len() <= 8);
             let _ = super::checklist_ids(&order);
         }

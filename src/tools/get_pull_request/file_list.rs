@@ -7,13 +7,17 @@
 //! (issue #19; 141 ms after this change). Here each part's written length decides what is cut,
 //! by the rules of [`cut_to`], and the list is written once more only when something was.
 //!
-//! The text is byte for byte what serde_json wrote for the same files as values: keys in
-//! alphabetical order (a `Value` object's order), strings escaped as serde_json escapes them
-//! (`quote::push_json_string`), so a cached listing and a result from either path stay alike.
+//! Each file is written through serde's `Serialize` from a view of the typed file ([`Entry`]),
+//! its keys in alphabetical order: byte for byte what serde_json wrote for the same files as
+//! values (a `Value` object's order), so a cached listing and a result from either path stay
+//! alike (`tests::reference`). Measured against the hand-written writer it replaced (issue #28,
+//! native, opt-level 3): the whole list of 3,000 files in 0.16 ms rather than 0.07 ms, next to
+//! a first read's 100+ ms.
 //! It does not decide the room (`super::file_list_budget`) nor write the result around it.
 
+use serde::Serialize;
+
 use super::{cut_patch, SnapshotChange, SnapshotFile, MAX_PATCH_CHARS, PER_FILE_OVERHEAD};
-use crate::quote::push_json_string;
 
 /// What of the list is left out to fit the cap.
 #[derive(Debug, Default)]
@@ -54,17 +58,14 @@ pub fn write_whole(files: &[SnapshotFile]) -> String {
 
 /// Writes the list with `cuts` and, when given (one per file), `patches`.
 pub fn write(files: &[SnapshotFile], cuts: &Cuts, patches: &[Patch<'_>]) -> String {
-    let mut out = String::with_capacity(cuts.len.max(64 * files.len()));
-    out.push('[');
-    for (index, file) in files.iter().enumerate() {
-        if index > 0 {
-            out.push(',');
-        }
+    let mut out = Vec::with_capacity(cuts.len.max(64 * files.len()));
+    let entries = files.iter().enumerate().map(|(index, file)| {
         let cut = cuts.files.get(index).copied().unwrap_or_default();
-        write_file(&mut out, file, cut, !cuts.previews, patches.get(index));
-    }
-    out.push(']');
-    out
+        Entry::of(file, cut, !cuts.previews, patches.get(index))
+    });
+    // Writing to a `Vec` cannot fail, and serde_json writes UTF-8.
+    let _ = serde_json::to_writer(&mut out, &Seq(std::cell::Cell::new(Some(entries))));
+    String::from_utf8(out).unwrap_or_default()
 }
 
 /// Keeps a very large pull request's file list (written `whole_len` long) within `budget`
@@ -84,7 +85,7 @@ pub fn cut_to(files: &[SnapshotFile], whole_len: usize, budget: usize) -> Cuts {
     if whole_len <= budget {
         return cuts;
     }
-    let mut scratch = String::new();
+    let mut scratch = Vec::new();
     cuts.previews = true;
     for change in files
         .iter()
@@ -101,9 +102,8 @@ pub fn cut_to(files: &[SnapshotFile], whole_len: usize, budget: usize) -> Cuts {
     for field in [Field::Changes, Field::DependsOn, Field::TestOf] {
         let mut longest_first: Vec<(usize, usize)> = Vec::new();
         for (index, file) in files.iter().enumerate() {
-            scratch.clear();
-            if field.write(&mut scratch, file) {
-                longest_first.push((index, scratch.len()));
+            if let Some(length) = field.written_len(&mut scratch, file) {
+                longest_first.push((index, length));
             }
         }
         longest_first.sort_by_key(|&(_, length)| std::cmp::Reverse(length));
@@ -127,7 +127,7 @@ pub fn cut_to(files: &[SnapshotFile], whole_len: usize, budget: usize) -> Cuts {
 pub fn fit_patches(files: &[SnapshotFile], budget: usize) -> (Vec<Patch<'_>>, bool) {
     let mut budget = budget.saturating_sub(files.len() * PER_FILE_OVERHEAD + PER_FILE_OVERHEAD);
     let mut truncated_for_budget = false;
-    let mut scratch = String::new();
+    let mut scratch = Vec::new();
     let mut patches = Vec::with_capacity(files.len());
     for file in files {
         let Some(patch) = &file.patch else {
@@ -172,19 +172,23 @@ impl Field {
         }
     }
 
-    /// Writes the field's value as the cut list shows it (changes without previews); false
-    /// when the file has no such field.
-    fn write(self, out: &mut String, file: &SnapshotFile) -> bool {
+    /// The written length of the field's value as the cut list shows it (changes without
+    /// previews); `None` when the file has no such field.
+    fn written_len(self, scratch: &mut Vec<u8>, file: &SnapshotFile) -> Option<usize> {
         match self {
-            Field::Changes if shows_changes(file) => write_changes(out, &file.changes, false),
-            Field::DependsOn if !file.depends_on.is_empty() => write_strings(out, &file.depends_on),
-            Field::TestOf => match &file.test_of {
-                Some(test_of) => push_json_string(out, test_of),
-                None => return false,
-            },
-            _ => return false,
+            Field::Changes if shows_changes(file) => Some(written_len(
+                scratch,
+                &Changes {
+                    changes: &file.changes,
+                    previews: false,
+                },
+            )),
+            Field::DependsOn if !file.depends_on.is_empty() => {
+                Some(written_len(scratch, &file.depends_on))
+            }
+            Field::TestOf => file.test_of.as_ref().map(|t| written_len(scratch, t)),
+            _ => None,
         }
-        true
     }
 
     fn cut(self, cuts: &mut FileCuts) {
@@ -201,112 +205,112 @@ fn shows_changes(file: &SnapshotFile) -> bool {
     file.changes.len() >= 2
 }
 
-/// The written length of `text`'s JSON string literal.
-fn written_len(scratch: &mut String, text: &str) -> usize {
+/// The written length of `value` as JSON.
+fn written_len<T: Serialize + ?Sized>(scratch: &mut Vec<u8>, value: &T) -> usize {
     scratch.clear();
-    push_json_string(scratch, text);
+    // Writing to a `Vec` cannot fail.
+    let _ = serde_json::to_writer(&mut *scratch, value);
     scratch.len()
 }
 
-/// One file's object, its keys in alphabetical order.
-fn write_file(
-    out: &mut String,
-    file: &SnapshotFile,
-    cut: FileCuts,
+/// An iterator written as a JSON array (once).
+struct Seq<I>(std::cell::Cell<Option<I>>);
+
+impl<I: Iterator<Item = T>, T: Serialize> Serialize for Seq<I> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.take().into_iter().flatten())
+    }
+}
+
+/// One file's entry, its keys in alphabetical order (as a `Value` object wrote them).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Entry<'a> {
+    additions: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    changes: Option<Changes<'a>>,
+    deletions: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    depends_on: Option<&'a [String]>,
+    #[serde(skip_serializing_if = "is_false")]
+    likely_generated: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    patch: Option<&'a str>,
+    #[serde(skip_serializing_if = "is_false")]
+    patch_truncated: bool,
+    #[serde(skip_serializing_if = "is_false")]
+    patch_unavailable: bool,
+    path: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    previous_path: Option<&'a str>,
+    status: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    test_of: Option<&'a str>,
+}
+
+fn is_false(value: &bool) -> bool {
+    !*value
+}
+
+impl<'a> Entry<'a> {
+    fn of(
+        file: &'a SnapshotFile,
+        cut: FileCuts,
+        previews: bool,
+        patch: Option<&Patch<'a>>,
+    ) -> Entry<'a> {
+        let (text, truncated, unavailable) = match patch {
+            Some(Patch::Text(text, truncated)) => (Some(*text), *truncated, false),
+            Some(Patch::Dropped) => (None, true, false),
+            Some(Patch::Unavailable) => (None, false, true),
+            None => (None, false, false),
+        };
+        Entry {
+            additions: file.additions,
+            changes: (shows_changes(file) && !cut.changes).then_some(Changes {
+                changes: &file.changes,
+                previews,
+            }),
+            deletions: file.deletions,
+            depends_on: (!file.depends_on.is_empty() && !cut.depends_on)
+                .then_some(&file.depends_on[..]),
+            likely_generated: file.likely_generated,
+            patch: text,
+            patch_truncated: truncated,
+            patch_unavailable: unavailable,
+            path: &file.path,
+            previous_path: file.previous_path.as_deref(),
+            status: &file.status,
+            test_of: file.test_of.as_deref().filter(|_| !cut.test_of),
+        }
+    }
+}
+
+/// A file's changes, each with its keys in alphabetical order, previews when kept.
+struct Changes<'a> {
+    changes: &'a [SnapshotChange],
     previews: bool,
-    patch: Option<&Patch<'_>>,
-) {
-    out.push_str(r#"{"additions":"#);
-    push_number(out, file.additions);
-    if shows_changes(file) && !cut.changes {
-        out.push_str(r#","changes":"#);
-        write_changes(out, &file.changes, previews);
-    }
-    out.push_str(r#","deletions":"#);
-    push_number(out, file.deletions);
-    if !file.depends_on.is_empty() && !cut.depends_on {
-        out.push_str(r#","dependsOn":"#);
-        write_strings(out, &file.depends_on);
-    }
-    if file.likely_generated {
-        out.push_str(r#","likelyGenerated":true"#);
-    }
-    match patch {
-        Some(Patch::Text(text, truncated)) => {
-            out.push_str(r#","patch":"#);
-            push_json_string(out, text);
-            if *truncated {
-                out.push_str(r#","patchTruncated":true"#);
-            }
-        }
-        Some(Patch::Dropped) => out.push_str(r#","patchTruncated":true"#),
-        Some(Patch::Unavailable) => out.push_str(r#","patchUnavailable":true"#),
-        None => {}
-    }
-    out.push_str(r#","path":"#);
-    push_json_string(out, &file.path);
-    if let Some(previous) = &file.previous_path {
-        out.push_str(r#","previousPath":"#);
-        push_json_string(out, previous);
-    }
-    out.push_str(r#","status":"#);
-    push_json_string(out, &file.status);
-    if let Some(test_of) = file.test_of.as_ref().filter(|_| !cut.test_of) {
-        out.push_str(r#","testOf":"#);
-        push_json_string(out, test_of);
-    }
-    out.push('}');
 }
 
-/// A file's changes, each with its keys in alphabetical order.
-fn write_changes(out: &mut String, changes: &[SnapshotChange], previews: bool) {
-    out.push('[');
-    for (index, change) in changes.iter().enumerate() {
-        if index > 0 {
-            out.push(',');
-        }
-        out.push_str(r#"{"additions":"#);
-        push_number(out, change.additions as u64);
-        out.push_str(r#","deletions":"#);
-        push_number(out, change.deletions as u64);
-        out.push_str(r#","header":"#);
-        push_json_string(out, &change.header);
-        out.push_str(r#","id":"#);
-        push_json_string(out, &change.id);
-        if previews {
-            out.push_str(r#","preview":"#);
-            push_json_string(out, &change.preview);
-        }
-        out.push('}');
-    }
-    out.push(']');
+#[derive(Serialize)]
+struct ChangeEntry<'a> {
+    additions: usize,
+    deletions: usize,
+    header: &'a str,
+    id: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    preview: Option<&'a str>,
 }
 
-fn write_strings(out: &mut String, items: &[String]) {
-    out.push('[');
-    for (index, item) in items.iter().enumerate() {
-        if index > 0 {
-            out.push(',');
-        }
-        push_json_string(out, item);
-    }
-    out.push(']');
-}
-
-/// A number in decimal, as serde_json writes it (without the formatting machinery's padding
-/// checks).
-pub(super) fn push_number(out: &mut String, mut number: u64) {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (number % 10) as u8;
-        number /= 10;
-        if number == 0 {
-            break;
-        }
-    }
-    for &digit in &digits[at..] {
-        out.push(char::from(digit));
+impl Serialize for Changes<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let previews = self.previews;
+        serializer.collect_seq(self.changes.iter().map(|change| ChangeEntry {
+            additions: change.additions,
+            deletions: change.deletions,
+            header: &change.header,
+            id: &change.id,
+            preview: previews.then_some(change.preview.as_str()),
+        }))
     }
 }

@@ -25,7 +25,7 @@
 //! It is derived from the snapshot and from how `files` is written: the key's version must
 //! change with either (`LISTING_KEY_PREFIX`).
 
-use super::snapshot_text::{reader, write_json, Form};
+use super::snapshot_text::{read_json, write_json, Form};
 use super::Snapshot;
 
 /// The KV key prefix; the rest is the snapshot key's. Bump the version when the snapshot's
@@ -42,9 +42,9 @@ pub fn listing_key(snapshot_key: &str) -> String {
 }
 
 /// Writes the listing of a snapshot, reusing its `files` already written (`trimmed` when they
-/// were cut to the response cap).
-pub fn write_listing(snapshot: &Snapshot, files: &str, trimmed: bool) -> String {
-    let quoted = crate::quote::json_string_inside(files);
+/// were cut to the response cap) and quoted (`json::string_inside`; the first read's result
+/// needs the same quoting, so it is done once for both).
+pub fn write_listing(snapshot: &Snapshot, files: &str, quoted: &str, trimmed: bool) -> String {
     let mut out = String::with_capacity(files.len() + quoted.len() + 128 * snapshot.files.len());
     write_json(&mut out, snapshot, Form::Meta);
     out.push('\n');
@@ -54,7 +54,7 @@ pub fn write_listing(snapshot: &Snapshot, files: &str, trimmed: bool) -> String 
     out.push('\n');
     out.push_str(files);
     out.push('\n');
-    out.push_str(&quoted);
+    out.push_str(quoted);
     out
 }
 
@@ -88,7 +88,7 @@ impl<'a> Listing<'a> {
         if !files.starts_with('[') || !files.ends_with(']') || !quoted_files.starts_with('[') {
             return None;
         }
-        let meta = reader::read_snapshot(meta)?;
+        let meta = read_json(meta)?;
         Some(Listing {
             meta,
             lean,
@@ -101,7 +101,7 @@ impl<'a> Listing<'a> {
     /// The snapshot without patch text, headers or previews: enough for
     /// `facts_from_snapshot`, never for showing a diff.
     pub fn lean_snapshot(&self) -> Option<Snapshot> {
-        reader::read_snapshot(self.lean)
+        read_json(self.lean)
     }
 }
 

@@ -3,7 +3,6 @@
 use serde_json::json;
 
 use super::*;
-use crate::json::FromJson;
 use crate::tools::save_reading_order::stored_order;
 use crate::tools::show_reading_order::tests::{order_body, pull, record, snapshot, target};
 
@@ -26,7 +25,7 @@ fn shape(body: Value, head: &str) -> Value {
 
 #[test]
 fn the_order_goes_out_as_saved_without_checklist_ids() {
-    let order = crate::review::order::Order::from_json(order_body());
+    let order = crate::json::read::<crate::review::order::Order>(&order_body());
     let stored = order.map(|o| stored_order(&o)).unwrap_or_default();
     assert!(stored.get("checklist").is_some());
     let result = shape(stored, "old");

@@ -5,12 +5,11 @@
 use serde_json::{json, Value};
 
 use super::{render, submission, ArrangePage, Submission};
-use crate::json::FromJson;
 use crate::review::order::Order;
 use crate::tools::get_pull_request::SnapshotFile;
 
 fn order_from(value: Value) -> Order {
-    Order::from_json(value).unwrap_or_else(|error| panic!("{error}"))
+    crate::json::read::<Order>(&value).unwrap_or_else(|error| panic!("{error}"))
 }
 
 fn snapshot(path: &str) -> SnapshotFile {

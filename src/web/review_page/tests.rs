@@ -9,7 +9,6 @@ use super::{file_anchor, file_item_id, render, ReviewPage, VersionInfo};
 const REVIEW_JS: &str = include_str!("../../static/review.js");
 const REVIEW_CSS: &str = include_str!("../../static/review.css");
 const REVIEW_VIEW_JS: &str = include_str!("../../static/review-view.js");
-use crate::json::FromJson;
 use crate::review::change_id::describe_changes;
 use crate::review::order::{checklist_ids, Order};
 use crate::review::patch::parse_patch;
@@ -56,7 +55,7 @@ fn ids(patch: &str) -> Vec<String> {
 }
 
 fn order_from(value: Value) -> Order {
-    Order::from_json(value).unwrap_or_else(|error| panic!("{error}"))
+    crate::json::read::<Order>(&value).unwrap_or_else(|error| panic!("{error}"))
 }
 
 /// Everything a page borrows, owned, so each test can change one thing.

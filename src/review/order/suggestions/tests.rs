@@ -6,13 +6,12 @@
 use serde_json::{json, Value};
 
 use super::{by_check, code, cut_title, list, suggest, suggest_for_current, CODES};
-use crate::json::FromJson;
 use crate::review::order::{facts_from_json, validate_order, Order};
 
 type Case<'c> = (&'c str, Value, Value, &'c [&'c str]);
 
 fn order(value: &Value) -> Order {
-    Order::from_json(value.clone()).unwrap_or_else(|error| panic!("{error}: {value}"))
+    crate::json::read::<Order>(value).unwrap_or_else(|error| panic!("{error}: {value}"))
 }
 
 /// The sentences of check `code` (before the cut), with check 1 included.

@@ -45,15 +45,20 @@ fn snapshot() -> Snapshot {
 fn a_listing_reads_back_what_a_repeat_read_needs() {
     let snapshot = snapshot();
     let files = files_text(&snapshot);
-    let text = write_listing(&snapshot, &files, false);
+    let text = write_listing(
+        &snapshot,
+        &files,
+        &crate::json::string_inside(&files),
+        false,
+    );
     let listing = Listing::read(&text).expect("reads back");
     assert_eq!(listing.files, files);
     assert!(!listing.trimmed);
     assert_eq!(
         format!("\"{}\"", listing.quoted_files),
-        crate::quote::json_string(&files)
+        crate::json::string(&files)
     );
-    let trimmed = write_listing(&snapshot, "[]", true);
+    let trimmed = write_listing(&snapshot, "[]", "[]", true);
     assert!(Listing::read(&trimmed).is_some_and(|listing| listing.trimmed && listing.files == "[]"));
     assert!(listing.meta.files.is_empty());
     assert_eq!(listing.meta.changed_files, snapshot.changed_files);
@@ -82,7 +87,12 @@ fn a_listing_reads_back_what_a_repeat_read_needs() {
 #[test]
 fn text_that_is_not_a_listing_is_refused() {
     let files = files_text(&snapshot());
-    let good = write_listing(&snapshot(), &files, false);
+    let good = write_listing(
+        &snapshot(),
+        &files,
+        &crate::json::string_inside(&files),
+        false,
+    );
     let (meta, rest) = good.split_once('\n').unwrap_or_default();
     let (lean, _) = rest.split_once('\n').unwrap_or_default();
     for bad in [

@@ -123,3 +123,29 @@ fn the_listing_copies_read_back() {
         assert_eq!(written(Form::Lean), lean);
     }
 }
+
+/// The texts stay byte for byte what the hand-written writers before serde's `Serialize` wrote
+/// (issue #28): cached snapshots and listings are read back by later builds, and their KV keys'
+/// versions (`snapshot:v2`, `listing:v1`) promise that form.
+#[test]
+fn written_texts_keep_their_form() {
+    let snapshot = every_field_snapshot();
+    let patch = snapshot.files[0].patch.clone().unwrap_or_default();
+    let header = r#"{"files":[{"path":"src/new.rs","status":"renamed","previous_path":"src/old.rs","additions":3,"deletions":1,"changes":[{"id":"c1","header":"fn","preview":"+ x","additions":3,"deletions":1}],"depends_on":["src/b.rs"],"test_of":"src/lib.rs","likely_generated":true,"blob_sha":"bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"}],"files_truncated_by_github":true,"changed_files":3200,"diagram_preference":"never","conventions_problem":"diagrams: sometimes","patch_bytes":[96]}"#;
+    assert_eq!(write_cached(&snapshot), format!("{header}\n{patch}"));
+    let files = crate::tools::get_pull_request::files_text(&snapshot);
+    let listing = crate::tools::get_pull_request::listing::write_listing(
+        &snapshot,
+        &files,
+        &crate::json::string_inside(&files),
+        false,
+    );
+    let expected = [
+        r#"{"files":[],"files_truncated_by_github":true,"changed_files":3200,"diagram_preference":"never","conventions_problem":"diagrams: sometimes"}"#,
+        r#"{"files":[{"path":"src/new.rs","status":"renamed","previous_path":"src/old.rs","additions":3,"deletions":1,"changes":[{"id":"c1","header":"","preview":"","additions":3,"deletions":1}],"patch":"","depends_on":["src/b.rs"],"test_of":"src/lib.rs","likely_generated":true}],"files_truncated_by_github":true,"changed_files":3200,"diagram_preference":"never","conventions_problem":"diagrams: sometimes"}"#,
+        r#"whole"#,
+        r#"[{"additions":3,"deletions":1,"dependsOn":["src/b.rs"],"likelyGenerated":true,"path":"src/new.rs","previousPath":"src/old.rs","status":"renamed","testOf":"src/lib.rs"}]"#,
+        r#"[{\"additions\":3,\"deletions\":1,\"dependsOn\":[\"src/b.rs\"],\"likelyGenerated\":true,\"path\":\"src/new.rs\",\"previousPath\":\"src/old.rs\",\"status\":\"renamed\",\"testOf\":\"src/lib.rs\"}]"#,
+    ];
+    assert_eq!(listing, expected.join("\n"));
+}
