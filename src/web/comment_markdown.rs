@@ -23,9 +23,6 @@ use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, Options, Parser, Tag, T
 
 use super::html::{escape, escape_into};
 
-/// GitHub's limit on a comment's body, in characters.
-pub const MAX_BODY_CHARS: usize = 65_536;
-
 /// The `rel` every link in a comment gets: the target can't reach back into the page
 /// (`noopener`), learns nothing of where it was linked from (`noreferrer`), and gains no search
 /// ranking from it (`nofollow`, as GitHub marks user content).
@@ -60,9 +57,7 @@ pub fn suggestion(body: &str) -> Option<Vec<String>> {
     let mut text = String::new();
     for event in Parser::new_ext(body, Options::ENABLE_GFM) {
         match event {
-            Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(info)))
-                if is_suggestion(&info) =>
-            {
+            Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(info))) if is_suggestion(&info) => {
                 inside = true
             }
             Event::Text(t) if inside => text.push_str(&t),
@@ -132,9 +127,7 @@ impl Writer<'_> {
             }
             // Raw HTML, as typed: text, never markup.
             Event::Html(text) | Event::InlineHtml(text) => escape_into(&mut self.out, &text),
-            Event::InlineMath(text) | Event::DisplayMath(text) => {
-                escape_into(&mut self.out, &text)
-            }
+            Event::InlineMath(text) | Event::DisplayMath(text) => escape_into(&mut self.out, &text),
             Event::FootnoteReference(name) => {
                 self.out.push_str("[^");
                 escape_into(&mut self.out, &name);
@@ -162,7 +155,8 @@ impl Writer<'_> {
             }
             Tag::BlockQuote(_) => out.push_str("<blockquote>\n"),
             Tag::CodeBlock(kind) => {
-                let suggestion = matches!(&kind, CodeBlockKind::Fenced(info) if is_suggestion(info));
+                let suggestion =
+                    matches!(&kind, CodeBlockKind::Fenced(info) if is_suggestion(info));
                 self.code = Some(Code {
                     suggestion,
                     text: String::new(),
@@ -370,7 +364,10 @@ mod tests {
             "&lt;div onclick=&quot;x()&quot;&gt;\n*a*\n&lt;/div&gt;",
         );
         let html = render("a <iframe src=//evil> b <svg onload=alert(1)>", None);
-        assert!(!html.contains("<iframe") && !html.contains("<svg"), "{html}");
+        assert!(
+            !html.contains("<iframe") && !html.contains("<svg"),
+            "{html}"
+        );
     }
 
     #[test]
@@ -424,7 +421,10 @@ mod tests {
             "| a | b |\n|---|---|\n| 1 | `2` |",
             "<div class=\"md-table\"><table><thead><tr><th>a</th><th>b</th></tr></thead><tbody><tr><td>1</td><td><code>2</code></td></tr></tbody></table></div>\n",
         );
-        check("~~gone~~ **bold**", "<p><del>gone</del> <strong>bold</strong></p>\n");
+        check(
+            "~~gone~~ **bold**",
+            "<p><del>gone</del> <strong>bold</strong></p>\n",
+        );
         check(
             "- [x] done\n- [ ] todo",
             "<ul>\n<li><input type=\"checkbox\" disabled checked aria-label=\"Done\"> done</li>\n<li><input type=\"checkbox\" disabled aria-label=\"Not done\"> todo</li>\n</ul>\n",
