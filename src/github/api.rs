@@ -389,6 +389,10 @@ pub fn comment_pages(review_comments: Option<u64>) -> u32 {
 /// "List review comments on a pull request").
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReviewComment {
+    /// GitHub's id of the comment (REST `id`, GraphQL `databaseId`).
+    pub id: u64,
+    /// The thread's first comment, for a reply.
+    pub in_reply_to_id: Option<u64>,
     pub path: String,
     /// The line it is on in the current diff (the last line of a multi-line comment); `None`
     /// when it is outdated or on the whole file.
@@ -397,6 +401,9 @@ pub struct ReviewComment {
     pub original_line: Option<u32>,
     /// `LEFT` (the base: a removed line) or `RIGHT` (the head: an added or unchanged line).
     pub side: String,
+    /// A multi-line comment's first line and its side.
+    pub start_line: Option<u32>,
+    pub start_side: Option<String>,
     /// GitHub's position in the current diff; `null` is how GitHub marks a comment outdated
     /// (its line changed after it was written).
     pub position: Option<u64>,
@@ -424,10 +431,14 @@ impl FromJson for ReviewComment {
     fn from_json(value: Value) -> Result<Self, DecodeError> {
         let mut f = Fields::of(value)?;
         Ok(ReviewComment {
+            id: f.or_default("id")?,
+            in_reply_to_id: f.optional("in_reply_to_id")?,
             path: f.required("path")?,
             line: f.optional("line")?,
             original_line: f.optional("original_line")?,
             side: f.or_default("side")?,
+            start_line: f.optional("start_line")?,
+            start_side: f.optional("start_side")?,
             position: f.optional("position")?,
             body: f.or_default("body")?,
             user: f.optional("user")?,

@@ -12,7 +12,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::github::reviews::{Anchor, Side};
-use crate::review::patch::{parse_patch, LineKind};
+use crate::review::patch::{parse_patch, Hunk, LineKind};
 
 /// GitHub's limit on a comment's or a review summary's body, in characters.
 pub const MAX_BODY_CHARS: usize = 65_536;
@@ -31,6 +31,35 @@ pub struct Draft {
     pub head_sha: String,
     pub body: String,
     pub updated_at: String,
+}
+
+/// `POST /drafts/put` to the pull request's object: a new draft (`id` absent) or a new text or
+/// place for one of the person's own.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DraftPut {
+    pub person: String,
+    #[serde(default)]
+    pub id: Option<u64>,
+    pub draft: Draft,
+}
+
+/// What the object did with a [`DraftPut`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PutOutcome {
+    /// Stored under this id.
+    Stored(u64),
+    /// The person already holds [`MAX_DRAFTS_PER_PERSON`] drafts.
+    Full,
+    /// No draft of theirs has that id (sent or deleted meanwhile).
+    Missing,
+}
+
+/// `POST /drafts/delete`: the person's drafts to delete.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DraftDelete {
+    pub person: String,
+    pub ids: Vec<u64>,
 }
 
 /// A comment as the form names it, checked: its anchor and body.
@@ -157,10 +186,15 @@ pub fn commented_lines(patch: Option<&str>, anchor: &Anchor) -> Vec<String> {
     let Some(hunks) = patch.and_then(|p| parse_patch(p).ok()) else {
         return Vec::new();
     };
+    commented_lines_in(&hunks, anchor)
+}
+
+/// [`commented_lines`] of hunks already parsed.
+pub fn commented_lines_in(hunks: &[Hunk<'_>], anchor: &Anchor) -> Vec<String> {
     let start = anchor.start_line.unwrap_or(anchor.line);
     let start_side = anchor.start_side.unwrap_or(anchor.side);
     let mut out = Vec::new();
-    for hunk in &hunks {
+    for hunk in hunks {
         let mut old = hunk.old_start;
         let mut new = hunk.new_start;
         let mut inside = false;

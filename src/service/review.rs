@@ -20,6 +20,7 @@ use crate::tools::saved::{
     DocumentKind, SaveOutcome, SaveRequest, SavedRecord, TickOutcome, MAX_TICKS_PER_PERSON,
 };
 use crate::tools::saved::{ReviewerState, TickRow};
+use crate::web::review_page::discussion::{Discussion, Forms};
 use crate::web::{arrange_page, csrf, review_page, review_state};
 
 /// The longest tick item id accepted: a checklist id, or `file:` with a path (GitHub paths run to
@@ -34,12 +35,12 @@ pub enum Viewer {
 }
 
 /// A fresh CSRF token and whether cookies must be `Secure`.
-struct CsrfContext {
-    token: String,
+pub(super) struct CsrfContext {
+    pub(super) token: String,
     secure: bool,
 }
 
-fn csrf_context(req: &Request) -> worker::Result<CsrfContext> {
+pub(super) fn csrf_context(req: &Request) -> worker::Result<CsrfContext> {
     let secure = req.url()?.scheme() == "https";
     let header = req.headers().get("cookie")?;
     let existing = cookie::read(header.as_deref(), csrf::cookie_name(secure))
@@ -52,7 +53,7 @@ fn csrf_context(req: &Request) -> worker::Result<CsrfContext> {
     Ok(CsrfContext { token, secure })
 }
 
-fn page_reply(status: u16, html: String, csrf: &CsrfContext) -> HttpReply {
+pub(super) fn page_reply(status: u16, html: String, csrf: &CsrfContext) -> HttpReply {
     super::html(status, html).with_header("set-cookie", csrf::set_cookie(&csrf.token, csrf.secure))
 }
 
@@ -159,6 +160,22 @@ pub async fn review(
     let comments = super::review_diff::comments(&github, pull, read.pull.review_comments).await;
     let versions: Vec<review_page::VersionInfo> = history.iter().map(Into::into).collect();
     let csrf = csrf_context(req)?;
+    let threads = super::review_write::threads(&github, pull, comments.len()).await;
+    let drafts = saved_store::drafts(env, (&pull.owner, &pull.repo, pull.number), &caller.login)
+        .await
+        .unwrap_or_else(|error| {
+            worker::console_error!("reading drafts failed: {error}");
+            Vec::new()
+        });
+    let discussion = Discussion {
+        forms: Forms::new(
+            &review_page::pull_path(&pull.owner, &pull.repo, pull.number),
+            &csrf.token,
+            head,
+        ),
+        drafts: &drafts,
+        threads: &threads,
+    };
     let state = if read.pull.merged {
         "merged"
     } else {
@@ -198,6 +215,7 @@ pub async fn review(
         comments: &comments,
         window: review_page::window_of(query("from").as_deref()),
         fragment: query("fragment").as_deref() == Some("1"),
+        discussion: Some(&discussion),
     };
     Ok(page_reply(200, review_page::render(&page), &csrf))
 }
@@ -279,8 +297,9 @@ async fn commits_between(
         .map(|c| c.ahead_by.max(c.total_commits))
 }
 
-/// Reads a form POST and checks its CSRF token and origin.
-async fn checked_form(
+/// Reads a form POST and checks its CSRF token and origin (ticks, and every form of
+/// `review_write`).
+pub(super) async fn checked_form(
     req: &mut Request,
     base_url: &str,
 ) -> worker::Result<Option<Vec<(String, String)>>> {

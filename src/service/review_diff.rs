@@ -10,7 +10,7 @@
 
 use worker::{Env, Request};
 
-use super::pull_request;
+use super::{pull_request, saved_store};
 use crate::config::Config;
 use crate::errors;
 use crate::github::api::{comment_pages, path, Contents, RepoPath, ReviewComment};
@@ -19,6 +19,7 @@ use crate::http::HttpReply;
 use crate::router::{PullPath, Route};
 use crate::tools::caller::Caller;
 use crate::web::review_page::context_lines::context_lines;
+use crate::web::review_page::discussion::{Discussion, Forms};
 use crate::web::review_page::{diff_view, pull_path};
 
 /// The longest query value accepted: a path (GitHub paths run to 4,096 bytes) or the change
@@ -100,6 +101,18 @@ pub async fn handle(
     }
     let hunks: Vec<&str> = value("hunks").unwrap_or_default().split(',').collect();
     let comments = comments(&github, pull, read.pull.review_comments).await;
+    let on_file = comments.iter().filter(|c| c.path == path).count();
+    let threads = super::review_write::threads(&github, pull, on_file).await;
+    let drafts = saved_store::drafts(env, (&pull.owner, &pull.repo, pull.number), &caller.login)
+        .await
+        .unwrap_or_default();
+    let csrf = super::review::csrf_context(req)?;
+    let back = pull_path(&pull.owner, &pull.repo, pull.number);
+    let discussion = Discussion {
+        forms: Forms::new(&back, &csrf.token, &read.pull.head.sha),
+        drafts: &drafts,
+        threads: &threads,
+    };
     let Some(html) = diff_view::fragment(
         &read.snapshot.files,
         path,
@@ -108,6 +121,7 @@ pub async fn handle(
         &read.pull.html_url,
         &comments,
         &|_, _| String::new(),
+        Some(&discussion),
     ) else {
         return Ok(refuse(
             404,
@@ -118,10 +132,10 @@ pub async fn handle(
         return Ok(super::html(200, html));
     }
     let title = format!("{path} · {}/{}#{}", pull.owner, pull.repo, pull.number);
-    let back = pull_path(&pull.owner, &pull.repo, pull.number);
-    Ok(super::html(
+    Ok(super::review::page_reply(
         200,
         diff_view::fragment_page(&title, &back, path, &html, base_url),
+        &csrf,
     ))
 }
 

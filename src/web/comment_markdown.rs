@@ -286,7 +286,7 @@ impl Writer<'_> {
 fn suggestion_html(out: &mut String, suggested: &[String], commented: Option<&[String]>) {
     out.push_str(
         "<div class=\"suggestion\"><p class=\"suggestion-title\">Suggested change</p>\
-         <table class=\"diff suggestion-diff\"><caption class=\"vh\">Lines removed, then lines suggested in their place</caption>",
+         <table class=\"suggestion-diff\"><caption class=\"vh\">Lines removed, then lines suggested in their place</caption>",
     );
     for line in commented.unwrap_or_default() {
         out.push_str("<tr class=\"del\"><td class=\"code\"><span class=\"mk\">-</span>");
@@ -445,7 +445,7 @@ mod tests {
         assert_eq!(
             html,
             "<p>Simpler:</p>\n<div class=\"suggestion\"><p class=\"suggestion-title\">Suggested change</p>\
-             <table class=\"diff suggestion-diff\"><caption class=\"vh\">Lines removed, then lines suggested in their place</caption>\
+             <table class=\"suggestion-diff\"><caption class=\"vh\">Lines removed, then lines suggested in their place</caption>\
              <tr class=\"del\"><td class=\"code\"><span class=\"mk\">-</span>let x = 0;</td></tr>\
              <tr class=\"add\"><td class=\"code\"><span class=\"mk\">+</span>let x = 1;</td></tr>\
              <tr class=\"add\"><td class=\"code\"><span class=\"mk\">+</span>let y = &lt;2&gt;;</td></tr></table></div>\n"
