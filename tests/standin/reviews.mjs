@@ -115,7 +115,8 @@ export class ReviewBook {
     const at = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
     return {
       url: `${api}/pulls/comments/${id}`,
-      pull_request_review_id: extra.reviewId ?? id + 1,
+      // A comment sent alone or as a reply makes a review of its own on GitHub.
+      pull_request_review_id: extra.reviewId ?? this.nextId++,
       id,
       node_id: `PRRC_standin${id}`,
       diff_hunk: anchor.hunk,
