@@ -7,6 +7,7 @@ mod oauth_server;
 mod person_data;
 mod review;
 mod review_diff;
+mod review_reads;
 mod review_write;
 mod saved_store;
 mod saves;

@@ -157,10 +157,10 @@ pub async fn review(
             .map(|(_, v)| v.into_owned())
     };
     let view = review_page::View::parse(query("view").as_deref());
-    let comments = super::review_diff::comments(&github, pull, read.pull.review_comments).await;
+    let comments = super::review_reads::comments(&github, pull, read.pull.review_comments).await;
     let versions: Vec<review_page::VersionInfo> = history.iter().map(Into::into).collect();
     let csrf = csrf_context(req)?;
-    let threads = super::review_write::threads(&github, pull, comments.len()).await;
+    let threads = super::review_reads::threads(&github, pull, comments.len()).await;
     let drafts = saved_store::drafts(env, (&pull.owner, &pull.repo, pull.number), &caller.login)
         .await
         .unwrap_or_else(|error| {

@@ -535,26 +535,3 @@ impl Ctx<'_> {
         }
     }
 }
-
-/// The pull request's review threads as the viewer may act on them; empty when it has no review
-/// comments (no request) or GitHub won't say (the page then shows threads without Resolve).
-pub async fn threads(
-    github: &GitHub<'_>,
-    pull: &PullPath,
-    comments: usize,
-) -> Vec<graphql::Thread> {
-    if comments == 0 {
-        return Vec::new();
-    }
-    let body = graphql::threads_request(&pull.owner, &pull.repo, pull.number);
-    match github.post(crate::github::graphql::PATH, &body).await {
-        Ok(text) => graphql::threads(&text).unwrap_or_else(|error| {
-            worker::console_warn!("reading review threads failed: {error}");
-            Vec::new()
-        }),
-        Err(error) => {
-            worker::console_warn!("reading review threads failed: {error}");
-            Vec::new()
-        }
-    }
-}

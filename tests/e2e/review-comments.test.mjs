@@ -224,6 +224,7 @@ test('a diff loaded on demand takes comments; refusals are words and the text st
     assert.match(await status.textContent(), /installed without write access to pull requests/);
     assert.match(await status.locator('a').getAttribute('href'), /^https:\/\/github\.com\/logikflow\/big\/pull\/1\/files#diff-[0-9a-f]{64}R\d+$/);
     assert.equal(await box.locator('textarea').inputValue(), 'Second thought.');
+    await status.scrollIntoViewIfNeeded();
     await tab.screenshot({ path: join(shots, 'review-comments-read-only.png') });
   } finally {
     await standinControl(stack, 'POST', 'config', { pullRequestsReadOnly: false });

@@ -445,10 +445,11 @@ fn line_comments(
         let here = if side == "LEFT" { old } else { new };
         line.is_some() && line == here
     };
-    let mut here: Vec<usize> = Vec::new();
-    for (index, comment) in links.comments.iter().enumerate() {
-        if !placed[index] && !comment.is_outdated() && on_line(&comment.side, comment.line) {
-            here.push(index);
+    let mut here: Vec<&ReviewComment> = Vec::new();
+    for (comment, done) in links.comments.iter().zip(placed.iter_mut()) {
+        if !*done && !comment.is_outdated() && on_line(&comment.side, comment.line) {
+            here.push(comment);
+            *done = true;
         }
     }
     let drafts: Vec<&&Draft> = links
@@ -472,26 +473,20 @@ fn line_comments(
         commented_lines_in(hunks, &anchor)
     };
     // Threads in the order of their first comment: a root, then its replies in order.
-    let roots: Vec<u64> = {
-        let mut roots = Vec::new();
-        for &index in &here {
-            let root = discussion::root_of(links.comments[index]);
-            if !roots.contains(&root) {
-                roots.push(root);
-            }
+    let mut roots: Vec<u64> = Vec::new();
+    for comment in &here {
+        let root = discussion::root_of(comment);
+        if !roots.contains(&root) {
+            roots.push(root);
         }
-        roots
-    };
+    }
     for root in roots {
         let thread: Vec<&ReviewComment> = here
             .iter()
-            .filter(|&&index| discussion::root_of(links.comments[index]) == root)
-            .map(|&index| links.comments[index])
+            .filter(|comment| discussion::root_of(comment) == root)
+            .copied()
             .collect();
         discussion::thread_html(out, &thread, links.discussion, &commented);
-    }
-    for index in here {
-        placed[index] = true;
     }
     if let Some(discussion) = links.discussion {
         for draft in drafts {
@@ -502,6 +497,7 @@ fn line_comments(
     out.push_str("</div></td></tr>\n");
 }
 
+#[allow(clippy::too_many_arguments)]
 /// The diff of the changes `hunks` (ids) of the changed file `path`, as a "Load diff" link names
 /// them, for `…/diff`: what the page would have inlined. `first` lists the comments no line
 /// holds. `None` when the pull request doesn't change `path` (any more); ids it no longer has

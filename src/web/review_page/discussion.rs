@@ -256,10 +256,10 @@ pub fn draft_html(
          <p class=\"cmt-status\" role=\"status\" aria-live=\"polite\"></p></form></details>",
     );
     forms.open(out, "drafts", "draft-delete");
-    let _ = write!(
+    let _ = writeln!(
         out,
         "<input type=\"hidden\" name=\"id\" value=\"{id}\"><input type=\"hidden\" name=\"action\" value=\"delete\">\
-         <button class=\"button\" type=\"submit\">Delete<span class=\"vh\"> draft on {}</span></button></form></div></div>\n",
+         <button class=\"button\" type=\"submit\">Delete<span class=\"vh\"> draft on {}</span></button></form></div></div>",
         escape(&place(draft))
     );
 }
@@ -344,7 +344,7 @@ pub fn finish_panel(
         out.push_str("</div>");
     }
     discussion.forms.open(out, "review", "cmt-form finish-form");
-    let _ = write!(
+    let _ = writeln!(
         out,
         "<label for=\"review-summary\">Summary <span class=\"muted\">(Markdown, optional for Comment and Approve)</span></label>\
          <textarea id=\"review-summary\" name=\"body\" rows=\"4\" maxlength=\"{max}\"></textarea>\
@@ -353,7 +353,7 @@ pub fn finish_panel(
          <label><input type=\"radio\" name=\"event\" value=\"approve\"> Approve</label>\
          <label><input type=\"radio\" name=\"event\" value=\"request_changes\"> Request changes</label></fieldset>\
          <p class=\"cmt-buttons\"><button class=\"button primary\" type=\"submit\">Submit review</button></p>\
-         <p class=\"cmt-status\" role=\"status\" aria-live=\"polite\"></p></form></div></details>\n",
+         <p class=\"cmt-status\" role=\"status\" aria-live=\"polite\"></p></form></div></details>",
         max = drafts::MAX_BODY_CHARS
     );
 }
@@ -375,7 +375,7 @@ pub fn box_template(out: &mut String) {
         <input type=\"hidden\" name=\"csrf\"><input type=\"hidden\" name=\"path\"><input type=\"hidden\" name=\"head\">\
         <input type=\"hidden\" name=\"line\"><input type=\"hidden\" name=\"side\"><input type=\"hidden\" name=\"start_line\"><input type=\"hidden\" name=\"start_side\">");
     box_fields(out, "cmt-box-body");
-    out.push_str("<p><button type=\"button\" class=\"button cmt-cancel\">Cancel</button></p></form></div></td></tr></template>\n");
+    out.push_str("<p class=\"cmt-buttons\"><button type=\"button\" class=\"button cmt-cancel\">Cancel</button></p></form></div></td></tr></template>\n");
 }
 
 #[cfg(test)]
