@@ -29,8 +29,23 @@ pub struct Draft {
     #[serde(flatten)]
     pub anchor: Anchor,
     pub head_sha: String,
+    /// The text of the lines commented, at `head_sha`: after a push the same number may hold
+    /// other text, and then the draft is no longer on its line.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lines: Vec<String>,
     pub body: String,
     pub updated_at: String,
+}
+
+impl Draft {
+    /// Whether the draft is still on its line in the diff at `head` (`patch` is its file's):
+    /// the line is in the diff and, after a push, holds the text it was written on.
+    pub fn is_on(&self, patch: Option<&str>, head: &str) -> bool {
+        in_diff(patch, &self.anchor)
+            && (self.head_sha == head
+                || self.lines.is_empty()
+                || commented_lines(patch, &self.anchor) == self.lines)
+    }
 }
 
 /// `POST /drafts/put` to the pull request's object: a new draft (`id` absent) or a new text or
@@ -345,6 +360,23 @@ mod tests {
             "across hunks"
         );
         assert!(!in_diff(None, &anchor(1, Side::Right, None)), "no patch");
+    }
+
+    #[test]
+    fn after_a_push_a_draft_is_on_its_line_only_while_the_text_is_the_same() {
+        let draft = Draft {
+            id: 1,
+            anchor: anchor(3, Side::Right, None),
+            head_sha: "old".into(),
+            lines: vec!["new three".into()],
+            body: "x".into(),
+            updated_at: String::new(),
+        };
+        assert!(draft.is_on(Some(PATCH), "new"), "same text, same number");
+        let moved = PATCH.replace("+new three", "+other three");
+        assert!(!draft.is_on(Some(&moved), "new"), "same number, other text");
+        assert!(draft.is_on(Some(&moved), "old"), "at its own head");
+        assert!(!draft.is_on(None, "old"), "the file left the diff");
     }
 
     #[test]

@@ -290,10 +290,12 @@ impl Ctx<'_> {
     }
 
     fn draft_of(&self, anchor: Anchor, body: String) -> Draft {
+        let lines = drafts::commented_lines(self.patch(&anchor.path), &anchor);
         Draft {
             id: 0,
             anchor,
             head_sha: self.head().to_string(),
+            lines,
             body,
             updated_at: crate::time::rfc3339(worker::Date::now().as_millis()),
         }
@@ -374,7 +376,7 @@ impl Ctx<'_> {
             self.csrf,
             self.head(),
         );
-        let gone = !drafts::in_diff(patch, &draft.anchor);
+        let gone = !draft.is_on(patch, self.head());
         let commented = drafts::commented_lines(patch, &draft.anchor);
         let mut out = String::new();
         discussion::draft_html(&mut out, draft, gone, &commented, &forms);
@@ -431,7 +433,7 @@ impl Ctx<'_> {
         let all = saved_store::drafts(self.env, self.target(), &self.caller.login).await?;
         let gone: Vec<&Draft> = all
             .iter()
-            .filter(|d| !drafts::in_diff(self.patch(&d.anchor.path), &d.anchor))
+            .filter(|d| !d.is_on(self.patch(&d.anchor.path), self.head()))
             .collect();
         if !gone.is_empty() {
             let names: Vec<String> = gone

@@ -117,7 +117,7 @@
     closeBox();
     var box = template.content.firstElementChild.cloneNode(true);
     var form = box.querySelector("form");
-    form.action = source.action;
+    form.setAttribute("action", target(source));
     ["csrf", "path", "head"].forEach(function (name) {
       form.elements[name].value = source.elements[name].value;
     });
@@ -181,11 +181,15 @@
     preview.textContent = "Rendering…";
     preview.hidden = false;
     area.hidden = true;
-    post(form.action.replace(/\/comments$/, "/preview"), data).then(function (answer) {
+    post(target(form).replace(/\/comments$/, "/preview"), data).then(function (answer) {
       if (answer.ok) { preview.innerHTML = answer.json.html || "<p>Nothing to preview.</p>"; }
       else { preview.textContent = answer.json.error || "The preview couldn't be made."; }
     });
   }
+
+  // Where a form posts. Not `form.action`: a draft's forms have a field named "action", which
+  // that property would name instead.
+  function target(form) { return form.getAttribute("action") || ""; }
 
   function post(url, data) {
     return fetch(url, {
@@ -276,7 +280,7 @@
     var buttons = form.querySelectorAll("button");
     for (var i = 0; i < buttons.length; i++) { buttons[i].disabled = true; }
     status(form, "Sending…", false);
-    post(form.action, data).then(function (answer) {
+    post(target(form), data).then(function (answer) {
       for (var j = 0; j < buttons.length; j++) { buttons[j].disabled = false; }
       if (!answer.ok) { refused(form, answer); return; }
       done(kind, form, data, answer.json);

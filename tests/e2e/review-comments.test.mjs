@@ -159,7 +159,7 @@ test('comment on lines, reply, resolve, reload, then send the review with Reques
   // Request changes: one review with both drafts at their path, line, side and commit.
   await tab.setViewportSize({ width: 1280, height: 900 });
   const panel = tab.locator('#finish-review');
-  await panel.locator('textarea[name="body"]').fill('Two things to change.');
+  await panel.locator('#review-summary').fill('Two things to change.');
   await panel.getByRole('radio', { name: 'Request changes' }).check();
   await Promise.all([wrote(tab, '/review'), panel.getByRole('button', { name: 'Submit review' }).click()]);
   await panel.locator('.cmt-status', { hasText: 'you requested changes' }).waitFor();
@@ -235,7 +235,7 @@ test('a diff loaded on demand takes comments; refusals are words and the text st
   const own = await page();
   await own.goto(`${stack.baseUrl}/r/logikflow/demo/pull/2`);
   const panel = own.locator('#finish-review');
-  await panel.locator('summary').click();
+  await panel.locator('> summary').click();
   await panel.getByRole('radio', { name: 'Approve' }).check();
   await Promise.all([wrote(own, '/review'), panel.getByRole('button', { name: 'Submit review' }).click()]);
   await panel.locator('.cmt-status.is-error').waitFor();
@@ -286,4 +286,41 @@ test('without JavaScript every action is a plain form; the server checks each', 
   assert.equal(bad.status, 400);
   assert.match((await bad.json()).error, /line must be a line number/);
   await context.close();
+});
+
+test('after a push, a draft whose line left the diff says so, keeps its text, and holds the review back', async () => {
+  await standinControl(stack, 'POST', 'reset');
+  const tab = await page();
+  await tab.goto(`${stack.baseUrl}/r/logikflow/demo/pull/3`);
+  const wrap = tab.locator('.diff-wrap[data-path="tools/hints.py"]').first();
+  const added = await lineAt(wrap, 'tr.add');
+  await added.row.locator('.cmt-add').click({ force: true });
+  await tab.locator('.cmt-box textarea').fill('Written first.');
+  await Promise.all([wrote(tab, '/comments'), tab.locator('.cmt-box').getByRole('button', { name: 'Start a review' }).click()]);
+  await wrap.locator('.cmt.draft').waitFor();
+  // Edited in place.
+  await wrap.locator('.cmt.draft summary', { hasText: 'Edit' }).click();
+  await wrap.locator('.cmt.draft textarea').fill('Written before the push.');
+  await Promise.all([wrote(tab, '/drafts'), wrap.getByRole('button', { name: 'Save draft' }).click()]);
+  await wrap.locator('.cmt.draft .cmt-body', { hasText: 'Written before the push.' }).waitFor();
+
+  // Every hunk of the file moves down three lines: the draft's line number is no longer there.
+  await standinControl(stack, 'POST', 'push', { repo: 'logikflow/demo', number: 3, edits: [{ path: 'tools/hints.py', op: 'shift' }] });
+  await tab.reload();
+  const panel = tab.locator('#finish-review');
+  await panel.locator('> summary').click();
+  assert.match(await panel.locator('.gone-drafts').textContent(), /1 of your draft comments is on lines no longer in the diff/);
+  assert.equal(await panel.locator('.gone-drafts textarea').inputValue(), 'Written before the push.');
+  await panel.locator('#review-summary').fill('Summary.');
+  await Promise.all([wrote(tab, '/review'), panel.getByRole('button', { name: 'Submit review' }).click()]);
+  await panel.locator('.finish-form .cmt-status.is-error').waitFor();
+  assert.match(await panel.locator('.finish-form .cmt-status').textContent(), /no longer in the diff \(tools\/hints\.py line \d+\)/);
+  assert.equal((await held('demo', 3)).reviews.length, 0);
+  // Deleted, the review goes.
+  await Promise.all([wrote(tab, '/drafts'), panel.locator('.gone-drafts').getByRole('button', { name: /Delete/ }).click()]);
+  await Promise.all([wrote(tab, '/review'), panel.getByRole('button', { name: 'Submit review' }).click()]);
+  await panel.locator('.finish-form .cmt-status', { hasText: 'Review sent' }).waitFor();
+  const book = await held('demo', 3);
+  assert.deepEqual(book.reviews.map((r) => [r.state, r.body]), [['COMMENTED', 'Summary.']]);
+  await tab.close();
 });

@@ -456,6 +456,11 @@ fn line_comments(
         .drafts
         .iter()
         .filter(|d| on_line(d.anchor.side.as_str(), Some(d.anchor.line)))
+        .filter(|d| {
+            links
+                .discussion
+                .is_some_and(|disc| disc.is_on_hunks(d, hunks))
+        })
         .collect();
     if here.is_empty() && drafts.is_empty() {
         return;

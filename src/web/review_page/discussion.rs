@@ -27,6 +27,8 @@ pub struct Forms {
     base: String,
     csrf: String,
     head: String,
+    /// The head, as is (to tell whether a draft is still on its line).
+    head_sha: String,
 }
 
 impl Forms {
@@ -35,6 +37,7 @@ impl Forms {
             base: escape(pull_path),
             csrf: escape(csrf),
             head: escape(head),
+            head_sha: head.to_string(),
         }
     }
 
@@ -57,6 +60,18 @@ pub struct Discussion<'a> {
 }
 
 impl Discussion<'_> {
+    /// Whether a draft is still on its line at the head the page shows (`patch`: its file's).
+    pub fn is_on(&self, draft: &Draft, patch: Option<&str>) -> bool {
+        draft.is_on(patch, &self.forms.head_sha)
+    }
+
+    /// [`Discussion::is_on`] for a draft on a line of these hunks (a diff being shown).
+    pub fn is_on_hunks(&self, draft: &Draft, hunks: &[crate::review::patch::Hunk<'_>]) -> bool {
+        draft.head_sha == self.forms.head_sha
+            || draft.lines.is_empty()
+            || drafts::commented_lines_in(hunks, &draft.anchor) == draft.lines
+    }
+
     fn thread_of(&self, root: u64) -> Option<&Thread> {
         self.threads.iter().find(|t| t.first_comment == root)
     }
@@ -326,7 +341,7 @@ pub fn finish_panel(
     let gone: Vec<&Draft> = discussion
         .drafts
         .iter()
-        .filter(|d| !drafts::in_diff(patch_of(&d.anchor.path).as_deref(), &d.anchor))
+        .filter(|d| !discussion.is_on(d, patch_of(&d.anchor.path).as_deref()))
         .collect();
     if !gone.is_empty() {
         let _ = write!(
@@ -394,6 +409,7 @@ mod tests {
                 start_side: None,
             },
             head_sha: "abc".into(),
+            lines: Vec::new(),
             body: body.into(),
             updated_at: "2026-12-04T10:00:00Z".into(),
         }
