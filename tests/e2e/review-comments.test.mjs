@@ -216,7 +216,11 @@ test('a diff loaded on demand takes comments; refusals are words and the text st
   // A read-only App installation: GitHub's 403 in words, and the line on GitHub to go to.
   await standinControl(stack, 'POST', 'config', { pullRequestsReadOnly: true });
   try {
-    await target.row.locator('.cmt-add').click({ force: true });
+    // `c` on a focused line opens the box there.
+    await target.row.locator('td.ln a').first().focus();
+    await tab.keyboard.press('c');
+    assert.equal(await box.locator('textarea').evaluate((el) => el === document.activeElement), true);
+    assert.match(await box.locator('.cmt-where').textContent(), new RegExp(`line ${target.now} \\(new\\)`));
     await box.locator('textarea').fill('Second thought.');
     await Promise.all([wrote(tab, '/comments'), box.getByRole('button', { name: 'Add single comment' }).click()]);
     const status = box.locator('.cmt-status.is-error');
@@ -265,6 +269,19 @@ test('without JavaScript every action is a plain form; the server checks each', 
   await tab.locator(`#draft-${id}`).getByRole('button', { name: /Delete/ }).click();
   await tab.waitForURL(/#finish-review$/);
   assert.equal(await tab.locator(`#draft-${id}`).count(), 0);
+
+  // A reply and resolving a thread are forms too; each comes back to the thread.
+  const thread = tab.locator('.thread', { hasText: 'Does this need a test?' });
+  const root = await thread.getAttribute('data-root');
+  await thread.locator('details.reply summary').click();
+  await thread.locator('textarea[name="body"]').fill('Replied without a script.');
+  await thread.getByRole('button', { name: 'Reply', exact: true }).click();
+  await tab.waitForURL(/#comment-\d+$/);
+  assert.match(await tab.locator(`#thread-${root}`).textContent(), /Replied without a script\./);
+  await tab.locator(`#thread-${root}`).getByRole('button', { name: 'Resolve conversation' }).click();
+  await tab.waitForLoadState();
+  assert.equal((await held('demo', 3)).resolved[root], true);
+  assert.equal(await tab.locator(`#thread-${root} details.resolved`).count(), 1, 'folded once resolved');
 
   // The checks: CSRF, the line in the diff, GitHub's 65,536 characters.
   const csrf = await tab.locator('input[name="csrf"]').first().inputValue();
