@@ -270,6 +270,26 @@ test('without JavaScript every action is a plain form; the server checks each', 
   await tab.waitForURL(/#finish-review$/);
   assert.equal(await tab.locator(`#draft-${id}`).count(), 0);
 
+  // A single comment GitHub refuses (a read-only install) is kept as a draft, and the page says so.
+  await standinControl(stack, 'POST', 'config', { pullRequestsReadOnly: true });
+  try {
+    await form.locator('summary').click();
+    await form.getByLabel('Line', { exact: true }).fill(String(target.now));
+    await form.getByLabel('Comment').fill('Refused, then kept.');
+    await Promise.all([tab.waitForURL(/\/comments$/), form.getByRole('button', { name: 'Add single comment' }).click()]);
+    assert.match(await tab.locator('[role="alert"]').textContent(), /without write access to pull requests.*kept as a draft/);
+    assert.equal(await tab.locator('textarea').inputValue(), 'Refused, then kept.');
+    await Promise.all([tab.waitForURL(/\/pull\/3$/), tab.getByRole('link', { name: 'Back to the review' }).click()]);
+    const kept = tab.locator('.cmt.draft', { hasText: 'Refused, then kept.' });
+    assert.equal(await kept.count(), 1);
+    await kept.getByRole('button', { name: /Delete/ }).click();
+    await tab.waitForURL(/#finish-review$/);
+  } finally {
+    await standinControl(stack, 'POST', 'config', { pullRequestsReadOnly: false });
+  }
+  // (Read-only, GitHub said nobody may reply or resolve: the page offered neither.)
+  await tab.reload();
+
   // A reply and resolving a thread are forms too; each comes back to the thread.
   const thread = tab.locator('.thread', { hasText: 'Does this need a test?' });
   const root = await thread.getAttribute('data-root');
