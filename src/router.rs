@@ -30,6 +30,9 @@ pub enum Route {
     ReviewDiff(PullPath),
     /// Lines around a change, for "expand context" (`GET …/context?path=&from=&to=`).
     ReviewContext(PullPath),
+    /// Finishing the review on the page (issue 29): `POST …/comments`, `…/drafts`, `…/review`,
+    /// `…/replies`, `…/threads`, `…/preview`.
+    ReviewWrite(PullPath, ReviewWrite),
     /// Reviewers' web sign-in, its OAuth callback, and sign-out.
     SignIn,
     SignInCallback,
@@ -51,6 +54,37 @@ pub enum Route {
     NotFound,
     /// A known path with a method it does not serve, and the methods it does (`Allow`).
     MethodNotAllowed(&'static str),
+}
+
+/// What a review page's form asks for (`service::review_write`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReviewWrite {
+    /// `…/comments`: a line comment, kept as a draft or sent at once.
+    Comment,
+    /// `…/drafts`: change or delete a draft.
+    Draft,
+    /// `…/review`: send the review with every draft and a verdict.
+    Submit,
+    /// `…/replies`: reply in a thread.
+    Reply,
+    /// `…/threads`: resolve or unresolve a thread.
+    Thread,
+    /// `…/preview`: a comment's Markdown rendered as the page would show it.
+    Preview,
+}
+
+impl ReviewWrite {
+    fn of(tail: &str) -> Option<ReviewWrite> {
+        Some(match tail {
+            "comments" => ReviewWrite::Comment,
+            "drafts" => ReviewWrite::Draft,
+            "review" => ReviewWrite::Submit,
+            "replies" => ReviewWrite::Reply,
+            "threads" => ReviewWrite::Thread,
+            "preview" => ReviewWrite::Preview,
+            _ => return None,
+        })
+    }
 }
 
 /// The authorization server's endpoints (paths in `oauth::metadata`).
@@ -176,6 +210,11 @@ pub fn route(method: &str, path: &str) -> Route {
             ("GET" | "HEAD" | "POST", "arrange") => Route::Arrange(pull),
             ("GET" | "HEAD", "diff") => Route::ReviewDiff(pull),
             ("GET" | "HEAD", "context") => Route::ReviewContext(pull),
+            ("POST", tail) if ReviewWrite::of(tail).is_some() => match ReviewWrite::of(tail) {
+                Some(write) => Route::ReviewWrite(pull, write),
+                None => Route::NotFound,
+            },
+            (_, tail) if ReviewWrite::of(tail).is_some() => Route::MethodNotAllowed(POST),
             (_, "ticks") => Route::MethodNotAllowed(POST),
             (_, "arrange") => Route::MethodNotAllowed(READ_AND_POST),
             (_, "" | "diff" | "context") => Route::MethodNotAllowed(READ),
@@ -245,6 +284,14 @@ impl Route {
             Route::Arrange(_) => "arrange",
             Route::ReviewDiff(_) => "review_diff",
             Route::ReviewContext(_) => "review_context",
+            Route::ReviewWrite(_, write) => match write {
+                ReviewWrite::Comment => "review_comment",
+                ReviewWrite::Draft => "review_draft",
+                ReviewWrite::Submit => "review_submit",
+                ReviewWrite::Reply => "review_reply",
+                ReviewWrite::Thread => "review_thread",
+                ReviewWrite::Preview => "review_preview",
+            },
             Route::SignIn => "signin",
             Route::SignInCallback => "signin_callback",
             Route::SignOut => "signout",

@@ -296,6 +296,11 @@ pub fn comment_pages(review_comments: Option<u64>) -> u32 {
 /// "List review comments on a pull request").
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct ReviewComment {
+    /// GitHub's id of the comment (REST `id`, GraphQL `databaseId`).
+    #[serde(default)]
+    pub id: u64,
+    /// The thread's first comment, for a reply.
+    pub in_reply_to_id: Option<u64>,
     pub path: String,
     /// The line it is on in the current diff (the last line of a multi-line comment); `None`
     /// when it is outdated or on the whole file.
@@ -305,6 +310,9 @@ pub struct ReviewComment {
     /// `LEFT` (the base: a removed line) or `RIGHT` (the head: an added or unchanged line).
     #[serde(default, deserialize_with = "crate::json::or_default")]
     pub side: String,
+    /// A multi-line comment's first line and its side.
+    pub start_line: Option<u32>,
+    pub start_side: Option<String>,
     /// GitHub's position in the current diff; `null` is how GitHub marks a comment outdated
     /// (its line changed after it was written).
     pub position: Option<u64>,

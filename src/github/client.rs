@@ -8,6 +8,7 @@ use futures_util::future::{select, Either};
 use worker::{web_sys, Delay};
 
 use super::api::{classify_failure, GitHubError, API_VERSION};
+use super::reviews::Refusal;
 use crate::subrequest as wire;
 
 /// A GitHub API client for one person.
@@ -55,7 +56,50 @@ impl GitHub<'_> {
         }
     }
 
+    /// POSTs a JSON `body` that writes (a comment, a review, a GraphQL mutation) exactly once:
+    /// a write is never retried, as a retry after a lost answer could post it twice. The answer's
+    /// text, or GitHub's refusal with its status and words (`reviews::Refusal`); no answer at all
+    /// is status 504 (timed out) or 502 (could not connect).
+    pub async fn write(&self, path: &str, body: &str) -> Result<String, Refusal> {
+        let reply = match self.exchange(path, Some(body)).await {
+            Ok(reply) => reply,
+            Err(error) => {
+                let status = if error == GitHubError::Timeout {
+                    504
+                } else {
+                    502
+                };
+                return Err(Refusal {
+                    status,
+                    message: error.to_string(),
+                    errors: Vec::new(),
+                });
+            }
+        };
+        crate::log::github(reply.status);
+        if (200..300).contains(&reply.status) {
+            return Ok(reply.body);
+        }
+        let mut refusal = Refusal::parse(reply.status, &reply.body);
+        if reply.header("x-ratelimit-remaining").as_deref() == Some("0") {
+            refusal.message = format!("rate limit: {}", refusal.message);
+        }
+        Err(refusal)
+    }
+
     async fn attempt(&self, path: &str, body: Option<&str>) -> Result<String, GitHubError> {
+        let reply = self.exchange(path, body).await?;
+        crate::log::github(reply.status);
+        if (200..300).contains(&reply.status) {
+            return Ok(reply.body);
+        }
+        let header = |name: &str| reply.header(name);
+        let now = worker::Date::now().as_millis() / 1000;
+        Err(classify_failure(reply.status, &header, &reply.body, now))
+    }
+
+    /// One exchange with GitHub, its reply read whole, within the time limit.
+    async fn exchange(&self, path: &str, body: Option<&str>) -> Result<wire::Reply, GitHubError> {
         let url = format!("{}{}", self.base_url, path);
         let network = |e: worker::wasm_bindgen::JsValue| GitHubError::Network(format!("{e:?}"));
         let headers = web_sys::Headers::new().map_err(network)?;
@@ -85,23 +129,16 @@ impl GitHub<'_> {
         let timer = Box::pin(Delay::from(std::time::Duration::from_millis(
             self.timeout_ms,
         )));
-        let reply = match select(exchange, timer).await {
-            Either::Left((Ok(reply), _)) => reply,
+        match select(exchange, timer).await {
+            Either::Left((Ok(reply), _)) => Ok(reply),
             Either::Left((Err(error), _)) => {
                 crate::log::github(0);
-                return Err(error);
+                Err(error)
             }
             Either::Right(_) => {
                 crate::log::github(0);
-                return Err(GitHubError::Timeout);
+                Err(GitHubError::Timeout)
             }
-        };
-        crate::log::github(reply.status);
-        if (200..300).contains(&reply.status) {
-            return Ok(reply.body);
         }
-        let header = |name: &str| reply.header(name);
-        let now = worker::Date::now().as_millis() / 1000;
-        Err(classify_failure(reply.status, &header, &reply.body, now))
     }
 }

@@ -4,6 +4,7 @@
 
 pub mod change_id;
 pub mod diagram;
+pub mod drafts;
 pub mod files;
 pub mod hints;
 pub mod layout;

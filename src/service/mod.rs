@@ -8,6 +8,8 @@ mod oauth_server;
 mod person_data;
 mod review;
 mod review_diff;
+mod review_reads;
+mod review_write;
 mod saved_store;
 mod saves;
 mod settings;
@@ -64,6 +66,7 @@ pub async fn handle(
         | Route::Tick(_)
         | Route::Arrange(_)
         | Route::ReviewDiff(_)
+        | Route::ReviewWrite(..)
         | Route::ReviewContext(_)) => match viewer(&req, env, config, &base_url).await? {
             review::Viewer::SignIn(reply) => reply,
             review::Viewer::Known(caller) => match &pull_route {
@@ -75,6 +78,10 @@ pub async fn handle(
                 }
                 Route::Arrange(pull) => {
                     review::arrange(&mut req, env, config, &caller, pull, &base_url).await?
+                }
+                Route::ReviewWrite(pull, write) => {
+                    review_write::handle(&mut req, env, config, &caller, pull, *write, &base_url)
+                        .await?
                 }
                 _ => {
                     review_diff::handle(&req, env, config, &caller, &pull_route, &base_url).await?

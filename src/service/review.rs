@@ -20,6 +20,7 @@ use crate::tools::saved::{
 };
 use crate::tools::saved::{ReviewerState, TickRow};
 use crate::web::csrf::BodyKind;
+use crate::web::review_page::discussion::{Discussion, Forms};
 use crate::web::{arrange_page, review_page, review_state};
 
 /// The longest tick item id accepted: a checklist id, or `file:` with a path (GitHub paths run to
@@ -133,9 +134,25 @@ pub async fn review(
             .map(|(_, v)| v.into_owned())
     };
     let view = review_page::View::parse(query("view").as_deref());
-    let comments = super::review_diff::comments(&github, pull, read.pull.review_comments).await;
+    let comments = super::review_reads::comments(&github, pull, read.pull.review_comments).await;
     let versions: Vec<review_page::VersionInfo> = history.iter().map(Into::into).collect();
     let csrf = forms::page_token(req, config, &caller.person)?;
+    let threads = super::review_reads::threads(&github, pull, comments.len()).await;
+    let drafts = saved_store::drafts(env, (&pull.owner, &pull.repo, pull.number), &caller.login)
+        .await
+        .unwrap_or_else(|error| {
+            worker::console_error!("reading drafts failed: {error}");
+            Vec::new()
+        });
+    let discussion = Discussion {
+        forms: Forms::new(
+            &review_page::pull_path(&pull.owner, &pull.repo, pull.number),
+            &csrf.token,
+            head,
+        ),
+        drafts: &drafts,
+        threads: &threads,
+    };
     let state = if read.pull.merged {
         "merged"
     } else {
@@ -175,6 +192,7 @@ pub async fn review(
         comments: &comments,
         window: review_page::window_of(query("from").as_deref()),
         fragment: query("fragment").as_deref() == Some("1"),
+        discussion: Some(&discussion),
     };
     Ok(csrf.with_cookie(super::html(200, review_page::render(&page))))
 }

@@ -1,4 +1,4 @@
-//! The review page's diff requests (wasm only): review comments for the page, one entry's diff
+//! The review page's diff requests (wasm only): one entry's diff
 //! on demand (`…/diff?path=&hunks=&first=`, as its "Load diff" link names it) and lines around a
 //! change (`…/context?path=&from=&to=`).
 //!
@@ -6,50 +6,27 @@
 //! repository and the pull request, with the file snapshot from the KV cache, so nobody sees a
 //! diff, a comment or a line GitHub would not show them. GitHub requests: the page and a
 //! deferred diff add 0 to `MAX_COMMENT_PAGES` (`ceil(review_comments / 100)`, at most 3) for
-//! the comments; context adds 1 (the file's contents at the head).
+//! the comments (`review_reads`) and 1 for their threads when the file has comments; context adds
+//! 1 (the file's contents at the head). A diff carries the viewer's drafts and comment forms.
 
 use worker::{Env, Request};
 
-use super::pull_request;
+use super::review_reads::{comments, threads};
+use super::{pull_request, saved_store};
 use crate::config::Config;
 use crate::errors;
-use crate::github::api::{comment_pages, path, Contents, GitHubError, RepoPath, ReviewComment};
+use crate::github::api::{path, Contents, GitHubError, RepoPath};
 use crate::github::client::GitHub;
 use crate::http::HttpReply;
 use crate::router::{PullPath, Route};
 use crate::tools::caller::Caller;
 use crate::web::review_page::context_lines::context_lines;
+use crate::web::review_page::discussion::{Discussion, Forms};
 use crate::web::review_page::{diff_view, pull_path};
 
 /// The longest query value accepted: a path (GitHub paths run to 4,096 bytes) or the change
 /// ids of a file's entry (ten bytes each).
 const MAX_QUERY_VALUE_BYTES: usize = 16 * 1024;
-
-/// The pull request's review comments, oldest first: the pages its `review_comments` count
-/// says, at most `MAX_COMMENT_PAGES`, one after another (almost every pull request has one
-/// page). Comments
-/// are an addition to the page, so a failed read shows the page without them (and is logged).
-pub async fn comments(
-    github: &GitHub<'_>,
-    pull: &PullPath,
-    review_comments: Option<u64>,
-) -> Vec<ReviewComment> {
-    let mut all = Vec::new();
-    let Some(repo) = RepoPath::new(&pull.owner, &pull.repo) else {
-        return all;
-    };
-    for page in 1..=comment_pages(review_comments) {
-        let path = path::pull_comments(&repo, pull.number, page);
-        match github.get::<Vec<ReviewComment>>(&path).await {
-            Ok(comments) => all.extend(comments),
-            Err(error) => {
-                worker::console_warn!("reading review comments failed: {error}");
-                break;
-            }
-        }
-    }
-    all
-}
 
 /// `GET …/diff` and `GET …/context`: one entry point, so both share one read of the pull
 /// request (and the wasm one copy of it). `…/diff` with `fragment=1` (the page's script) gets
@@ -100,6 +77,18 @@ pub async fn handle(
     }
     let hunks: Vec<&str> = value("hunks").unwrap_or_default().split(',').collect();
     let comments = comments(&github, pull, read.pull.review_comments).await;
+    let on_file = comments.iter().filter(|c| c.path == path).count();
+    let threads = threads(&github, pull, on_file).await;
+    let drafts = saved_store::drafts(env, (&pull.owner, &pull.repo, pull.number), &caller.login)
+        .await
+        .unwrap_or_default();
+    let csrf = super::forms::page_token(req, config, &caller.person)?;
+    let back = pull_path(&pull.owner, &pull.repo, pull.number);
+    let discussion = Discussion {
+        forms: Forms::new(&back, &csrf.token, &read.pull.head.sha),
+        drafts: &drafts,
+        threads: &threads,
+    };
     let Some(html) = diff_view::fragment(
         &read.snapshot.files,
         path,
@@ -108,6 +97,7 @@ pub async fn handle(
         &read.pull.html_url,
         &comments,
         &|_, _| String::new(),
+        Some(&discussion),
     ) else {
         return Ok(refuse(
             404,
@@ -118,11 +108,10 @@ pub async fn handle(
         return Ok(super::html(200, html));
     }
     let title = format!("{path} · {}/{}#{}", pull.owner, pull.repo, pull.number);
-    let back = pull_path(&pull.owner, &pull.repo, pull.number);
-    Ok(super::html(
+    Ok(csrf.with_cookie(super::html(
         200,
         diff_view::fragment_page(&title, &back, path, &html, base_url),
-    ))
+    )))
 }
 
 /// Lines of the file at the pull request's head that its diff doesn't show, as JSON

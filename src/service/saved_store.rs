@@ -226,3 +226,49 @@ pub async fn delete_person_ticks(
         status => Err(store_failed(status)),
     }
 }
+
+/// A reviewer's draft comments on a pull request, oldest first (issue 29).
+pub async fn drafts(
+    env: &Env,
+    (owner, repo, number): (&str, &str, u64),
+    person: &str,
+) -> Result<Vec<crate::review::drafts::Draft>> {
+    let name = object_name(owner, repo, number);
+    let person: String = url::form_urlencoded::byte_serialize(person.as_bytes()).collect();
+    let reply =
+        wire::get_from_object(env, BINDING, &name, &format!("/drafts?person={person}")).await?;
+    match reply.status {
+        200 => Ok(serde_json::from_str(&reply.body)?),
+        status => Err(store_failed(status)),
+    }
+}
+
+/// Stores a new draft or changes one of the reviewer's own.
+pub async fn put_draft(
+    env: &Env,
+    (owner, repo, number): (&str, &str, u64),
+    put: &crate::review::drafts::DraftPut,
+) -> Result<crate::review::drafts::PutOutcome> {
+    let name = object_name(owner, repo, number);
+    let body = serde_json::to_string(put)?;
+    let reply = wire::post_to_object(env, BINDING, &name, "/drafts/put", &body).await?;
+    match reply.status {
+        200 => Ok(serde_json::from_str(&reply.body)?),
+        status => Err(store_failed(status)),
+    }
+}
+
+/// Deletes some of the reviewer's drafts.
+pub async fn delete_drafts(
+    env: &Env,
+    (owner, repo, number): (&str, &str, u64),
+    delete: &crate::review::drafts::DraftDelete,
+) -> Result<()> {
+    let name = object_name(owner, repo, number);
+    let body = serde_json::to_string(delete)?;
+    let reply = wire::post_to_object(env, BINDING, &name, "/drafts/delete", &body).await?;
+    match reply.status {
+        200 => Ok(()),
+        status => Err(store_failed(status)),
+    }
+}

@@ -14,7 +14,11 @@
 //! [`TickReply`] (unticking deletes rows; a person holds at most [`MAX_TICKS_PER_PERSON`]);
 //! `POST /head` `{head_sha, files, at}` records a head's change ids once (the newest 20 are kept);
 //! `POST /ticks/migrate` `{person, add, remove}` replaces path-keyed ticks with content items.
-//! `POST /ticks/forget` `{person}` → `{removed}`: every tick of that person, for "Delete my data".
+//! `POST /ticks/forget` `{person}` → `{removed}`: every tick and draft comment of that person, for
+//! "Delete my data".
+//! Draft comments (issue 29, `store::drafts`): `GET /drafts?person=login` → `[Draft]`;
+//! `POST /drafts/put` `{person, id, draft}` → `{id}` or `{full: true}`; `POST /drafts/delete`
+//! `{person, ids}` → `{removed}`.
 //!
 //! Bounds (`person_data`): a save keeps the latest [`MAX_VERSIONS`] versions of its kind, and a
 //! tick removes every tick unchanged for a year, so neither table grows without limit.
@@ -237,7 +241,23 @@ impl DurableObject for PullRequestStore {
             }
             (Method::Post, "/ticks/forget") => {
                 let forget: ForgetTicks = json_body(&mut req).await?;
-                let removed = self.forget_ticks(&forget.person)?;
+                let removed = self.forget_ticks(&forget.person)?
+                    + super::drafts::forget(&self.sql, &forget.person)?;
+                Response::ok(format!("{{\"removed\":{removed}}}"))
+            }
+            (Method::Get, "/drafts") => {
+                let person = query("person").unwrap_or_default();
+                json_reply(serde_json::to_string(&super::drafts::list(
+                    &self.sql, &person,
+                )?))
+            }
+            (Method::Post, "/drafts/put") => {
+                let put = serde_json::from_str(&req.text().await?)?;
+                json_reply(Ok(super::drafts::put(&self.sql, &put)?.to_string()))
+            }
+            (Method::Post, "/drafts/delete") => {
+                let delete = serde_json::from_str(&req.text().await?)?;
+                let removed = super::drafts::delete(&self.sql, &delete)?;
                 Response::ok(format!("{{\"removed\":{removed}}}"))
             }
             (Method::Get, "/version") => {

@@ -9,6 +9,7 @@
 //! The review view for a pull request lives elsewhere and only borrows the shell and the renderers.
 
 pub mod arrange_page;
+pub mod comment_markdown;
 pub mod consent;
 pub mod csrf;
 pub mod escape;

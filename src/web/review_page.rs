@@ -60,6 +60,7 @@ use crate::web::template::fragment;
 
 pub mod context_lines;
 pub mod diff_view;
+pub mod discussion;
 
 /// The keyboard help dialog, shown by `?`.
 const REVIEW_KEYS: &str = fragment(include_str!("review-keys.html"));
@@ -156,6 +157,9 @@ pub struct ReviewPage<'a> {
     pub window: usize,
     /// Only the entries (`&fragment=1`): what the script puts in place of a window's links.
     pub fragment: bool,
+    /// The viewer's drafts and threads and the forms to comment (issue 29); `None` shows
+    /// GitHub's comments read-only.
+    pub discussion: Option<&'a discussion::Discussion<'a>>,
 }
 
 /// Entries a page renders in full: a page with more shows them in windows of this many, the
@@ -259,7 +263,8 @@ pub fn render(page: &ReviewPage<'_>) -> String {
         writable: !read_only,
         next_id: 0,
         named: &plan.named,
-        diff: diff_view::View::new(&pull, page.github_url, page.comments),
+        diff: diff_view::View::new(&pull, page.github_url, page.comments)
+            .with_discussion(page.discussion),
         window: page.window,
         windowed: false,
         shown: 0,
@@ -297,6 +302,9 @@ pub fn render(page: &ReviewPage<'_>) -> String {
     diagram_panel(&mut out, page, &plan);
     order_panel(&mut out, page, &plan, &mut ctx);
     out.push_str("</div>\n</div>\n");
+    if page.discussion.is_some() {
+        discussion::box_template(&mut out);
+    }
     // The keyboard help, shown by `?` (the script opens it; without the script it stays hidden).
     out.push_str(REVIEW_KEYS);
     if ctx.writable {
@@ -928,6 +936,15 @@ fn header(
         );
     }
     out.push_str("</p>\n");
+    if let Some(discussion) = page.discussion {
+        let patch_of = |path: &str| {
+            page.files
+                .iter()
+                .find(|f| f.path == path)
+                .and_then(|f| f.patch.clone())
+        };
+        discussion::finish_panel(out, discussion, &patch_of);
+    }
 
     if read_only {
         let _ = writeln!(

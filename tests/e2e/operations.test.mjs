@@ -4,7 +4,7 @@
 //   rate-limit decision and error class; and no secret of the run (access, refresh and API tokens,
 //   authorization codes, PKCE verifiers, cookies, GitHub tokens) appears in any line the run wrote;
 // - people's data: "Delete my data" on /settings removes grants, tokens, API tokens, the sealed
-//   GitHub token and the person's ticks on every pull request (in batches of pull requests, 40 in
+//   GitHub token and the person's ticks and draft comments on every pull request (in batches of pull requests, 40 in
 //   production and 3 here, credentials last), and the old tokens fail at once, while saved orders stay with `updatedBy`
 //   naming the login.
 import assert from 'node:assert/strict';
@@ -66,6 +66,21 @@ async function tick(stack, page, pull, session) {
   const text = await response.text();
   assert.equal(response.status, 200, text);
   assert.deepEqual(JSON.parse(text), { item, done: true });
+}
+
+/** A draft comment (issue 29) on the first added line of a pull request's review page. */
+async function draft(stack, page, pull, session, body) {
+  const { html } = await reviewPage(stack, session, pull);
+  const line = html.split('class="diff-wrap"').slice(1).map((wrap) => {
+    const path = /data-path="([^"]+)"/.exec(wrap)?.[1];
+    const added = /<tr class="add"><td class="ln"><\/td><td class="ln">(?:<a [^>]*>)?(\d+)/.exec(wrap)?.[1];
+    return path && added ? { path: path.replaceAll('&amp;', '&'), line: added } : null;
+  }).find(Boolean);
+  assert.ok(line, 'a diff with an added line');
+  const response = await postForm(stack, `/r/${pull.owner}/${pull.repo}/pull/${pull.number}/comments`, page.cookie,
+    { csrf: page.csrf, path: line.path, line: line.line, side: 'RIGHT', mode: 'draft', body });
+  const text = await response.text();
+  assert.equal(response.status, 200, text);
 }
 
 /** How many files and checks the session sees done on a pull request's page. */
@@ -190,6 +205,10 @@ describe('operations', () => {
     assert.equal(saved.body.result.isError, false, JSON.stringify(saved.body.result.content));
     await tick(stack, page, pr, session);
     await tick(stack, page, other, session);
+    // A draft comment (issue 29) is the person's data too.
+    await draft(stack, page, other, session, 'A draft that Delete my data removes.');
+    // (Matched by its markup: demo#2's diff is this repository's recent history, this text included.)
+    assert.match((await reviewPage(stack, session, other)).html, /<div class="cmt draft"[^>]*>/);
     // Ticks on two more pull requests: with DELETE_BATCH_PULLS=3 more than one request deletes.
     for (const pull of bulk) await tick(stack, page, pull, session);
     for (const pull of [pr, other, ...bulk]) assert.equal(await doneOn(stack, session, pull), 1, JSON.stringify(pull));
@@ -250,6 +269,7 @@ describe('operations', () => {
     for (const pull of [pr, other, ...bulk]) {
       assert.equal(await doneOn(stack, again, pull), 0, `no ticks left on ${JSON.stringify(pull)}`);
     }
+    assert.doesNotMatch((await reviewPage(stack, again, other)).html, /<div class="cmt draft"[^>]*>/, 'no drafts left');
 
     const lines = await linesWhere(stack, (all) => all.some((l) => l.route === 'settings_delete_data' && l.status === 200), 'the deletion');
     const deletion = lines.find((l) => l.route === 'settings_delete_data' && l.status === 200);

@@ -22,6 +22,10 @@ const PLANS = {
  * The lines of a patch with their diff position (1-based, counted below the first `@@` line as
  * GitHub does) and their old and new line numbers.
  */
+export function patchLines(patch) {
+  return lines(patch);
+}
+
 function lines(patch) {
   const out = [];
   let position = 0;

@@ -4,7 +4,7 @@
 // Why: github.com cannot be reached from the development machine, so the local `run` command and
 // the integration tests point LogiKFlow at this server instead. It speaks the REST endpoints the
 // server uses (/user, repos, pulls, pull files with GitHub's paging and 3,000-file cap, review
-// comments, contents, compare) and the OAuth web flow, with GitHub's response shapes and headers, demo data built from
+// comments, contents, compare; writing reviews, comments, replies and resolving threads, reviews.mjs) and the OAuth web flow, with GitHub's response shapes and headers, demo data built from
 // this repository's real git history (data.mjs), fault injection (faults.mjs) and a control API
 // under /_standin/ for tests. No dependencies: Node built-ins only.
 //
@@ -21,6 +21,7 @@ import { FaultTable, FaultSpecError, STATUS_MESSAGES } from './faults.mjs';
 import { Auth } from './oauth.mjs';
 import { Apps, readManifest } from './apps.mjs';
 import { reviewComments } from './comments.mjs';
+import { ReviewBook, Refused } from './reviews.mjs';
 import * as shapes from './shapes.mjs';
 
 const API_VERSION = '2022-11-28';
@@ -213,7 +214,10 @@ export async function startStandin(options = {}) {
   const faults = new FaultTable();
   const limiter = new RateLimiter(now);
   // unlimitedRate: benchmarks load the stand-in far past GitHub's 5,000 requests an hour.
-  const config = { expiringTokens: false, requireUserAgent: true, unlimitedRate: false };
+  // pullRequestsReadOnly: the App was installed with read-only access to pull requests, so every
+  // review write answers 403 "Resource not accessible by integration" (reviews.mjs).
+  const config = { expiringTokens: false, requireUserAgent: true, unlimitedRate: false, pullRequestsReadOnly: false };
+  const reviews = new ReviewBook();
   let log = [];
   let logTotal = 0;
   let pushCounter = 0;
@@ -229,6 +233,8 @@ export async function startStandin(options = {}) {
     config.expiringTokens = false;
     config.requireUserAgent = true;
     config.unlimitedRate = false;
+    config.pullRequestsReadOnly = false;
+    reviews.reset();
     clockOffset = 0;
   }
 
@@ -421,6 +427,7 @@ export async function startStandin(options = {}) {
     }
     if (ctx.path === '/graphql' && req.method === 'POST') return graphql(ctx);
     if (conversion) return convertManifest(ctx, conversion[1]);
+    if (req.method === 'POST') return reviewWrites(ctx);
     if (req.method !== 'GET' && req.method !== 'HEAD') throw notFound();
 
     let segments;
@@ -463,7 +470,7 @@ export async function startStandin(options = {}) {
       const pr = repo.pulls.get(Number(tail[0]));
       if (tail.length === 1) {
         if (!pr) throw notFound(DOCS.pull);
-        return send(ctx, 200, shapes.pullRequest(ctx.origin, repo, pr, reviewComments(ctx.origin, repo, pr).length));
+        return send(ctx, 200, shapes.pullRequest(ctx.origin, repo, pr, reviews.listed(repo, pr, reviewComments(ctx.origin, repo, pr), ctx.login).length));
       }
       if (tail.length === 2 && tail[1] === 'files') {
         if (!pr) throw notFound(DOCS.files);
@@ -473,7 +480,7 @@ export async function startStandin(options = {}) {
       }
       if (tail.length === 2 && tail[1] === 'comments') {
         if (!pr) throw notFound(DOCS.comments);
-        const { pageItems, link } = paginate(reviewComments(ctx.origin, repo, pr), ctx.query, `${ctx.origin}/repositories/${repo.id}/pulls/${pr.number}/comments`);
+        const { pageItems, link } = paginate(reviews.listed(repo, pr, reviewComments(ctx.origin, repo, pr), ctx.login), ctx.query, `${ctx.origin}/repositories/${repo.id}/pulls/${pr.number}/comments`);
         return send(ctx, 200, pageItems, link ? { link } : {});
       }
       if (tail.length === 2 && tail[1] === 'commits') {
@@ -489,6 +496,74 @@ export async function startStandin(options = {}) {
   }
 
   /**
+   * POST /repos/{o}/{r}/pulls/{n}/reviews, …/comments and …/comments/{id}/replies (reviews.mjs),
+   * after the same visibility check as a read.
+   */
+  async function reviewWrites(ctx) {
+    let segments;
+    try {
+      segments = ctx.path.split('/').slice(1).map(decodeURIComponent);
+    } catch {
+      throw notFound();
+    }
+    const [first, owner, name, section, number, kind, commentId, tail] = segments;
+    const writable = first === 'repos' && section === 'pulls' && /^\d+$/.test(number ?? '')
+      && ((segments.length === 6 && (kind === 'reviews' || kind === 'comments'))
+        || (segments.length === 8 && kind === 'comments' && /^\d+$/.test(commentId) && tail === 'replies'));
+    if (!writable) throw notFound();
+    const repo = world.repos.get(`${owner}/${name}`.toLowerCase());
+    const level = repo ? accessLevel(repo, ctx.login) : null;
+    if (!repo || !level) throw notFound(DOCS.repo);
+    const pr = repo.pulls.get(Number(number));
+    if (!pr) throw notFound(DOCS.pull);
+    const body = await readJson(ctx.req);
+    const at = { origin: ctx.origin, repo, pr, login: ctx.login, level, config, derived: reviewComments(ctx.origin, repo, pr) };
+    try {
+      const result = kind === 'reviews' ? reviews.createReview(at, body)
+        : segments.length === 8 ? reviews.reply(at, Number(commentId), body)
+          : reviews.createComment(at, body);
+      return send(ctx, result.status, result.body);
+    } catch (err) {
+      if (err instanceof Refused) return send(ctx, err.status, err.body);
+      throw err;
+    }
+  }
+
+  /** GraphQL review threads and their resolution (reviews.mjs), by the query's variables. */
+  function reviewGraphql(ctx, query, variables) {
+    const vars = variables && typeof variables === 'object' ? variables : {};
+    const threadId = String(vars.id ?? '');
+    let repo;
+    let pr;
+    if (/reviewThreads/.test(query)) {
+      repo = world.repos.get(`${vars.owner}/${vars.name}`.toLowerCase());
+      pr = repo?.pulls.get(Number(vars.number));
+    } else {
+      const m = /^PRRT_standin(\d+)$/.exec(threadId);
+      for (const candidate of world.repos.values()) {
+        for (const p of candidate.pulls.values()) {
+          if (!m || repo) break;
+          const derived = reviewComments(ctx.origin, candidate, p);
+          if (reviews.listed(candidate, p, derived, ctx.login).some((c) => c.id === Number(m[1]))) {
+            repo = candidate;
+            pr = p;
+          }
+        }
+      }
+    }
+    const level = repo ? accessLevel(repo, ctx.login) : null;
+    if (!repo || !pr || !level) {
+      const field = /reviewThreads/.test(query) ? 'repository' : (/unresolveReviewThread/.test(query) ? 'unresolveReviewThread' : 'resolveReviewThread');
+      return send(ctx, 200, { data: { [field]: null }, errors: [{ type: 'NOT_FOUND', path: [field], message: `Could not resolve to a node with the global id of '${threadId || vars.owner}'` }] });
+    }
+    const at = { repo, pr, login: ctx.login, level, config, derived: reviewComments(ctx.origin, repo, pr) };
+    if (/reviewThreads/.test(query)) {
+      return send(ctx, 200, { data: { repository: { pullRequest: { reviewThreads: { nodes: reviews.threads(at) } } } } });
+    }
+    return send(ctx, 200, reviews.resolve(at, threadId, !/unresolveReviewThread/.test(query)));
+  }
+
+  /**
    * POST /graphql: only the query LogiKFlow sends, `repository(owner: "…", name: "…")` with
    * aliased `fN:object(expression: "<sha>:<path>") { ...on Blob { text } }` fields, the strings
    * written as JSON-escaped literals. Contents come from the same place as the contents API.
@@ -501,6 +576,7 @@ export async function startStandin(options = {}) {
       return send(ctx, 400, { message: 'Problems parsing JSON', documentation_url: 'https://docs.github.com/graphql' });
     }
     const query = typeof body?.query === 'string' ? body.query : '';
+    if (/reviewThreads|resolveReviewThread|unresolveReviewThread/.test(query)) return reviewGraphql(ctx, query, body.variables);
     const literal = '("(?:[^"\\\\]|\\\\.)*")';
     const head = new RegExp(`^\\{repository\\(owner:${literal},name:${literal}\\)\\{`).exec(query);
     if (!head) {
@@ -817,6 +893,21 @@ export async function startStandin(options = {}) {
         Object.assign(config, body);
         auth.expiringTokens = config.expiringTokens;
         return ok({ ...config });
+      case 'GET reviews': {
+        const repo = world.repos.get(String(ctx.query.get('repo') ?? '').toLowerCase());
+        const pr = repo?.pulls.get(Number(ctx.query.get('number')));
+        if (!pr) throw new HttpError(404, 'No such pull request (repo=owner/name&number=N)', DOCS.root);
+        return ok(reviews.summary(repo, pr));
+      }
+      case 'POST reviews/pending': {
+        need(typeof body.repo === 'string', 'repo must be "owner/name"');
+        need(Number.isInteger(body.number), 'number must be an integer');
+        need(userByLogin(body.login), 'login must be one of octo, reader, maint');
+        const repo = world.repos.get(body.repo.toLowerCase());
+        const pr = repo?.pulls.get(body.number);
+        if (!pr) throw new HttpError(404, `No pull request ${body.repo}#${body.number}`, DOCS.root);
+        return ok(reviews.addPending(ctx.origin, repo, pr, body.login), 201);
+      }
       case 'POST clock':
         need(Number.isInteger(body.advanceMs) && body.advanceMs >= 0, 'advanceMs must be a non-negative integer');
         clockOffset += body.advanceMs;

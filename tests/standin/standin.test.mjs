@@ -1381,3 +1381,84 @@ describe('other instances', () => {
     await assert.rejects(() => startStandin({ args: ['--bogus'] }), /exited with 2/);
   });
 });
+
+describe('writing reviews (issue 29)', () => {
+  const PR = '/repos/logikflow/demo/pulls/3';
+  const post = (path, body, token = TOKENS.octo) => api(path, { method: 'POST', token, body: JSON.stringify(body) });
+  const graphql = (query, variables, token = TOKENS.octo) => post('/graphql', { query, variables }, token);
+  const THREADS = 'query($owner:String!,$name:String!,$number:Int!){repository(owner:$owner,name:$name){pullRequest(number:$number){reviewThreads(first:100){nodes{id isResolved viewerCanResolve viewerCanUnresolve viewerCanReply comments(first:1){nodes{databaseId}}}}}}}';
+  const RESOLVE = 'mutation($id:ID!){resolveReviewThread(input:{threadId:$id}){thread{id isResolved}}}';
+  let target;
+
+  beforeEach(async () => {
+    await ctl('/reset', {});
+    const { json: files } = await api(`${PR}/files`);
+    const file = files.find((f) => f.patch && /\n\+/.test(f.patch));
+    const m = /^@@ -(\d+)(?:,\d+)? \+(\d+)/.exec(file.patch);
+    // The first added line's new number.
+    let line = Number(m[2]);
+    for (const l of file.patch.split('\n').slice(1)) {
+      if (l.startsWith('+')) break;
+      if (!l.startsWith('-')) line++;
+    }
+    const { json: pr } = await api(PR);
+    target = { path: file.filename, line, head: pr.head.sha, author: pr.user.login };
+  });
+
+  test('a review with comments and a verdict is kept, and its comments are listed', async () => {
+    const reviewer = target.author === 'octo' ? TOKENS.maint : TOKENS.octo;
+    const before = (await api(`${PR}/comments`)).json.length;
+    const { status, json } = await post(`${PR}/reviews`, {
+      commit_id: target.head, body: 'Please fix', event: 'REQUEST_CHANGES',
+      comments: [{ path: target.path, line: target.line, side: 'RIGHT', body: 'Here' }],
+    }, reviewer);
+    assert.equal(status, 200);
+    assert.equal(json.state, 'CHANGES_REQUESTED');
+    assert.equal(json.commit_id, target.head);
+    const held = await ctl('/reviews?repo=logikflow/demo&number=3');
+    assert.equal(held.json.reviews.length, 1);
+    assert.deepEqual(held.json.comments.map((c) => [c.path, c.line, c.side, c.commit_id, c.body]), [[target.path, target.line, 'RIGHT', target.head, 'Here']]);
+    const listed = (await api(`${PR}/comments`)).json;
+    assert.equal(listed.length, before + 1);
+    assert.equal((await api(PR)).json.review_comments, before + 1);
+  });
+
+  test('GitHub\'s refusals: a line outside the diff, the author\'s approval, one pending review, a read-only install', async () => {
+    const outside = await post(`${PR}/comments`, { commit_id: target.head, path: target.path, line: 99999, side: 'RIGHT', body: 'x' });
+    assert.equal(outside.status, 422);
+    assert.match(JSON.stringify(outside.json), /pull_request_review_thread\.line must be part of the diff/);
+    const authorToken = TOKENS[target.author];
+    const own = await post(`${PR}/reviews`, { commit_id: target.head, event: 'APPROVE' }, authorToken);
+    assert.equal(own.status, 422);
+    assert.deepEqual(own.json.errors, ['Can not approve your own pull request']);
+    await ctl('/reviews/pending', { repo: 'logikflow/demo', number: 3, login: 'reader' });
+    const second = await post(`${PR}/reviews`, { commit_id: target.head, event: 'COMMENT', body: 'x' }, TOKENS.reader);
+    assert.equal(second.status, 422);
+    assert.deepEqual(second.json.errors, ['User can only have one pending review per pull request']);
+    await ctl('/config', { pullRequestsReadOnly: true });
+    const readOnly = await post(`${PR}/comments`, { commit_id: target.head, path: target.path, line: target.line, side: 'RIGHT', body: 'x' });
+    assert.equal(readOnly.status, 403);
+    assert.equal(readOnly.json.message, 'Resource not accessible by integration');
+    assert.equal((await ctl('/reviews?repo=logikflow/demo&number=3')).json.comments.length, 0, 'nothing kept');
+  });
+
+  test('a single comment, a reply, and its thread resolved through GraphQL', async () => {
+    const single = await post(`${PR}/comments`, { commit_id: target.head, path: target.path, line: target.line, side: 'RIGHT', body: 'One' });
+    assert.equal(single.status, 201);
+    const reply = await post(`${PR}/comments/${single.json.id}/replies`, { body: 'Two' }, TOKENS.maint);
+    assert.equal(reply.status, 201);
+    assert.equal(reply.json.in_reply_to_id, single.json.id);
+    assert.equal((await post(`${PR}/comments/1/replies`, { body: 'x' })).status, 404);
+    const threads = (await graphql(THREADS, { owner: 'logikflow', name: 'demo', number: 3 })).json.data.repository.pullRequest.reviewThreads.nodes;
+    const thread = threads.find((t) => t.comments.nodes[0].databaseId === single.json.id);
+    assert.deepEqual([thread.isResolved, thread.viewerCanResolve], [false, true]);
+    const resolved = await graphql(RESOLVE, { id: thread.id });
+    assert.deepEqual(resolved.json.data.resolveReviewThread.thread, { id: thread.id, isResolved: true });
+    const again = (await graphql(THREADS, { owner: 'logikflow', name: 'demo', number: 3 })).json.data.repository.pullRequest.reviewThreads.nodes;
+    assert.equal(again.find((t) => t.id === thread.id).viewerCanUnresolve, true);
+    await ctl('/config', { pullRequestsReadOnly: true });
+    const refused = await graphql(RESOLVE.replace('resolveReviewThread', 'unresolveReviewThread'), { id: thread.id });
+    assert.equal(refused.json.errors[0].type, 'FORBIDDEN');
+    assert.equal(refused.json.data.unresolveReviewThread, null);
+  });
+});

@@ -15,7 +15,10 @@
 //! it in place instead.
 //!
 //! Comment bodies, logins and paths are untrusted: they go through `escape`, and bodies through
-//! `markdown::render_code_spans` (the notes' renderer: code spans and line breaks, nothing else). Syntax highlighting happens in the browser (the script picks the
+//! `comment_markdown` (GitHub-flavoured Markdown into safe HTML). With a [`Discussion`] (issue 29)
+//! comments are grouped into threads with reply and resolve forms, the viewer's drafts sit under
+//! their lines, and each diff has a plain form to comment on its lines (`discussion`).
+//! Syntax highlighting happens in the browser (the script picks the
 //! language from the table's `data-path`), never here, so it costs the Worker nothing.
 //!
 //! What not: no fetching of comments or files, no ticks (the caller's `hunk_controls` supplies
@@ -25,12 +28,14 @@ use std::fmt::Write as _;
 
 use std::collections::HashMap;
 
+use super::discussion::{self, Discussion};
 use super::{safe_github, shown, EntryPlan, Select, Shown};
 use crate::github::api::ReviewComment;
+use crate::github::reviews::{Anchor, Side};
+use crate::review::drafts::{commented_lines_in, Draft};
 use crate::review::patch::{Hunk, LineKind};
 use crate::tools::get_pull_request::SnapshotFile;
 use crate::web::html::{self, escape, escape_into};
-use crate::web::markdown::render_code_spans;
 
 /// Our script for the diffs (load on demand, highlighting, expanding context), served from
 /// Workers Static Assets (`[assets]` in wrangler.toml; built into `build/assets/` by
@@ -43,6 +48,9 @@ pub const VIEW_CSS_PATH: &str = "/static/review-view.css";
 /// is inline SVG, which shares the page's style sheets, so its rules, scoped to `.lkf-diagram`
 /// with a light and a dark palette, live in a file the page links.
 pub const DIAGRAM_CSS_PATH: &str = "/static/diagram.css";
+/// Commenting on the page's lines (issue 29): the line buttons, the Write/Preview box, drafts,
+/// replies, resolving and the review panel in the background, and their keys.
+pub const COMMENTS_JS_PATH: &str = "/static/review-comments.js";
 /// highlight.js with the languages the script maps file names to, bundled by
 /// `tests/scripts/build.sh` from `src/web/highlight-bundle.mjs`.
 pub const HIGHLIGHT_JS_PATH: &str = "/static/highlight.js";
@@ -78,6 +86,10 @@ pub struct View<'a> {
     fragment_base: String,
     entries: usize,
     lines: usize,
+    /// The viewer's drafts and threads, and the forms to comment, reply and resolve.
+    discussion: Option<&'a Discussion<'a>>,
+    /// Diffs rendered so far, for unique element ids.
+    serial: std::cell::Cell<usize>,
 }
 
 impl<'a> View<'a> {
@@ -88,7 +100,15 @@ impl<'a> View<'a> {
             fragment_base: format!("{pull_path}/diff?path="),
             entries: 0,
             lines: 0,
+            discussion: None,
+            serial: std::cell::Cell::new(0),
         }
+    }
+
+    /// The same view with the viewer's side of the conversation (issue 29).
+    pub fn with_discussion(mut self, discussion: Option<&'a Discussion<'a>>) -> Self {
+        self.discussion = discussion;
+        self
     }
 
     /// The links and comments of one entry of `path`; `first` is the file's first entry on the
@@ -100,10 +120,23 @@ impl<'a> View<'a> {
                 comments.push(comment);
             }
         }
+        let drafts = self
+            .discussion
+            .map(|d| {
+                d.drafts
+                    .iter()
+                    .filter(|draft| draft.anchor.path == path)
+                    .collect()
+            })
+            .unwrap_or_default();
+        self.serial.set(self.serial.get() + 1);
         DiffLinks {
             files_url: self.files_url.clone(),
             comments,
             unplaced: first,
+            discussion: self.discussion,
+            drafts,
+            serial: self.serial.get(),
         }
     }
 
@@ -204,6 +237,12 @@ pub struct DiffLinks<'a> {
     /// List the comments on no line of the current diff (outdated ones, comments on the whole
     /// file) below the diff. Only a file's first entry does, so each comment shows once.
     pub unplaced: bool,
+    /// The viewer's side of the conversation, when they may take part.
+    pub discussion: Option<&'a Discussion<'a>>,
+    /// The viewer's drafts on this file.
+    pub drafts: Vec<&'a Draft>,
+    /// This diff's number on the page (for unique ids).
+    pub serial: usize,
 }
 
 /// Whether an entry is its file's first on the page: the one without a part number or part 1,
@@ -277,6 +316,9 @@ pub fn diff(
                 out.push_str("<p class=\"muted\">No changes in this part.</p>\n");
             } else {
                 table(out, path, hunks, ids, hunk_controls, links, &mut placed);
+                if let Some(discussion) = links.discussion {
+                    discussion::file_form(out, path, &discussion.forms, links.serial);
+                }
             }
         }
     }
@@ -291,7 +333,7 @@ pub fn diff(
         );
         for (comment, placed) in links.comments.iter().zip(&placed) {
             if rest((comment, placed)) {
-                comment_html(out, comment);
+                discussion::comment_html(out, comment, &[]);
             }
         }
         out.push_str("</div>\n");
@@ -362,7 +404,7 @@ fn table(
                 out.push_str("<span class=\"eof\"> no newline at end of file</span>");
             }
             out.push_str("</td></tr>\n");
-            line_comments(out, links, placed, old_no, new_no);
+            line_comments(out, links, placed, (old_no, new_no), hunks);
         }
         out.push_str("</tbody>\n");
     }
@@ -390,69 +432,77 @@ fn number(
     }
 }
 
-/// The comments on this line (by its side and number), in a row under it.
+/// The comments on this line (by its side and number), grouped into threads, and the viewer's
+/// drafts on it, in a row under it.
 fn line_comments(
     out: &mut String,
     links: &DiffLinks,
     placed: &mut [bool],
-    old: Option<u32>,
-    new: Option<u32>,
+    (old, new): (Option<u32>, Option<u32>),
+    hunks: &[Hunk<'_>],
 ) {
-    let mut opened = false;
+    let on_line = |side: &str, line: Option<u32>| {
+        let here = if side == "LEFT" { old } else { new };
+        line.is_some() && line == here
+    };
+    let mut here: Vec<&ReviewComment> = Vec::new();
     for (comment, done) in links.comments.iter().zip(placed.iter_mut()) {
-        if *done || comment.is_outdated() {
-            continue;
+        if !*done && !comment.is_outdated() && on_line(&comment.side, comment.line) {
+            here.push(comment);
+            *done = true;
         }
-        let on = if comment.side == "LEFT" { old } else { new };
-        if comment.line.is_none() || comment.line != on {
-            continue;
-        }
-        if !opened {
-            out.push_str("<tr class=\"cmt-row\"><td colspan=\"3\"><div class=\"cmts\">");
-            opened = true;
-        }
-        comment_html(out, comment);
-        *done = true;
     }
-    if opened {
-        out.push_str("</div></td></tr>\n");
+    let drafts: Vec<&&Draft> = links
+        .drafts
+        .iter()
+        .filter(|d| on_line(d.anchor.side.as_str(), Some(d.anchor.line)))
+        .filter(|d| {
+            links
+                .discussion
+                .is_some_and(|disc| disc.is_on_hunks(d, hunks))
+        })
+        .collect();
+    if here.is_empty() && drafts.is_empty() {
+        return;
     }
+    out.push_str("<tr class=\"cmt-row\"><td colspan=\"3\"><div class=\"cmts\">");
+    let commented = |comment: &ReviewComment| {
+        let side = Side::parse(&comment.side).unwrap_or(Side::Right);
+        let anchor = Anchor {
+            path: comment.path.clone(),
+            line: comment.line.unwrap_or_default(),
+            side,
+            start_line: comment.start_line,
+            start_side: comment.start_side.as_deref().and_then(Side::parse),
+        };
+        commented_lines_in(hunks, &anchor)
+    };
+    // Threads in the order of their first comment: a root, then its replies in order.
+    let mut roots: Vec<u64> = Vec::new();
+    for comment in &here {
+        let root = discussion::root_of(comment);
+        if !roots.contains(&root) {
+            roots.push(root);
+        }
+    }
+    for root in roots {
+        let thread: Vec<&ReviewComment> = here
+            .iter()
+            .filter(|comment| discussion::root_of(comment) == root)
+            .copied()
+            .collect();
+        discussion::thread_html(out, &thread, links.discussion, &commented);
+    }
+    if let Some(discussion) = links.discussion {
+        for draft in drafts {
+            let lines = commented_lines_in(hunks, &draft.anchor);
+            discussion::draft_html(out, draft, false, &lines, &discussion.forms);
+        }
+    }
+    out.push_str("</div></td></tr>\n");
 }
 
-/// One comment: author, time (linked to the comment on GitHub), an "Outdated" mark as GitHub
-/// gives it, and the body with its code spans.
-fn comment_html(out: &mut String, comment: &ReviewComment) {
-    let _ = write!(
-        out,
-        "<div class=\"cmt\"><p class=\"cmt-by\"><strong>{}</strong> ",
-        escape(comment.author())
-    );
-    let when = comment.created_at.get(..10).unwrap_or("comment");
-    match safe_github(&comment.html_url) {
-        Some(url) => {
-            let _ = write!(
-                out,
-                "<a href=\"{}\">{} on GitHub</a>",
-                escape(url),
-                escape(when)
-            );
-        }
-        None => escape_into(out, when),
-    }
-    if comment.is_outdated() {
-        out.push_str(" <span class=\"badge outdated\">Outdated</span>");
-        if let Some(line) = comment.original_line {
-            let _ = write!(
-                out,
-                " <span class=\"muted\">was on line {line} of an earlier version</span>"
-            );
-        }
-    }
-    out.push_str("</p><p class=\"cmt-body\">");
-    out.push_str(&render_code_spans(comment.body.trim()));
-    out.push_str("</p></div>\n");
-}
-
+#[allow(clippy::too_many_arguments)]
 /// The diff of the changes `hunks` (ids) of the changed file `path`, as a "Load diff" link names
 /// them, for `…/diff`: what the page would have inlined. `first` lists the comments no line
 /// holds. `None` when the pull request doesn't change `path` (any more); ids it no longer has
@@ -465,6 +515,7 @@ pub fn fragment(
     github_url: &str,
     comments: &[ReviewComment],
     hunk_controls: &dyn Fn(usize, &str) -> String,
+    discussion: Option<&Discussion<'_>>,
 ) -> Option<String> {
     let file = files.iter().find(|file| file.path == path)?;
     let wanted: Vec<String> = hunks.iter().map(|id| id.to_string()).collect();
@@ -483,7 +534,7 @@ pub fn fragment(
         new_changes: false,
     };
     let shown = shown(&entry, Some(file), &HashMap::new(), None);
-    let view = View::new("", github_url, comments);
+    let view = View::new("", github_url, comments).with_discussion(discussion);
     let links = view.links(path, first);
     let mut out = String::new();
     diff(&mut out, path, &shown, hunk_controls, &links);
@@ -508,6 +559,7 @@ pub fn fragment_page(
         escape(path)
     );
     body.push_str(fragment_html);
+    discussion::box_template(&mut body);
     page_extras(&mut body);
     html::page(title, &body, base_url)
 }
@@ -520,7 +572,8 @@ pub fn page_extras(out: &mut String) {
         "<link rel=\"stylesheet\" href=\"{VIEW_CSS_PATH}\">\
          <link rel=\"stylesheet\" href=\"{DIAGRAM_CSS_PATH}\">\
          <script src=\"{HIGHLIGHT_JS_PATH}\" defer></script>\
-         <script src=\"{VIEW_JS_PATH}\" defer></script>"
+         <script src=\"{VIEW_JS_PATH}\" defer></script>\
+         <script src=\"{COMMENTS_JS_PATH}\" defer></script>"
     );
 }
 

@@ -197,6 +197,7 @@ fn page<'d>(data: &'d Data, state: &'d ReviewState) -> ReviewPage<'d> {
         comments: &[],
         window: 0,
         fragment: false,
+        discussion: None,
     }
 }
 
@@ -331,6 +332,7 @@ fn escapes_script_in_every_untrusted_field() {
             "<script src=\"/static/review.js\" defer></script>",
             "<script src=\"/static/highlight.js\" defer></script>",
             "<script src=\"/static/review-view.js\" defer></script>",
+            "<script src=\"/static/review-comments.js\" defer></script>",
         ];
         assert_eq!(
             html.matches("<script").count(),

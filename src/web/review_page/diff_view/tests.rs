@@ -19,10 +19,14 @@ fn file(path: &str, patch: &str) -> SnapshotFile {
 
 fn comment(id: u64, path: &str, side: &str, line: Option<u32>, body: &str) -> ReviewComment {
     ReviewComment {
+        id,
+        in_reply_to_id: None,
         path: path.into(),
         line,
         original_line: Some(11),
         side: side.into(),
+        start_line: None,
+        start_side: None,
         position: line.map(u64::from),
         body: body.into(),
         user: Some(Account {
@@ -208,6 +212,9 @@ fn load_links_name_the_file_and_its_changes() {
         files_url: None,
         comments: comments.iter().collect(),
         unplaced: true,
+        discussion: None,
+        drafts: Vec::new(),
+        serial: 1,
     };
     view.load_button(
         &mut out,
@@ -235,8 +242,17 @@ fn fragments_show_the_changes_the_link_names() {
     let comments = [comment(9, "src/main.rs", "RIGHT", None, "stale")];
     let none = |_: usize, _: &str| String::new();
     let second = [ids[1].as_str()];
-    let html =
-        fragment(&files, "src/main.rs", &second, true, PR, &comments, &none).unwrap_or_default();
+    let html = fragment(
+        &files,
+        "src/main.rs",
+        &second,
+        true,
+        PR,
+        &comments,
+        &none,
+        None,
+    )
+    .unwrap_or_default();
     let mark = |text: &str| format!("<span class=\"mk\">+</span>{text}</td>");
     check(
         &html,
@@ -244,19 +260,46 @@ fn fragments_show_the_changes_the_link_names() {
         &[&mark("b"), "@@ -1,1"],
     );
     // A later entry of the file doesn't repeat the comments no line holds.
-    let later =
-        fragment(&files, "src/main.rs", &second, false, PR, &comments, &none).unwrap_or_default();
+    let later = fragment(
+        &files,
+        "src/main.rs",
+        &second,
+        false,
+        PR,
+        &comments,
+        &none,
+        None,
+    )
+    .unwrap_or_default();
     check(&later, &[&mark("d")], &["stale"]);
     // An id the file no longer has is counted, as on the page.
-    let gone =
-        fragment(&files, "src/main.rs", &["hgone"], true, PR, &[], &none).unwrap_or_default();
+    let gone = fragment(
+        &files,
+        "src/main.rs",
+        &["hgone"],
+        true,
+        PR,
+        &[],
+        &none,
+        None,
+    )
+    .unwrap_or_default();
     check(
         &gone,
         &["1 change named in this part is no longer in the pull request."],
         &["<table"],
     );
     assert_eq!(
-        fragment(&files, "src/nope.rs", &second, true, PR, &comments, &none),
+        fragment(
+            &files,
+            "src/nope.rs",
+            &second,
+            true,
+            PR,
+            &comments,
+            &none,
+            None
+        ),
         None
     );
 }
@@ -309,6 +352,7 @@ fn a_350_file_pull_request_page_is_under_one_mebibyte() {
         comments: &[],
         window: 0,
         fragment: false,
+        discussion: None,
     };
     let html = render(&page);
     assert!(html.len() < 1024 * 1024, "{} bytes", html.len());

@@ -1,0 +1,59 @@
+//! What the review page reads from GitHub beside the pull request (wasm only): its review comments
+//! and, when it has any, their threads with what the viewer may do (issue 29). Shared by the page
+//! (`review`) and a diff loaded on demand (`review_diff`), with the viewer's own token.
+//!
+//! Both are additions to the page: a failed read shows the page without them (and is logged).
+
+use crate::github::api::{comment_pages, path, RepoPath, ReviewComment};
+use crate::github::client::GitHub;
+use crate::github::reviews::graphql;
+use crate::router::PullPath;
+
+/// The pull request's review comments, oldest first: the pages its `review_comments` count
+/// says, at most `MAX_COMMENT_PAGES`, one after another (almost every pull request has one page,
+/// and a parallel join would cost the wasm a copy of `futures_util`'s ordered stream). Comments
+/// are an addition to the page, so a failed read shows the page without them (and is logged).
+pub async fn comments(
+    github: &GitHub<'_>,
+    pull: &PullPath,
+    review_comments: Option<u64>,
+) -> Vec<ReviewComment> {
+    let mut all = Vec::new();
+    let Some(repo) = RepoPath::new(&pull.owner, &pull.repo) else {
+        return all;
+    };
+    for page in 1..=comment_pages(review_comments) {
+        let path = path::pull_comments(&repo, pull.number, page);
+        match github.get::<Vec<ReviewComment>>(&path).await {
+            Ok(comments) => all.extend(comments),
+            Err(error) => {
+                worker::console_warn!("reading review comments failed: {error}");
+                break;
+            }
+        }
+    }
+    all
+}
+
+/// The pull request's review threads as the viewer may act on them; empty when it has no review
+/// comments (no request) or GitHub won't say (the page then shows threads without Resolve).
+pub async fn threads(
+    github: &GitHub<'_>,
+    pull: &PullPath,
+    comments: usize,
+) -> Vec<graphql::Thread> {
+    if comments == 0 {
+        return Vec::new();
+    }
+    let body = graphql::threads_request(&pull.owner, &pull.repo, pull.number);
+    match github.post(crate::github::graphql::PATH, &body).await {
+        Ok(text) => graphql::threads(&text).unwrap_or_else(|error| {
+            worker::console_warn!("reading review threads failed: {error}");
+            Vec::new()
+        }),
+        Err(error) => {
+            worker::console_warn!("reading review threads failed: {error}");
+            Vec::new()
+        }
+    }
+}
