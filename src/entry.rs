@@ -23,13 +23,6 @@ use crate::log;
 use crate::router::{route, Route};
 use crate::service;
 
-#[wasm_bindgen::prelude::wasm_bindgen(module = "/src/security/sha256.mjs")]
-extern "C" {
-    /// `security::sha256`'s hash (that module says why it is JavaScript).
-    #[wasm_bindgen(js_name = sha256Into)]
-    fn sha256_into(data: &[u8], out: &mut [u8]);
-}
-
 #[wasm_bindgen::prelude::wasm_bindgen(module = "/src/quote.mjs")]
 extern "C" {
     /// `quote`'s JSON quoting (that module says why it is JavaScript).
@@ -47,7 +40,6 @@ extern "C" {
 #[event(start)]
 fn start() {
     crate::fixed_text::install(fixed_text);
-    crate::security::sha256::install(sha256_into);
     console_error_panic_hook::set_once();
     crate::case::install(|text| String::from(worker::js_sys::JsString::from(text).to_lower_case()));
     crate::quote::install(|text| String::from_utf8(quote_json(text.as_bytes())).ok());
