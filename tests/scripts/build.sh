@@ -55,22 +55,9 @@ fi
 # The bindings' macros use js_sys's futures, as the `worker` crate expects.
 export WASM_BINDGEN_USE_JS_SYS=1
 mkdir -p build
-# Size (DESIGN.md section 7, the 400 KiB gzip budget): the release wasm leaves out the file, line
-# and column of every panic site (-Zlocation-detail=none) and prints derived Debug values as their
-# type name (-Zfmt-debug=shallow); together ~9 KB gzip. -Zmir-opt-level=1 leaves MIR inlining to
-# LLVM (-0.3 KB). They are compiler flags that stable rustc
-# accepts with RUSTC_BOOTSTRAP=1, set for this one build only (as the Linux kernel builds its Rust).
-# What it costs: a panic's message has no location (panics abort and are bugs either way), and logs
-# print errors through Display, never derived Debug. Native builds and tests are unaffected.
-# LOGIKFLOW_PLAIN_RUSTC=1 builds without them.
-size_flags=()
-if [ "${LOGIKFLOW_PLAIN_RUSTC:-}" != 1 ]; then
-  export RUSTC_BOOTSTRAP=1
-  size_flags=(--config 'target.wasm32-unknown-unknown.rustflags=["-Zlocation-detail=none","-Zfmt-debug=shallow","-Zmir-opt-level=1"]')
-fi
-cargo build --lib --release --target wasm32-unknown-unknown "${size_flags[@]}" \
+# Stable Rust as installed: no unstable compiler flags, so the release is built as it is tested.
+cargo build --lib --release --target wasm32-unknown-unknown \
   --message-format=json-render-diagnostics > build/.cargo-messages.json
-unset RUSTC_BOOTSTRAP
 # build.rs's outputs: the OUT_DIR cargo reports for this crate's build script.
 out_dir=$(node -e '
   const lines = require("fs").readFileSync("build/.cargo-messages.json", "utf8").split("\n");
