@@ -23,7 +23,7 @@ upload=$(CI=true WRANGLER_SEND_METRICS=false LOGIKFLOW_BUILD=skip node node_modu
   echo "| bundle | size |"
   echo "|---|---|"
   echo "| release wasm, raw | $raw bytes |"
-  echo "| release wasm, gzip -9 | $gz bytes (budget 409600) |"
+  echo "| release wasm, gzip -9 | $gz bytes (limit: under 1048576) |"
   echo "| wrangler dry-run | ${upload#Total Upload: } |"
   echo
   echo "Core work, native (release profile as shipped, opt-level z):"

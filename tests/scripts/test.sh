@@ -3,9 +3,10 @@
 # (tests/scripts/setup.sh --test), so it works on a fresh machine; a second run reuses the installs.
 #
 # Layers, in order: formatting and lints; native unit tests of the pure core; the release wasm
-# build with its size and the dry-run deploy's upload size; then end-to-end tests against the
-# GitHub stand-in and `wrangler dev` (workerd with local KV and Durable Objects) driven by real MCP
-# clients, the MCP Inspector CLI and the official conformance suite.
+# build, failing at 1 MiB gzip or more (tests/scripts/wasm-size.sh), and the dry-run deploy's
+# upload size; then end-to-end tests against the GitHub stand-in and `wrangler dev` (workerd with
+# local KV and Durable Objects) driven by real MCP clients, the MCP Inspector CLI and the
+# official conformance suite.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 started=$SECONDS
@@ -30,9 +31,7 @@ bash tests/scripts/fuzz.sh "${FUZZ_SECONDS:-10}"
 
 step "release build"
 bash tests/scripts/build.sh
-raw=$(stat -c %s build/index_bg.wasm)
-gz=$(gzip -9 -c build/index_bg.wasm | wc -c)
-printf 'wasm size: %s bytes raw, %s bytes gzip (budget 409600 gzip)\n' "$raw" "$gz"
+bash tests/scripts/wasm-size.sh build/index_bg.wasm
 
 step "dry-run deploy"
 rm -rf dist
