@@ -117,3 +117,6 @@ fn to_response(reply: HttpReply) -> Result<web_sys::Response> {
     };
     Ok(response)
 }
+
+#[cfg(test)]
+mod tests;

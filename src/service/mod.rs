@@ -345,3 +345,6 @@ async fn get_pull_request(
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

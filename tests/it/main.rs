@@ -6,3 +6,5 @@ mod docs;
 #[cfg(not(target_arch = "wasm32"))]
 mod layers;
 mod stored_values;
+#[cfg(target_arch = "wasm32")]
+mod wasm_adapters;
