@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Benchmarks (issue #7): bundle size, the core work natively, and the server on local workerd side
-# by side with a trivial JS Worker. Prints tables and writes them to tests/artifacts/bench.md.
+# Benchmarks (issue #7): bundle size, startup (tests/bench/startup.mjs), the core work natively,
+# and the server on local workerd side by side with a trivial JS Worker. Prints tables and
+# writes them to tests/artifacts/bench.md.
 # Figures only: nothing here passes or fails on a number.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -38,5 +39,7 @@ upload=$(CI=true WRANGLER_SEND_METRICS=false LOGIKFLOW_BUILD=skip node node_modu
   echo
   cargo test --quiet --lib hint_quality -- --nocapture 2>/dev/null | grep '^|' || echo "(the measurement failed: cargo test --lib hint_quality -- --nocapture)"
 } | tee -a "$out"
+# Startup: V8's first compile of the wasm in fresh processes, a cold isolate's first request.
+node tests/bench/startup.mjs
 LOGIKFLOW_BUILD=skip node tests/bench/server.mjs
 echo "Written to $out"
