@@ -27,13 +27,13 @@ upload=$(CI=true WRANGLER_SEND_METRICS=false LOGIKFLOW_BUILD=skip node node_modu
   echo "| release wasm, gzip -9 | $gz bytes (limit: under 1048576) |"
   echo "| wrangler dry-run | ${upload#Total Upload: } |"
   echo
-  echo "Core work, native (release profile as shipped, opt-level z):"
+  echo "Core work, native (release profile as shipped, opt-level 3):"
   echo
   cargo bench --quiet --bench core 2>/dev/null
   echo
-  echo "Core work, native, opt-level 3 (for comparison):"
+  echo "Core work, native, opt-level z (for comparison):"
   echo
-  CARGO_PROFILE_BENCH_OPT_LEVEL=3 CARGO_TARGET_DIR=target/bench-o3 cargo bench --quiet --bench core 2>/dev/null
+  CARGO_PROFILE_BENCH_OPT_LEVEL=z CARGO_TARGET_DIR=target/bench-oz cargo bench --quiet --bench core 2>/dev/null
   echo
   echo "Reading hints on the hand-labelled pull requests of tests/data/hints/measure (issue #16):"
   echo
