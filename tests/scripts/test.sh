@@ -37,7 +37,7 @@ step "wasm tests (wasm-bindgen-test on Node 22)"
 # The wasm half's own tests: the adapters and the service's decisions that compile only for
 # wasm32, and the stored values recomputed in the wasm. After the build: the bindings' snippets
 # read texts it writes to build/ (tests/wasm/bundle-aliases.mjs).
-if ! cargo test --quiet --target wasm32-unknown-unknown > /tmp/logikflow-wasm-test.log 2>&1; then
+if ! cargo test --target wasm32-unknown-unknown > /tmp/logikflow-wasm-test.log 2>&1; then
   grep -v 'rust-lld' /tmp/logikflow-wasm-test.log | tail -60
   echo "wasm tests failed"
   exit 1
