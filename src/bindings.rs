@@ -11,12 +11,16 @@ use crate::config::Config;
 /// The configuration, read from the first request's bindings and kept for the isolate's life.
 pub fn config(env: &worker::Env) -> &'static Config {
     static CONFIG: OnceLock<Config> = OnceLock::new();
-    CONFIG.get_or_init(|| {
-        Config::from_vars(|name| {
-            env.var(name)
-                .map(|v| v.to_string())
-                .or_else(|_| env.secret(name).map(|v| v.to_string()))
-                .ok()
-        })
+    CONFIG.get_or_init(|| read(env))
+}
+
+/// The configuration `env`'s vars and secrets make, read now (a var before a secret of the same
+/// name); [`config`] keeps the first one for the isolate.
+pub fn read(env: &worker::Env) -> Config {
+    Config::from_vars(|name| {
+        env.var(name)
+            .map(|v| v.to_string())
+            .or_else(|_| env.secret(name).map(|v| v.to_string()))
+            .ok()
     })
 }

@@ -71,3 +71,6 @@ fn within(body: Vec<u8>, limit: usize) -> Capped {
         Capped::Body(body)
     }
 }
+
+#[cfg(test)]
+mod tests;

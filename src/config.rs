@@ -211,7 +211,7 @@ impl Config {
     }
 
     /// The key the pages' CSRF tokens are made with (`web::csrf`), derived once per isolate by
-    /// [`Config::from_env`] from the secret [`session_secret`] picks; `None` when there is none.
+    /// `bindings::read` from the secret [`session_secret`] picks; `None` when there is none.
     pub fn session_key(&self) -> Option<&crate::security::browser_post::SessionKey> {
         self.session_key.as_ref()
     }

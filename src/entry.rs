@@ -23,16 +23,8 @@ use crate::log;
 use crate::router::{route, Route};
 use crate::service;
 
-#[wasm_bindgen::prelude::wasm_bindgen(module = "/src/security/sha256.mjs")]
-extern "C" {
-    /// `security::sha256`'s hash (that module says why it is JavaScript).
-    #[wasm_bindgen(js_name = sha256Into)]
-    fn sha256_into(data: &[u8], out: &mut [u8]);
-}
-
 #[event(start)]
 fn start() {
-    crate::security::sha256::install(sha256_into);
     console_error_panic_hook::set_once();
 }
 
@@ -108,3 +100,6 @@ fn to_response(reply: HttpReply) -> Result<web_sys::Response> {
     };
     Ok(response)
 }
+
+#[cfg(test)]
+mod tests;

@@ -24,7 +24,7 @@ pub mod unicode;
 pub mod web;
 
 #[cfg(target_arch = "wasm32")]
-mod bindings;
+pub mod bindings;
 #[cfg(target_arch = "wasm32")]
 mod body;
 #[cfg(target_arch = "wasm32")]

@@ -372,3 +372,6 @@ async fn get_pull_request(
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,5 +1,6 @@
 // A/B of the Worker isolate's own time per request (tests/bench/cpu.mjs `isolateCpu`) for the
-// one-at-a-time cases of `npm run bench`, for two or more builds in one session (issue #19): each
+// one-at-a-time cases of `npm run bench` (tools/list, get_pull_request, the 50-section save) and
+// a review page, for two or more builds in one session (issues #19, #28): each
 // build runs in its own `wrangler dev` with its own stand-in, and every round measures each case
 // on each build in turn, alternating the order, so a slow spell on a shared machine hits all alike.
 // Prints per case and build the median and the middle 60% of the rounds.
@@ -33,7 +34,11 @@ async function cases(stack) {
     return JSON.parse(text).result;
   };
   const read = (number) => call('get_pull_request', { owner: 'logikflow', repo: 'big', number });
-  const list = [];
+  const toolsList = {
+    headers: { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: meta } }),
+  };
+  const list = [['tools/list, 2026-07-28', 100, () => post(toolsList)]];
   for (const [number, files] of [[3, 30], [1, 320], [2, 3000]]) {
     const count = Math.max(4, Math.round(100 / Math.sqrt(files)));
     list.push([`get_pull_request, ${files} files, first read`, count, async () => {
@@ -60,6 +65,13 @@ async function cases(stack) {
     const result = await post(call('save_reading_order', { ...pull, base_version: version, overview: 'A benchmark order.', sections }));
     if (result.isError) throw new Error(result.content[0].text.slice(0, 300));
     version = result.structuredContent.version;
+  }]);
+  // The review page of the 320-file pull request at a cached head (local development's user).
+  const page = `${stack.baseUrl}/r/logikflow/big/pull/1`;
+  list.push(['review page, 320 files, cached head', 8, async () => {
+    const reply = await fetch(page, { signal: AbortSignal.timeout(120_000) });
+    const html = await reply.text();
+    if (reply.status !== 200) throw new Error(`${page}: ${reply.status} ${html.slice(0, 200)}`);
   }]);
   return list;
 }

@@ -41,16 +41,10 @@ const KNOWN_RUNTIME_NAMES: &[(&str, &str)] = &[(
 
 /// Core modules whose logic forks on `cfg(target_arch)` today, each with why (issue #28: one
 /// program, natively as in the wasm). Declaring an adapter module behind the `cfg` is not a fork.
-const KNOWN_TARGET_FORKS: &[(&str, &str)] = &[
-    (
-        "json",
-        "`From<DecodeError> for worker::Error`, so `?` works in the adapters",
-    ),
-    (
-        "security::sha256",
-        "SHA-256 installed from `src/security/sha256.mjs` in the wasm (moving to `sha2`)",
-    ),
-];
+const KNOWN_TARGET_FORKS: &[(&str, &str)] = &[(
+    "json",
+    "`From<DecodeError> for worker::Error`, so `?` works in the adapters",
+)];
 
 fn layer_of(module: &str) -> u8 {
     LAYERS

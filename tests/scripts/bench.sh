@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Benchmarks (issue #7): bundle size, the core work natively, and the server on local workerd side
-# by side with a trivial JS Worker. Prints tables and writes them to tests/artifacts/bench.md.
+# Benchmarks (issue #7): bundle size, startup (tests/bench/startup.mjs), the core work natively,
+# and the server on local workerd side by side with a trivial JS Worker. Prints tables and
+# writes them to tests/artifacts/bench.md.
 # Figures only: nothing here passes or fails on a number.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -23,20 +24,22 @@ upload=$(CI=true WRANGLER_SEND_METRICS=false LOGIKFLOW_BUILD=skip node node_modu
   echo "| bundle | size |"
   echo "|---|---|"
   echo "| release wasm, raw | $raw bytes |"
-  echo "| release wasm, gzip -9 | $gz bytes (budget 409600) |"
+  echo "| release wasm, gzip -9 | $gz bytes (limit: under 1048576) |"
   echo "| wrangler dry-run | ${upload#Total Upload: } |"
   echo
-  echo "Core work, native (release profile as shipped, opt-level z):"
+  echo "Core work, native (release profile as shipped, opt-level 3):"
   echo
   cargo bench --quiet --bench core 2>/dev/null
   echo
-  echo "Core work, native, opt-level 3 (for comparison):"
+  echo "Core work, native, opt-level z (for comparison):"
   echo
-  CARGO_PROFILE_BENCH_OPT_LEVEL=3 CARGO_TARGET_DIR=target/bench-o3 cargo bench --quiet --bench core 2>/dev/null
+  CARGO_PROFILE_BENCH_OPT_LEVEL=z CARGO_TARGET_DIR=target/bench-oz cargo bench --quiet --bench core 2>/dev/null
   echo
   echo "Reading hints on the hand-labelled pull requests of tests/data/hints/measure (issue #16):"
   echo
   cargo test --quiet --lib hint_quality -- --nocapture 2>/dev/null | grep '^|' || echo "(the measurement failed: cargo test --lib hint_quality -- --nocapture)"
 } | tee -a "$out"
+# Startup: V8's first compile of the wasm in fresh processes, a cold isolate's first request.
+node tests/bench/startup.mjs
 LOGIKFLOW_BUILD=skip node tests/bench/server.mjs
 echo "Written to $out"

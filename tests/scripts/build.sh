@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Builds the Worker into build/: the static assets into build/assets/, the Rust crate to wasm
-# (cargo), its JS bindings (wasm-bindgen, at the Cargo.lock version), a binaryen size pass, and
+# (cargo), its JS bindings (wasm-bindgen, at the Cargo.lock version), a binaryen optimization pass, and
 # src/worker.mjs bundled with the bindings into build/index.js (esbuild). Wrangler calls this as
 # its build command. Every tool is local: nothing is downloaded. LOGIKFLOW_BUILD=skip skips the build when build/ is newer than every source
-# (tests that restart wrangler use it); LOGIKFLOW_BUILD=dev skips the size pass (faster).
+# (tests that restart wrangler use it); LOGIKFLOW_BUILD=dev skips binaryen (faster).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -53,22 +53,9 @@ fi
 # The bindings' macros use js_sys's futures, as the `worker` crate expects.
 export WASM_BINDGEN_USE_JS_SYS=1
 mkdir -p build
-# Size (DESIGN.md section 7, the 400 KiB gzip budget): the release wasm leaves out the file, line
-# and column of every panic site (-Zlocation-detail=none) and prints derived Debug values as their
-# type name (-Zfmt-debug=shallow); together ~9 KB gzip. -Zmir-opt-level=1 leaves MIR inlining to
-# LLVM (-0.3 KB). They are compiler flags that stable rustc
-# accepts with RUSTC_BOOTSTRAP=1, set for this one build only (as the Linux kernel builds its Rust).
-# What it costs: a panic's message has no location (panics abort and are bugs either way), and logs
-# print errors through Display, never derived Debug. Native builds and tests are unaffected.
-# LOGIKFLOW_PLAIN_RUSTC=1 builds without them.
-size_flags=()
-if [ "${LOGIKFLOW_PLAIN_RUSTC:-}" != 1 ]; then
-  export RUSTC_BOOTSTRAP=1
-  size_flags=(--config 'target.wasm32-unknown-unknown.rustflags=["-Zlocation-detail=none","-Zfmt-debug=shallow","-Zmir-opt-level=1"]')
-fi
-cargo build --lib --release --target wasm32-unknown-unknown "${size_flags[@]}" \
+# Stable Rust as installed: no unstable compiler flags, so the release is built as it is tested.
+cargo build --lib --release --target wasm32-unknown-unknown \
   --message-format=json-render-diagnostics > build/.cargo-messages.json
-unset RUSTC_BOOTSTRAP
 # build.rs's outputs: the OUT_DIR cargo reports for this crate's build script.
 out_dir=$(node -e '
   const lines = require("fs").readFileSync("build/.cargo-messages.json", "utf8").split("\n");
@@ -95,17 +82,15 @@ sed -i 's/import source /import /' build/.glue/index.js
 if [ "${LOGIKFLOW_BUILD:-}" = dev ]; then
   mv build/.glue/index_bg.wasm build/.staging/index_bg.wasm
 else
-  # Size pass: binaryen -O2 with inlining off, debug names and producer notes stripped. Measured
-  # on this crate: binaryen's default inlining grows the gzipped wasm (~+7%), while -O2 without
-  # inlining shrinks it (~-2%), and a last round of code folding, block merging and redundant-set
-  # removal another 0.3 KB; the budget (DESIGN.md section 7) and Cloudflare's upload limit
-  # are both on the gzip size. Features: exactly what rustc and wasm-bindgen emit for workerd's V8.
-  # CARGO_PROFILE_RELEASE_STRIP=false keeps the function names, for tests/bench/profile.mjs.
+  # Binaryen pass, chosen by CPU (docs/capacity.md, "Optimization level"), debug names and
+  # producer notes stripped. LOGIKFLOW_WASM_OPT_FLAGS replaces the optimization flags
+  # (tests/bench/opt-levels.sh measures them). Features: exactly what rustc and wasm-bindgen emit
+  # for workerd's V8. CARGO_PROFILE_RELEASE_STRIP=false keeps the function names, for
+  # tests/bench/profile.mjs.
+  read -r -a passes <<< "${LOGIKFLOW_WASM_OPT_FLAGS:--O3}"
   names="--strip-debug"
   if [ "${CARGO_PROFILE_RELEASE_STRIP:-}" = false ]; then names="--debuginfo"; fi
-  "$WASM_OPT_BIN" build/.glue/index_bg.wasm -O2 --converge \
-    --always-inline-max-function-size=0 --one-caller-inline-max-function-size=0 \
-    --flexible-inline-max-function-size=0 --code-folding --merge-blocks --rse --vacuum \
+  "$WASM_OPT_BIN" build/.glue/index_bg.wasm "${passes[@]}" \
     "$names" --strip-producers \
     --enable-bulk-memory --enable-bulk-memory-opt --enable-sign-ext --enable-mutable-globals \
     --enable-nontrapping-float-to-int --enable-multivalue --enable-reference-types \

@@ -6,6 +6,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 seconds=${1:-10}
+# cargo-fuzz's AddressSanitizer is `-Zsanitizer=address`, accepted by stable rustc only with
+# RUSTC_BOOTSTRAP=1 (stable works only with `--sanitizer none`); set for the fuzz builds alone,
+# never for the Worker's release build (tests/scripts/build.sh).
 export RUSTC_BOOTSTRAP=1
 cargo fuzz build --fuzz-dir tests/fuzz -O
 for target in patch_parser jsonrpc_decoder order_validator diagram_validator json_reader; do

