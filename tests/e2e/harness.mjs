@@ -76,10 +76,10 @@ export async function stopProcess(child) {
 }
 
 /** Waits until `url` answers at all. */
-async function waitForHttp(url, timeoutMs) {
+async function waitForHttp(url, timeoutMs, givenUp = () => false) {
   const deadline = Date.now() + timeoutMs;
   let lastError;
-  while (Date.now() < deadline) {
+  while (Date.now() < deadline && !givenUp()) {
     try {
       // A port that accepts but never answers must not hang the wait.
       await fetch(url, { signal: AbortSignal.timeout(10_000) });
@@ -136,7 +136,27 @@ export async function startStack(options = {}) {
   let port;
   let inspectorPort;
   let devtools = options.devtools ?? true;
+  let everStarted = false;
+  /**
+   * Starts `wrangler dev`, again (up to three times in all) when a port was taken between
+   * `freePort` and wrangler's bind: test files run side by side, and wrangler picks ports of its
+   * own too. A first start then tries fresh ports; a restart keeps its port (OAuth tokens are
+   * bound to the resource URL, host and port) and waits for it to be free again.
+   */
   async function startWorker() {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await startWorkerOnce();
+        everStarted = true;
+        return;
+      } catch (error) {
+        if (attempt >= 3 || !/Address already in use/.test(String(error?.message))) throw error;
+        if (!everStarted) { port = undefined; inspectorPort = undefined; }
+        await new Promise((r) => setTimeout(r, 500 * attempt));
+      }
+    }
+  }
+  async function startWorkerOnce() {
     // A restart keeps the port: OAuth tokens are bound to the resource URL, host and port.
     port = port ?? await freePort();
     inspectorPort = inspectorPort ?? await freePort();
@@ -152,11 +172,22 @@ export async function startStack(options = {}) {
         ...devtoolsEnv(devtools) },
     }, /Ready on|ready on/i, 120_000);
     // wrangler at --log-level warn may not print "Ready"; fall back to polling the port.
-    await Promise.race([worker.ready, waitForHttp(`http://127.0.0.1:${port}/`, 120_000)]);
+    // The poll ends with a failed start, so a retry leaves nothing polling a port given up.
+    let failed = false;
+    worker.ready.catch(() => { failed = true; });
+    await Promise.race([worker.ready, waitForHttp(`http://127.0.0.1:${port}/`, 120_000, () => failed)]);
     await waitForHttp(`http://127.0.0.1:${port}/`, 30_000);
     worker.started();
   }
-  await startWorker();
+  try {
+    await startWorker();
+  } catch (error) {
+    // Nothing may outlive a failed start: a stand-in left running keeps the test file's process
+    // alive until its timeout.
+    await stopProcess(standin.child);
+    if (!options.persistDir) rmSync(persistDir, { recursive: true, force: true });
+    throw error;
+  }
 
   return {
     get baseUrl() { return `http://127.0.0.1:${port}`; },
