@@ -7,13 +7,15 @@
 //! Internal API (JSON over `fetch`, reached only through the Worker's binding):
 //! `GET /state` → [`CurrentState`]; `POST /read` [`RelayedCall`] → a `get_pull_request` result
 //! (`tools::relay`: the object runs the tool, `store::pull_read`, so a first read's CPU is not the
-//! Worker's); `POST /save` [`SaveRequest`] → [`SaveOutcome`];
-//! `GET /history?kind=order` → `[VersionSummary]`; `GET /version?kind=order&v=N` → [`SavedRecord`];
-//! `GET /ticks?person=login` → [`ReviewerState`] (their ticks with the head each was made at, and
-//! the change ids recorded for those heads); `POST /tick` `{person, items, done, head_sha, at}` →
-//! [`TickReply`] (unticking deletes rows; a person holds at most [`MAX_TICKS_PER_PERSON`]);
-//! `POST /head` `{head_sha, files, at}` records a head's change ids once (the newest 20 are kept);
-//! `POST /ticks/migrate` `{person, add, remove}` replaces path-keyed ticks with content items.
+//! Worker's); `POST /page`, `/diff`, `/context`, `/ticks/batch` [`ReviewerCall`] → the reviewer
+//! routes run here (`tools::relay::reviewer`; modules `page`, `diff`, `ticks`, each reading this
+//! object's orders, history, ticks, recorded heads and drafts straight from its storage);
+//! `POST /save` [`SaveRequest`] → [`SaveOutcome`];
+//! `GET /version?kind=order&v=N` → [`SavedRecord`].
+//! Ticks are stored per person with the head each was made at (unticking deletes rows; a person
+//! holds at most [`MAX_TICKS_PER_PERSON`]), with the change ids of the newest 20 heads ticked at;
+//! path-keyed ticks from before content keys are replaced by content items when their person
+//! next views the page.
 //! `POST /ticks/forget` `{person}` → `{removed}`: every tick and draft comment of that person, for
 //! "Delete my data".
 //! Draft comments (issue 29, `store::drafts`): `GET /drafts?person=login` → `[Draft]`;
@@ -31,11 +33,19 @@ use worker::{
 };
 
 use crate::person_data::{MAX_VERSIONS, TICK_RETENTION_SECONDS};
+use crate::tools::relay::reviewer::{ReviewerCall, Route as ReviewerRoute};
 use crate::tools::relay::{self, RelayedCall};
 use crate::tools::saved::{
-    decide_save, CurrentState, DocumentKind, ReviewerState, SaveOutcome, SaveRequest, SavedRecord,
-    TickOutcome, TickReply, TickRow, VersionSummary, MAX_TICKS_PER_PERSON,
+    decide_save, CurrentState, DocumentKind, SaveOutcome, SaveRequest, SavedRecord, TickOutcome,
+    TickReply, TickRow, VersionSummary, MAX_TICKS_PER_PERSON,
 };
+
+mod diff;
+mod page;
+mod reviewer;
+mod ticks;
+
+pub use ticks::note_ticked;
 
 #[durable_object(fetch)]
 pub struct PullRequestStore {
@@ -65,7 +75,6 @@ const MAX_HEADS: usize = 20;
 
 /// A reviewer ticking (or unticking) items: one checklist item, one change, or every change of a
 /// file entry, stored as content items (`change:<path>#<id>`, `blob:<path>#<sha>`).
-#[derive(Deserialize)]
 struct Tick {
     person: String,
     items: Vec<String>,
@@ -75,19 +84,10 @@ struct Tick {
 }
 
 /// The change ids of every file at one head, recorded once per head.
-#[derive(Deserialize)]
 struct HeadRecord {
     head_sha: String,
     files: Value,
     at: String,
-}
-
-/// Path-keyed ticks from before content keys, replaced by their content items.
-#[derive(Deserialize)]
-struct TickMigration {
-    person: String,
-    add: Vec<TickRow>,
-    remove: Vec<String>,
 }
 
 /// `POST /ticks/forget`: whose ticks to delete.
@@ -208,36 +208,14 @@ impl DurableObject for PullRequestStore {
                 let call: RelayedCall = json_body(&mut req).await?;
                 self.read(call).await
             }
+            (Method::Post, path) if ReviewerRoute::of_path(path).is_some() => {
+                let route = ReviewerRoute::of_path(path).unwrap_or(ReviewerRoute::Page);
+                let call: ReviewerCall = json_body(&mut req).await?;
+                self.reviewer(route, call).await
+            }
             (Method::Post, "/save") => {
                 let request: SaveRequest = json_body(&mut req).await?;
                 json_reply(serde_json::to_string(&self.save(&request)?))
-            }
-            (Method::Get, "/history") => json_reply(serde_json::to_string(&self.history(kind)?)),
-            (Method::Get, "/ticks") => {
-                let person = query("person").unwrap_or_default();
-                let ticks = self.ticks(&person)?;
-                let mut shas: Vec<&str> =
-                    ticks.iter().filter_map(|t| t.head_sha.as_deref()).collect();
-                shas.sort();
-                shas.dedup();
-                let heads = self.heads(&shas)?;
-                json_reply(serde_json::to_string(&ReviewerState { ticks, heads }))
-            }
-            (Method::Post, "/tick") => {
-                let tick: Tick = json_body(&mut req).await?;
-                let reply = self.tick(&tick)?;
-                self.sweep_ticks()?;
-                json_reply(serde_json::to_string(&reply))
-            }
-            (Method::Post, "/head") => {
-                let head: HeadRecord = json_body(&mut req).await?;
-                self.record_head(&head)?;
-                json_reply(Ok("true".to_string()))
-            }
-            (Method::Post, "/ticks/migrate") => {
-                let migration: TickMigration = json_body(&mut req).await?;
-                self.migrate(&migration)?;
-                json_reply(Ok("true".to_string()))
             }
             (Method::Post, "/ticks/forget") => {
                 let forget: ForgetTicks = json_body(&mut req).await?;
@@ -493,23 +471,23 @@ impl PullRequestStore {
     }
 
     /// Replaces a person's path-keyed ticks with content items, keeping their time.
-    fn migrate(&self, migration: &TickMigration) -> Result<()> {
-        for row in &migration.add {
+    fn migrate(&self, person: &str, add: &[TickRow], remove: &[String]) -> Result<()> {
+        for row in add {
             self.sql.exec(
                 "INSERT INTO ticks (person, item, done, updated_at, head_sha) VALUES (?, ?, 1, ?, ?) \
                  ON CONFLICT (person, item) DO NOTHING",
                 vec![
-                    migration.person.clone().into(),
+                    person.to_string().into(),
                     row.item.clone().into(),
                     row.at.clone().into(),
                     row.head_sha.clone().into(),
                 ],
             )?;
         }
-        for item in &migration.remove {
+        for item in remove {
             self.sql.exec(
                 "DELETE FROM ticks WHERE person = ? AND item = ?",
-                vec![migration.person.clone().into(), item.clone().into()],
+                vec![person.to_string().into(), item.clone().into()],
             )?;
         }
         Ok(())
