@@ -27,7 +27,7 @@ impl PullRequestStore {
     pub(super) async fn page(&self, viewer: &Viewer<'_>) -> worker::Result<HttpReply> {
         let (call, github, pull) = (viewer.call, viewer.github, viewer.pull);
         let base_url = call.base_url.as_str();
-        let read = match self.viewer_read(viewer).await {
+        let read = match self.viewer_read(viewer).await? {
             Ok(read) => read,
             Err(message) => {
                 return Ok(message_page(
@@ -83,7 +83,7 @@ impl PullRequestStore {
         let comments = review_reads::comments(github, pull, read.pull.review_comments).await;
         let versions: Vec<review_page::VersionInfo> = history.iter().map(Into::into).collect();
         let threads = review_reads::threads(github, pull, comments.len()).await;
-        let drafts = super::super::drafts::list(&self.sql, &call.login).unwrap_or_else(|error| {
+        let drafts = super::super::drafts::list(&self.sql(), &call.login).unwrap_or_else(|error| {
             worker::console_error!("reading drafts failed: {error}");
             Vec::new()
         });

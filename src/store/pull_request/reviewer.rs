@@ -59,18 +59,24 @@ impl PullRequestStore {
     }
 
     /// The viewer's GitHub read of the pull request with its snapshot, built here once per head
-    /// (`pull_read::read_as_viewer_in_object`).
+    /// (`pull_read::read_as_viewer_in_object`); or why GitHub would not show it. Only once it
+    /// succeeded is this object's storage touched (its schema created), so a refused request
+    /// leaves nothing behind.
     pub(super) async fn viewer_read(
         &self,
         viewer: &Viewer<'_>,
-    ) -> std::result::Result<crate::store::pull_read::PullRead, String> {
-        crate::store::pull_read::read_as_viewer_in_object(
+    ) -> Result<std::result::Result<crate::store::pull_read::PullRead, String>> {
+        let read = crate::store::pull_read::read_as_viewer_in_object(
             &self.env,
             &self.read_memo,
             viewer.github,
             viewer.pull,
         )
-        .await
+        .await;
+        if read.is_ok() {
+            self.schema()?;
+        }
+        Ok(read)
     }
 }
 

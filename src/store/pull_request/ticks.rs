@@ -30,7 +30,7 @@ impl PullRequestStore {
         let results = if call.ticks.is_empty() || call.ticks.len() > MAX_BATCH_ITEMS {
             all(TickResult::refused(400, "Too many ticks in one request."))
         } else {
-            match self.viewer_read(viewer).await {
+            match self.viewer_read(viewer).await? {
                 Err(message) => all(TickResult::refused(404, &message)),
                 Ok(read) => self.store_ticks(viewer, &read).await?,
             }
