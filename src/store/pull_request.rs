@@ -218,23 +218,23 @@ impl DurableObject for PullRequestStore {
             (Method::Post, "/ticks/forget") => {
                 let forget: ForgetTicks = json_body(&mut req).await?;
                 let removed = self.forget_ticks(&forget.person)?
-                    + super::drafts::forget(&self.sql(), &forget.person)?;
+                    + super::drafts::forget(self.sql(), &forget.person)?;
                 Response::ok(format!("{{\"removed\":{removed}}}"))
             }
             (Method::Get, "/drafts") => {
                 let person = query("person").unwrap_or_default();
                 json_reply(serde_json::to_string(&super::drafts::list(
-                    &self.sql(),
+                    self.sql(),
                     &person,
                 )?))
             }
             (Method::Post, "/drafts/put") => {
                 let put = serde_json::from_str(&req.text().await?)?;
-                json_reply(Ok(super::drafts::put(&self.sql(), &put)?.to_string()))
+                json_reply(Ok(super::drafts::put(self.sql(), &put)?.to_string()))
             }
             (Method::Post, "/drafts/delete") => {
                 let delete = serde_json::from_str(&req.text().await?)?;
-                let removed = super::drafts::delete(&self.sql(), &delete)?;
+                let removed = super::drafts::delete(self.sql(), &delete)?;
                 Response::ok(format!("{{\"removed\":{removed}}}"))
             }
             (Method::Get, "/version") => {

@@ -83,7 +83,7 @@ impl PullRequestStore {
         let comments = review_reads::comments(github, pull, read.pull.review_comments).await;
         let versions: Vec<review_page::VersionInfo> = history.iter().map(Into::into).collect();
         let threads = review_reads::threads(github, pull, comments.len()).await;
-        let drafts = super::super::drafts::list(&self.sql(), &call.login).unwrap_or_else(|error| {
+        let drafts = super::super::drafts::list(self.sql(), &call.login).unwrap_or_else(|error| {
             worker::console_error!("reading drafts failed: {error}");
             Vec::new()
         });
