@@ -65,7 +65,8 @@ pub async fn post_github_form(url: &str, form: &str, timeout_ms: u64) -> Result<
 }
 
 /// POSTs `body` to `path` on the Durable Object `name` of the namespace bound as `binding`, and
-/// reads the reply whole. The host part of the URL means nothing to the object.
+/// reads the reply whole. The host part of the URL means nothing to the object. A redirect is
+/// the object's answer (a 303 for the browser), never followed.
 pub async fn post_to_object(
     env: &Env,
     binding: &str,
@@ -76,6 +77,7 @@ pub async fn post_to_object(
     let init = web_sys::RequestInit::new();
     init.set_method("POST");
     init.set_body(&JsValue::from_str(body));
+    init.set_redirect(web_sys::RequestRedirect::Manual);
     let request = web_sys::Request::new_with_str_and_init(&format!("https://object{path}"), &init)?;
     call_object(env, binding, name, &request).await
 }

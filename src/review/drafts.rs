@@ -48,19 +48,17 @@ impl Draft {
     }
 }
 
-/// `POST /drafts/put` to the pull request's object: a new draft (`id` absent) or a new text or
-/// place for one of the person's own.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// A draft to store in the pull request's object: a new draft (`id` absent) or a new text for
+/// one of the person's own.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DraftPut {
     pub person: String,
-    #[serde(default)]
     pub id: Option<u64>,
     pub draft: Draft,
 }
 
 /// What the object did with a [`DraftPut`].
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PutOutcome {
     /// Stored under this id.
     Stored(u64),
@@ -70,8 +68,8 @@ pub enum PutOutcome {
     Missing,
 }
 
-/// `POST /drafts/delete`: the person's drafts to delete.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// The person's drafts to delete.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DraftDelete {
     pub person: String,
     pub ids: Vec<u64>,

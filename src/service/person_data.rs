@@ -13,8 +13,6 @@ use worker::{Env, Error, Result};
 
 use super::saved_store;
 use crate::person_data::{self as data, Forgotten, TickedList};
-use crate::router::PullPath;
-use crate::tools::caller::Caller;
 
 /// One operation of the person's object `object`; its reply's body.
 async fn call(env: &Env, object: &str, op: &str, body: &str) -> Result<String> {
@@ -26,12 +24,6 @@ async fn call(env: &Env, object: &str, op: &str, body: &str) -> Result<String> {
         )));
     }
     Ok(reply.body)
-}
-
-/// Notes in the person's object that they ticked on this pull request (see `person_data`).
-/// Local users (`local:<login>`) have no object and nothing to note.
-pub async fn note_ticked(env: &Env, caller: &Caller, pull: &PullPath) -> Result<()> {
-    crate::store::note_ticked(env, &caller.person, &caller.login, pull).await
 }
 
 /// How far one "Delete my data" request got.

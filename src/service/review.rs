@@ -1,23 +1,20 @@
 //! The review pages (wasm only): the reading order for reviewers, ticks, and arranging on the web.
 //!
 //! Every page reads the pull request from GitHub with the viewer's own token, so a reviewer sees
-//! exactly what GitHub lets them see. The review page, its diffs and context, and ticks run in
-//! the pull request's object (`tools::relay::reviewer`), so the Worker's part is the viewer's
-//! session, the CSRF checks and framing; arranging still reads here, and saves go to the object.
+//! exactly what GitHub lets them see. The review page, its diffs and context, ticks, the review
+//! writes (`review_write`) and arranging run in the pull request's object
+//! (`tools::relay::reviewer`), so the Worker's part is the viewer's session, the CSRF checks,
+//! the requests' shape and framing the object's answer.
 
 use worker::{Env, Request};
 
-use super::{forms, pull_request, saved_store};
+use super::{forms, saved_store};
 use crate::config::Config;
-use crate::github::client::GitHub;
 use crate::http::HttpReply;
-use crate::review::order::{validate_order, Order};
 use crate::router::PullPath;
 use crate::security::form;
 use crate::tools::caller::Caller;
 use crate::tools::relay::reviewer::{ReviewerCall, Route, TickResult};
-use crate::tools::save_reading_order as save;
-use crate::tools::saved::{DocumentKind, SaveOutcome, SaveRequest};
 use crate::web::csrf::BodyKind;
 use crate::web::{arrange_page, review_page, tick_batch};
 
@@ -37,18 +34,6 @@ fn message_page(status: u16, title: &str, message: &str, base_url: &str) -> Http
     super::html(status, crate::web::html::page(title, &body, base_url))
 }
 
-/// Reads the pull request as the viewer, or the page saying why GitHub would not show it.
-async fn read_for_page(
-    env: &Env,
-    github: &GitHub<'_>,
-    pull: &PullPath,
-    base_url: &str,
-) -> Result<pull_request::PullRead, HttpReply> {
-    pull_request::read_as_viewer(env, github, pull)
-        .await
-        .map_err(|message| message_page(404, "Can't open this pull request", &message, base_url))
-}
-
 /// `GET /r/{owner}/{repo}/pull/{n}` (with `version`, `view`, `from`, `fragment`), `GET …/diff`
 /// and `GET …/context`: run in the pull request's object (`tools::relay::reviewer` says why),
 /// which reads GitHub as the viewer and answers the page; here the viewer is known already, the
@@ -63,27 +48,50 @@ pub async fn reviewer_route(
     base_url: &str,
 ) -> worker::Result<HttpReply> {
     let csrf = match route {
-        Route::Page | Route::Diff => Some(forms::page_token(req, config, &caller.person)?),
-        Route::Context | Route::Ticks => None,
+        Route::Page | Route::Diff | Route::Arrange => {
+            Some(forms::page_token(req, config, &caller.person)?)
+        }
+        _ => None,
     };
     let url = req.url()?;
     let mut call = call_for(caller, pull, base_url);
     call.query = url.query().unwrap_or_default().to_string();
     call.csrf = csrf.as_ref().map(|c| c.token.clone()).unwrap_or_default();
     let answer = saved_store::run_reviewer(env, route, &call).await?;
+    let csrf_cookie = answer.csrf_cookie;
+    let reply = frame(answer);
+    Ok(match csrf {
+        Some(csrf) if csrf_cookie => csrf.with_cookie(reply),
+        _ => reply,
+    })
+}
+
+/// Has the pull request's object run `route` for `call` and frames its answer (a route whose
+/// page sets no CSRF cookie).
+pub(super) async fn run_framed(
+    env: &Env,
+    route: Route,
+    call: &ReviewerCall,
+) -> worker::Result<HttpReply> {
+    Ok(frame(saved_store::run_reviewer(env, route, call).await?))
+}
+
+/// The object's answer as this Worker's reply: a page gets the pages' headers, a 303 its
+/// `location`.
+fn frame(answer: saved_store::ReviewerAnswer) -> HttpReply {
     let reply = if answer.content_type.starts_with("text/html") {
         super::html(answer.status, answer.body)
     } else {
         HttpReply::new(answer.status, &answer.content_type, answer.body)
     };
-    Ok(match csrf {
-        Some(csrf) if answer.csrf_cookie => csrf.with_cookie(reply),
-        _ => reply,
-    })
+    match answer.location {
+        Some(location) => reply.with_header("location", location),
+        None => reply,
+    }
 }
 
 /// The call the object runs a reviewer route for, acting as `caller`.
-fn call_for(caller: &Caller, pull: &PullPath, base_url: &str) -> ReviewerCall {
+pub(super) fn call_for(caller: &Caller, pull: &PullPath, base_url: &str) -> ReviewerCall {
     ReviewerCall {
         owner: pull.owner.clone(),
         repo: pull.repo.clone(),
@@ -95,6 +103,8 @@ fn call_for(caller: &Caller, pull: &PullPath, base_url: &str) -> ReviewerCall {
         csrf: String::new(),
         base_url: base_url.to_string(),
         ticks: Vec::new(),
+        form: String::new(),
+        json: false,
     }
 }
 
@@ -195,12 +205,13 @@ pub async fn tick(
 
 /// `GET`/`POST …/arrange`: the editor's page shell, and saving what it posts with source `web`.
 ///
-/// In this order, so a refused save touches no storage: the viewer's GitHub write access and the
-/// session's grant (both before the body is read); the saved order; for a POST, the checks of
-/// every browser POST (`forms::verified_post`: a JSON body, same origin, this session's token in
-/// the `X-CSRF-Token` header); the JSON body; `base_version`
-/// against the latest; the order through the `save_reading_order` tool's validator; then the
-/// object's save, which refuses a stale base version again. Every POST answers JSON:
+/// Here, so a refused save costs no object request, in this order: the session's grant (saving
+/// allowed, as `/mcp` saves require `reviews:write`: push access on GitHub alone doesn't widen a
+/// read-only consent); for a POST, the checks of every browser POST (`forms::verified_post`: a
+/// JSON body, same origin, this session's token in the `X-CSRF-Token` header) and the JSON's
+/// shape. Then the pull request's object reads the pull request as the viewer, checks their
+/// write access on GitHub and the saved order, and answers the page, or validates and saves the
+/// order (`store::pull_request::arrange` says in what order). Every POST answers JSON:
 /// `{location}` on success, `{error}` otherwise.
 pub async fn arrange(
     req: &mut Request,
@@ -210,54 +221,12 @@ pub async fn arrange(
     pull: &PullPath,
     base_url: &str,
 ) -> worker::Result<HttpReply> {
-    let github = super::github_for(config, caller);
-    let read = match read_for_page(env, &github, pull, base_url).await {
-        Ok(read) => read,
-        Err(reply) => return Ok(reply),
-    };
-    if !read.repository.can_arrange() {
-        let message = save::no_write_access(&caller.login, &pull.owner, &pull.repo, "an order");
-        return Ok(message_page(403, "Read-only", &message, base_url));
-    }
-    // The grant behind this browser's session must allow saving too, as `/mcp` saves require
-    // `reviews:write`: push access on GitHub alone doesn't widen a read-only consent.
     if !caller.may_write {
         return Ok(message_page(403, "Read-only sign-in", "This browser signed in to LogiKFlow with read access only, so it can't save an order. Sign out, then sign in again and allow saving reading orders.", base_url));
     }
-    let current = saved_store::current(env, &pull.owner, &pull.repo, pull.number).await?;
-    let Some(record) = current.order else {
-        return Ok(message_page(404, "No order yet", "Ask an agent to arrange this pull request first (save_reading_order); then you can adjust it here.", base_url));
-    };
-    let Ok(order) = crate::json::read::<Order>(&record.body) else {
-        return Ok(message_page(
-            500,
-            "Unreadable order",
-            "The saved order could not be read.",
-            base_url,
-        ));
-    };
     if req.method() != worker::Method::Post {
-        let csrf = forms::page_token(req, config, &caller.person)?;
-        let html = arrange_page::render(&arrange_page::ArrangePage {
-            base_url,
-            owner: &pull.owner,
-            repo: &pull.repo,
-            number: pull.number,
-            title: &read.pull.title,
-            order: &order,
-            base_version: record.version,
-            files: &read.snapshot.files,
-            csrf: &csrf.token,
-        });
-        return Ok(csrf.with_cookie(super::html(200, html)));
+        return reviewer_route(req, env, config, caller, (pull, Route::Arrange), base_url).await;
     }
-    let refuse = |status: u16, message: &str| {
-        HttpReply::json(status, &serde_json::json!({ "error": message }))
-    };
-    let conflict = |person: &str, version: u64| {
-        let who = if person.is_empty() { "someone" } else { person };
-        refuse(409, &format!("Conflict: {who} saved version {version} after you opened this page. Reload to arrange the latest version."))
-    };
     let body = match forms::verified_post(
         req,
         config,
@@ -271,37 +240,13 @@ pub async fn arrange(
         Ok(body) => body,
         Err(refusal) => return Ok(forms::refusal_json(refusal)),
     };
-    let submitted = match arrange_page::submission(&body) {
-        Ok(submitted) => submitted,
-        Err(message) => return Ok(refuse(400, &message)),
-    };
-    let base_version = submitted.base_version;
-    if base_version != record.version {
-        return Ok(conflict(&record.person, record.version));
+    if let Err(message) = arrange_page::submission(&body) {
+        return Ok(HttpReply::json(
+            400,
+            &serde_json::json!({ "error": message }),
+        ));
     }
-    let facts = save::facts_from_snapshot(&read.snapshot);
-    let new_order = match validate_order(&submitted.order, &facts) {
-        Ok(order) => order,
-        Err(rejection) => return Ok(refuse(400, &rejection.message())),
-    };
-    let request = SaveRequest {
-        kind: DocumentKind::Order,
-        base_version,
-        body: save::stored_order(&new_order),
-        person: caller.login.clone(),
-        client: None,
-        source: "web".into(),
-        head_sha: read.pull.head.sha.clone(),
-        saved_at: crate::time::rfc3339(worker::Date::now().as_millis()),
-    };
-    match saved_store::save(env, &pull.owner, &pull.repo, pull.number, &request).await? {
-        SaveOutcome::Saved { version, .. } => Ok(HttpReply::json(
-            200,
-            &serde_json::json!({
-                "version": version,
-                "location": review_page::pull_path(&pull.owner, &pull.repo, pull.number),
-            }),
-        )),
-        SaveOutcome::Conflict { latest } => Ok(conflict(&latest.person, latest.version)),
-    }
+    let mut call = call_for(caller, pull, base_url);
+    call.form = String::from_utf8_lossy(&body).into_owned();
+    run_framed(env, Route::ArrangeSave, &call).await
 }

@@ -83,6 +83,8 @@ pub struct ReviewerAnswer {
     pub body: String,
     /// The answer is a page whose forms carry the call's CSRF token: set its cookie.
     pub csrf_cookie: bool,
+    /// Where a 303 sends the browser (a review write's form without the script).
+    pub location: Option<String>,
 }
 
 /// Has the pull request's object run a reviewer route, and adds what its run did to this
@@ -101,6 +103,7 @@ pub async fn run_reviewer(env: &Env, route: Route, call: &ReviewerCall) -> Resul
             .header("content-type")
             .unwrap_or_else(|| "text/plain; charset=utf-8".into()),
         csrf_cookie: reply.header(CSRF_COOKIE_HEADER).is_some(),
+        location: reply.header("location"),
         body: reply.body,
     })
 }
@@ -163,52 +166,6 @@ pub async fn delete_person_ticks(
     let name = object_name(owner, repo, number);
     let body = serde_json::json!({ "person": person }).to_string();
     let reply = wire::post_to_object(env, BINDING, &name, "/ticks/forget", &body).await?;
-    match reply.status {
-        200 => Ok(()),
-        status => Err(store_failed(status)),
-    }
-}
-
-/// A reviewer's draft comments on a pull request, oldest first (issue 29).
-pub async fn drafts(
-    env: &Env,
-    (owner, repo, number): (&str, &str, u64),
-    person: &str,
-) -> Result<Vec<crate::review::drafts::Draft>> {
-    let name = object_name(owner, repo, number);
-    let person: String = url::form_urlencoded::byte_serialize(person.as_bytes()).collect();
-    let reply =
-        wire::get_from_object(env, BINDING, &name, &format!("/drafts?person={person}")).await?;
-    match reply.status {
-        200 => Ok(serde_json::from_str(&reply.body)?),
-        status => Err(store_failed(status)),
-    }
-}
-
-/// Stores a new draft or changes one of the reviewer's own.
-pub async fn put_draft(
-    env: &Env,
-    (owner, repo, number): (&str, &str, u64),
-    put: &crate::review::drafts::DraftPut,
-) -> Result<crate::review::drafts::PutOutcome> {
-    let name = object_name(owner, repo, number);
-    let body = serde_json::to_string(put)?;
-    let reply = wire::post_to_object(env, BINDING, &name, "/drafts/put", &body).await?;
-    match reply.status {
-        200 => Ok(serde_json::from_str(&reply.body)?),
-        status => Err(store_failed(status)),
-    }
-}
-
-/// Deletes some of the reviewer's drafts.
-pub async fn delete_drafts(
-    env: &Env,
-    (owner, repo, number): (&str, &str, u64),
-    delete: &crate::review::drafts::DraftDelete,
-) -> Result<()> {
-    let name = object_name(owner, repo, number);
-    let body = serde_json::to_string(delete)?;
-    let reply = wire::post_to_object(env, BINDING, &name, "/drafts/delete", &body).await?;
     match reply.status {
         200 => Ok(()),
         status => Err(store_failed(status)),

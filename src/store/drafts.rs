@@ -4,7 +4,8 @@
 //!
 //! A row holds the draft as JSON (`review::drafts::Draft` without its id, which is the row's) and
 //! when it last changed. A person holds at most `MAX_DRAFTS_PER_PERSON` drafts on one pull
-//! request, each body at most GitHub's 65,536 characters (checked by the Worker before it asks).
+//! request, each body at most GitHub's 65,536 characters (checked before any is stored,
+//! `web::review_write::check`).
 
 use worker::{Result, SqlStorage, SqlStorageValue};
 
@@ -53,7 +54,7 @@ fn count(sql: &SqlStorage, person: &str) -> Result<usize> {
 }
 
 /// Stores a new draft or changes one of the person's own.
-pub fn put(sql: &SqlStorage, put: &DraftPut) -> Result<serde_json::Value> {
+pub fn put(sql: &SqlStorage, put: &DraftPut) -> Result<PutOutcome> {
     let mut draft = put.draft.clone();
     draft.id = 0;
     let text = serde_json::to_string(&draft)?;
@@ -97,7 +98,7 @@ pub fn put(sql: &SqlStorage, put: &DraftPut) -> Result<serde_json::Value> {
             }
         }
     };
-    Ok(serde_json::to_value(outcome)?)
+    Ok(outcome)
 }
 
 /// Deletes some of the person's drafts; answers how many went.

@@ -100,29 +100,6 @@ pub async fn read_pull_with_files(
     })
 }
 
-/// The viewer's own GitHub read of the pull request with every file (what every review page and
-/// request of a pull request starts with: `service::review`, `service::review_diff`), or the
-/// message saying why GitHub would not show it.
-pub async fn read_as_viewer(
-    env: &Env,
-    github: &GitHub<'_>,
-    pull: &PullPath,
-) -> Result<PullRead, String> {
-    read_pull_with_files(
-        env,
-        github,
-        &pull.owner,
-        &pull.repo,
-        pull.number,
-        Files::Whole,
-    )
-    .await
-    .map_err(|error| {
-        let label = format!("{}/{}#{}", pull.owner, pull.repo, pull.number);
-        errors::github_failure(&error, &label)
-    })
-}
-
 /// The viewer's own GitHub read of the pull request with every file, as the pull request's
 /// object runs it for the reviewer routes (`tools::relay::reviewer`); or the message saying why
 /// GitHub would not show it. A first view at a new head builds the snapshot, and a view of the

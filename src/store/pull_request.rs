@@ -18,9 +18,8 @@
 //! next views the page.
 //! `POST /ticks/forget` `{person}` → `{removed}`: every tick and draft comment of that person, for
 //! "Delete my data".
-//! Draft comments (issue 29, `store::drafts`): `GET /drafts?person=login` → `[Draft]`;
-//! `POST /drafts/put` `{person, id, draft}` → `{id}` or `{full: true}`; `POST /drafts/delete`
-//! `{person, ids}` → `{removed}`.
+//! Draft comments (issue 29, `store::drafts`) are read and written only by the routes that run
+//! here (`writes`, and the page and diffs that show them).
 //!
 //! Bounds (`person_data`): a save keeps the latest [`MAX_VERSIONS`] versions of its kind, and a
 //! tick removes every tick unchanged for a year, so neither table grows without limit.
@@ -40,10 +39,12 @@ use crate::tools::saved::{
     TickReply, TickRow, VersionSummary, MAX_TICKS_PER_PERSON,
 };
 
+mod arrange;
 mod diff;
 mod page;
 mod reviewer;
 mod ticks;
+mod writes;
 
 pub use ticks::note_ticked;
 
@@ -219,22 +220,6 @@ impl DurableObject for PullRequestStore {
                 let forget: ForgetTicks = json_body(&mut req).await?;
                 let removed = self.forget_ticks(&forget.person)?
                     + super::drafts::forget(self.sql(), &forget.person)?;
-                Response::ok(format!("{{\"removed\":{removed}}}"))
-            }
-            (Method::Get, "/drafts") => {
-                let person = query("person").unwrap_or_default();
-                json_reply(serde_json::to_string(&super::drafts::list(
-                    self.sql(),
-                    &person,
-                )?))
-            }
-            (Method::Post, "/drafts/put") => {
-                let put = serde_json::from_str(&req.text().await?)?;
-                json_reply(Ok(super::drafts::put(self.sql(), &put)?.to_string()))
-            }
-            (Method::Post, "/drafts/delete") => {
-                let delete = serde_json::from_str(&req.text().await?)?;
-                let removed = super::drafts::delete(self.sql(), &delete)?;
                 Response::ok(format!("{{\"removed\":{removed}}}"))
             }
             (Method::Get, "/version") => {

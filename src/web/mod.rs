@@ -18,6 +18,7 @@ pub mod markdown;
 pub mod pages;
 pub mod review_page;
 pub mod review_state;
+pub mod review_write;
 pub mod settings_page;
 pub mod setup_page;
 pub mod template;

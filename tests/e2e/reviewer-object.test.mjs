@@ -2,13 +2,13 @@
 // a page view, a diff on demand and lines of context are one object request each (the Worker's log
 // line counts them), concurrent first views after a push read GitHub's file pages once, and ticks
 // come in batches whose ticks are refused or stored each on its own, with nothing saved for a
-// refused one. Local development (the loopback user `octo`, no person object), its own stack.
+// refused one; each review write and the arrange editor is one object request too. Local development (the loopback user `octo`, no person object), its own stack.
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { after, before, test } from 'node:test';
-import { standinControl, startStack } from './harness.mjs';
+import { postMcp, standinControl, startStack } from './harness.mjs';
 
 const pagePath = '/r/logikflow/demo/pull/3';
 let stack;
@@ -216,4 +216,114 @@ test('a batch past the cap of ticks a person holds stores the ticks that fit and
   assert.match(results[1].error, /You already hold 5000 ticks/);
   const done = doneItems((await page()).html);
   assert.ok(done.includes(c) && !done.includes(d), JSON.stringify(done));
+});
+
+/** The new-side number of the first added line of a patch. */
+function firstAdded(patch) {
+  let line = 0;
+  for (const text of patch.split('\n')) {
+    const hunk = text.match(/^@@ -\d+(?:,\d+)? \+(\d+)/);
+    if (hunk) { line = Number(hunk[1]); continue; }
+    if (text.startsWith('+')) return line;
+    if (!text.startsWith('-')) line += 1;
+  }
+  return 0;
+}
+
+/** POSTs a review write's form as the page's script does; the answer and the request's log line. */
+async function write(tail, { cookie, csrf }, fields) {
+  const count = requestLines().length;
+  const reply = await fetch(`${stack.baseUrl}${pagePath}/${tail}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', origin: stack.baseUrl, cookie },
+    body: new URLSearchParams({ csrf, ...fields }).toString(),
+  });
+  const body = await reply.json();
+  const route = { comments: 'review_comment', drafts: 'review_draft', review: 'review_submit', replies: 'review_reply', threads: 'review_thread', preview: 'review_preview' }[tail];
+  return { status: reply.status, body, line: await nextLine(count, route) };
+}
+
+test('each review write and the arrange editor are one request to the pull request object', async () => {
+  const view = await page();
+  const read = await postMcp(stack, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_pull_request', arguments: { owner: 'logikflow', repo: 'demo', number: 3 } } });
+  const current = read.body.result.structuredContent;
+  const files = await (await fetch(`${stack.standinUrl}/repos/logikflow/demo/pulls/3/files?per_page=100`, { headers: { authorization: 'Bearer gho_standin_octo' } })).json();
+  const file = files.find((f) => f.patch && firstAdded(f.patch) > 0);
+  const where = { path: file.filename, line: String(firstAdded(file.patch)), side: 'RIGHT' };
+
+  // Refused on its fields: no object request, and the same message as ever.
+  const bad = await write('comments', view, { line: '1', side: 'RIGHT', body: 'x' });
+  assert.equal(bad.status, 400);
+  assert.match(bad.body.error, /^path is required/);
+  assert.equal(bad.line.objects, 0, JSON.stringify(bad.line));
+  // Refused in the object (a line not in the diff): one request, nothing stored.
+  const outside = await write('comments', view, { ...where, line: '99999', body: 'Nowhere.' });
+  assert.equal(outside.status, 422);
+  assert.match(outside.body.error, /not part of the pull request's diff/);
+  assert.equal(outside.line.objects, 1, JSON.stringify(outside.line));
+
+  const draft = await write('comments', view, { ...where, body: 'Why this line?' });
+  assert.equal(draft.status, 200, JSON.stringify(draft.body));
+  assert.equal(draft.body.drafts, 1, 'the refused comment was not stored');
+  assert.match(draft.body.html, /Why this line\?/);
+  assert.equal(draft.line.objects, 1, JSON.stringify(draft.line));
+  const edited = await write('drafts', view, { id: String(draft.body.id), body: 'Why this line, again?' });
+  assert.equal(edited.status, 200, JSON.stringify(edited.body));
+  assert.equal(edited.line.objects, 1);
+  const preview = await write('preview', view, { ...where, body: '**Bold**' });
+  assert.equal(preview.status, 200);
+  assert.match(preview.body.html, /<strong>Bold<\/strong>/);
+  assert.equal(preview.line.objects, 1);
+  const reply = await write('replies', view, { comment: '1', body: 'A reply.' });
+  assert.equal(reply.line.objects, 1, JSON.stringify(reply));
+  const thread = await write('threads', view, { thread: 'PRRT_none', resolve: '1' });
+  assert.equal(thread.line.objects, 1, JSON.stringify(thread));
+  const sent = await write('review', view, { event: 'comment', body: 'Looks fine.' });
+  assert.equal(sent.status, 200, JSON.stringify(sent.body));
+  assert.equal(sent.body.sent, 1);
+  assert.equal(sent.line.objects, 1);
+
+  // Without the script: a 303 back to the draft, framed by the Worker.
+  const count = requestLines().length;
+  const plain = await fetch(`${stack.baseUrl}${pagePath}/comments`, {
+    method: 'POST', redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: stack.baseUrl, cookie: view.cookie },
+    body: new URLSearchParams({ csrf: view.csrf, ...where, body: 'No script.' }).toString(),
+  });
+  assert.equal(plain.status, 303);
+  assert.match(plain.headers.get('location'), new RegExp(`^${pagePath}#draft-\\d+$`));
+  assert.equal((await nextLine(count, 'review_comment')).objects, 1);
+
+  // The arrange editor: its page and a save, one object request each.
+  const sections = [{ title: 'All', files: files.map((f) => ({ path: f.filename })) }];
+  const saved = await postMcp(stack, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'save_reading_order', arguments: { owner: 'logikflow', repo: 'demo', number: 3, base_version: current.baseVersion, overview: 'One part.', sections } } });
+  assert.equal(saved.body.result.isError, false, JSON.stringify(saved.body.result));
+  const version = saved.body.result.structuredContent.version;
+  let before = requestLines().length;
+  const editor = await fetch(`${stack.baseUrl}${pagePath}/arrange`);
+  const html = await editor.text();
+  assert.equal(editor.status, 200);
+  assert.match(editor.headers.get('set-cookie') ?? '', /^lkf_csrf=/, 'the editor sets its CSRF cookie');
+  assert.match(editor.headers.get('content-security-policy') ?? '', /default-src/, 'framed as a page');
+  assert.equal((await nextLine(before, 'arrange')).objects, 1);
+  const token = html.match(/id="arrange-csrf" value="([^"]*)"/)?.[1];
+  const save = (data) => fetch(`${stack.baseUrl}${pagePath}/arrange`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: stack.baseUrl, 'x-csrf-token': token, cookie: (editor.headers.get('set-cookie') ?? '').split(';')[0] },
+    body: JSON.stringify(data),
+  });
+  const order = { overview: 'Rearranged on the web.', sections };
+  before = requestLines().length;
+  const stale = await save({ base_version: version - 1, order });
+  assert.equal(stale.status, 409);
+  assert.match((await stale.json()).error, /^Conflict: octo saved version/);
+  assert.equal((await nextLine(before, 'arrange')).objects, 1);
+  before = requestLines().length;
+  const shape = await save({ order });
+  assert.equal(shape.status, 400);
+  assert.equal((await nextLine(before, 'arrange')).objects, 0, 'a body of another shape costs no object request');
+  before = requestLines().length;
+  const good = await save({ base_version: version, order });
+  assert.deepEqual([good.status, await good.json()], [200, { version: version + 1, location: pagePath }]);
+  assert.equal((await nextLine(before, 'arrange')).objects, 1);
 });

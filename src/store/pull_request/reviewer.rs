@@ -3,7 +3,8 @@
 //! viewer, answered as the status, content type and body the Worker frames.
 //!
 //! The routes themselves: `page` (the review page), `diff` (a diff on demand and lines of
-//! context), `ticks` (one tick or a batch). Each reads the object's own saved state, ticks and
+//! context), `ticks` (one tick or a batch), `writes` (comments, drafts, the review, replies,
+//! threads, previews), `arrange` (the editor's page and its save). Each reads the object's own saved state, ticks and
 //! drafts straight from its SQLite storage, so a route costs the Worker one object request.
 
 use std::cell::RefCell;
@@ -55,6 +56,10 @@ impl PullRequestStore {
             Route::Page => self.page(&viewer).await,
             Route::Diff | Route::Context => self.diff(&viewer, route == Route::Context).await,
             Route::Ticks => self.tick_batch(&viewer).await,
+            Route::Write(action) => self.write(&viewer, action).await,
+            Route::Arrange | Route::ArrangeSave => {
+                self.arrange(&viewer, route == Route::ArrangeSave).await
+            }
         }
     }
 

@@ -1,6 +1,10 @@
 //! The reviewer routes run in the pull request's Durable Object: what the Worker sends it and
 //! how the answer comes back (the review page, a diff loaded on demand, lines of context, ticks).
 //!
+//! The review page's writes (a comment, a draft changed or deleted, the review, a reply, a thread
+//! resolved, a preview) and the arrange editor (its page and its save) run there too: each needs
+//! the same read, the drafts live in the object, and the order is saved there.
+//!
 //! Why the object runs them: each starts with the viewer's own GitHub read of the pull request
 //! and its file snapshot, and building or decoding a snapshot costs the Worker far past the
 //! Workers free plan's 10 ms per invocation at a few thousand files (a cached review page of
@@ -13,13 +17,16 @@
 //!
 //! The wire, internal to the deployment (the object is reached only through the Worker's
 //! binding): `POST` [`Route::path`] with [`ReviewerCall`] as JSON. The reply's status, content
-//! type and body are the answer; its `x-log` header (`tools::relay::LOG_HEADER`) carries what the
+//! type, body and `location` (a 303 back to the page; the Worker asks for redirects unfollowed)
+//! are the answer; its `x-log` header (`tools::relay::LOG_HEADER`) carries what the
 //! object's run did for the Worker's log line, and [`CSRF_COOKIE_HEADER`] asks the Worker to
 //! set the page's CSRF cookie (a page that shows forms). Ticks answer [`TickResult`]s as JSON,
 //! one per item sent, in order.
 
 use serde::Deserialize;
 use serde_json::{json, Value};
+
+use crate::router::ReviewWrite;
 
 /// The reply header saying the answer is a page whose forms carry the call's CSRF token, so the
 /// Worker sets the browser session's cookie with it.
@@ -36,7 +43,31 @@ pub enum Route {
     Context,
     /// `POST …/ticks`: one tick or a batch.
     Ticks,
+    /// `POST …/comments`, `…/drafts`, `…/review`, `…/replies`, `…/threads`, `…/preview`: the
+    /// form in [`ReviewerCall::form`], its fields checked (`web::review_write::check`).
+    Write(ReviewWrite),
+    /// `GET …/arrange`: the arrange editor's page.
+    Arrange,
+    /// `POST …/arrange`: saving the order in [`ReviewerCall::form`] (the editor's JSON, its
+    /// shape checked: `web::arrange_page::submission`).
+    ArrangeSave,
 }
+
+/// Every route, for [`Route::of_path`].
+const ROUTES: [Route; 12] = [
+    Route::Page,
+    Route::Diff,
+    Route::Context,
+    Route::Ticks,
+    Route::Write(ReviewWrite::Comment),
+    Route::Write(ReviewWrite::Draft),
+    Route::Write(ReviewWrite::Submit),
+    Route::Write(ReviewWrite::Reply),
+    Route::Write(ReviewWrite::Thread),
+    Route::Write(ReviewWrite::Preview),
+    Route::Arrange,
+    Route::ArrangeSave,
+];
 
 impl Route {
     /// The object's path for the route.
@@ -46,14 +77,22 @@ impl Route {
             Route::Diff => "/diff",
             Route::Context => "/context",
             Route::Ticks => "/ticks/batch",
+            Route::Write(write) => match write {
+                ReviewWrite::Comment => "/write/comments",
+                ReviewWrite::Draft => "/write/drafts",
+                ReviewWrite::Submit => "/write/review",
+                ReviewWrite::Reply => "/write/replies",
+                ReviewWrite::Thread => "/write/threads",
+                ReviewWrite::Preview => "/write/preview",
+            },
+            Route::Arrange => "/arrange",
+            Route::ArrangeSave => "/arrange/save",
         }
     }
 
     /// The route an object path names.
     pub fn of_path(path: &str) -> Option<Route> {
-        [Route::Page, Route::Diff, Route::Context, Route::Ticks]
-            .into_iter()
-            .find(|route| route.path() == path)
+        ROUTES.into_iter().find(|route| route.path() == path)
     }
 }
 
@@ -90,6 +129,14 @@ pub struct ReviewerCall {
     /// The ticks to store (`Route::Ticks`), their shape already checked.
     #[serde(default)]
     pub ticks: Vec<TickItem>,
+    /// The body of a POST the Worker verified (`forms::verified_post`) and checked the shape
+    /// of: a review write's form (`Route::Write`), or the arrange editor's JSON
+    /// (`Route::ArrangeSave`). Empty otherwise.
+    #[serde(default)]
+    pub form: String,
+    /// The answer is wanted as JSON (the page's script), not a page or a 303 (`Route::Write`).
+    #[serde(default)]
+    pub json: bool,
 }
 
 impl ReviewerCall {
@@ -111,6 +158,8 @@ impl ReviewerCall {
             "csrf": self.csrf,
             "base_url": self.base_url,
             "ticks": ticks,
+            "form": self.form,
+            "json": self.json,
         })
         .to_string()
     }

@@ -21,6 +21,8 @@ fn call() -> ReviewerCall {
                 done: false,
             },
         ],
+        form: "csrf=tok&body=%C3%A9+%26+%22quoted%22%0A&head=abc".into(),
+        json: true,
     }
 }
 
@@ -49,6 +51,20 @@ fn a_call_reads_back_as_it_was_sent() {
         (&sent.github_token, &sent.query, &sent.csrf, &sent.base_url)
     );
     assert_eq!(read.ticks, sent.ticks);
+    assert_eq!((&read.form, read.json), (&sent.form, sent.json));
+}
+
+#[test]
+fn a_call_without_a_form_reads_as_a_get() {
+    let mut sent = call();
+    sent.form.clear();
+    sent.json = false;
+    let read: ReviewerCall = crate::json::decode(&sent.to_json()).unwrap();
+    assert_eq!((read.form.as_str(), read.json), ("", false));
+    // An older Worker's call, without the fields, reads the same way.
+    let old = r#"{"owner":"a","repo":"b","number":1,"github_token":"t","login":"l","person":"p","base_url":"u"}"#;
+    let read: ReviewerCall = crate::json::decode(old).unwrap();
+    assert_eq!((read.form.as_str(), read.json), ("", false));
 }
 
 #[test]
@@ -61,11 +77,24 @@ fn query_values_are_decoded() {
 
 #[test]
 fn every_route_has_its_own_path() {
-    for route in [Route::Page, Route::Diff, Route::Context, Route::Ticks] {
+    for route in ROUTES {
         assert_eq!(Route::of_path(route.path()), Some(route));
     }
+    let mut paths: Vec<&str> = ROUTES.iter().map(|route| route.path()).collect();
+    paths.sort_unstable();
+    paths.dedup();
+    assert_eq!(paths.len(), ROUTES.len(), "no two routes share a path");
     // The object's other operations are not reviewer routes.
-    for path in ["/read", "/state", "/tick", "/ticks", ""] {
+    for path in [
+        "/read",
+        "/state",
+        "/tick",
+        "/ticks",
+        "/save",
+        "/write",
+        "/arrange/",
+        "",
+    ] {
         assert_eq!(Route::of_path(path), None, "{path}");
     }
 }

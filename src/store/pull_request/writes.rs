@@ -1,0 +1,422 @@
+//! Finishing the review from the review page (issue 29), run in the pull request's object: line
+//! comments as drafts or sent at once, editing and deleting drafts, replies, resolving threads,
+//! the review with its verdict, and the Markdown preview.
+//!
+//! The Worker checked the form's size, the checks of every browser POST and the fields
+//! (`web::review_write::check`) before this runs; here, in this order, so a refused request
+//! touches nothing: the viewer's own GitHub read of the pull request (the snapshot's patches say
+//! which lines are in the diff), the head the page was loaded at, then the action, with the
+//! viewer's own token for GitHub and this object's storage for the drafts. Nothing typed is
+//! lost: a refused draft is not stored but its text stays in the box (the script keeps it;
+//! without it the refusal page shows it again), and a single comment GitHub refuses without the
+//! script is kept as a draft.
+//!
+//! What not: no GitHub pending reviews (drafts live here until the review is sent whole), no
+//! rendering beyond the answers' small fragments.
+
+use super::reviewer::Viewer;
+use super::PullRequestStore;
+use crate::github::api::RepoPath;
+use crate::github::reviews::{self as gh, graphql, Anchor, Event, Refusal};
+use crate::http::HttpReply;
+use crate::review::drafts::{self, Draft, DraftDelete, DraftPut, PutOutcome};
+use crate::router::ReviewWrite;
+use crate::store::drafts as stored;
+use crate::store::pull_read::PullRead;
+use crate::web::comment_markdown;
+use crate::web::review_page::{discussion, pull_path};
+use crate::web::review_write::{check, Answer, Checked, Fields};
+
+/// The message when the drafts' storage or the person's index fails.
+const DRAFTS_UNAVAILABLE: &str =
+    "Drafts are unavailable right now; try again (your text is still in the box).";
+
+impl PullRequestStore {
+    /// Runs a review write the Worker checked the shape of.
+    pub(super) async fn write(
+        &self,
+        viewer: &Viewer<'_>,
+        action: ReviewWrite,
+    ) -> worker::Result<HttpReply> {
+        let (call, pull) = (viewer.call, viewer.pull);
+        let answer = Answer {
+            json: call.json,
+            base_url: &call.base_url,
+            back: pull_path(&pull.owner, &pull.repo, pull.number),
+        };
+        let fields = Fields::read(call.form.as_bytes());
+        let body = fields.body();
+        // The Worker refused a form that fails these checks; read again, they hold here too.
+        let checked = match check(action, &fields) {
+            Ok(checked) => checked,
+            Err(message) => return Ok(answer.refuse(400, &message, Some(&body))),
+        };
+        let read = match self.viewer_read(viewer).await? {
+            Ok(read) => read,
+            Err(message) => return Ok(answer.refuse(404, &message, Some(&body))),
+        };
+        let Some(repo) = RepoPath::new(&pull.owner, &pull.repo) else {
+            return Ok(answer.refuse(404, "No such repository.", None));
+        };
+        let csrf = fields.get("csrf").unwrap_or_default();
+        let ctx = Ctx {
+            store: self,
+            viewer,
+            csrf: &csrf,
+            repo: &repo,
+            read: &read,
+            answer: &answer,
+        };
+        let head = fields.get("head").unwrap_or_default();
+        if matches!(checked, Checked::Comment(_)) && !head.is_empty() && head != read.pull.head.sha
+        {
+            return Ok(answer.refuse(409, "New commits were pushed since this page loaded, so its line numbers may have moved. Reload the page and comment again (copy your text first: it is still in the box).", Some(&body)));
+        }
+        match checked {
+            Checked::Comment(new) => {
+                ctx.comment(new, fields.get("mode").as_deref() == Some("single"))
+                    .await
+            }
+            Checked::EditDraft(id) => ctx.edit_draft(id, body).await,
+            Checked::DeleteDraft(id) => ctx.delete_draft(id),
+            Checked::Submit(event) => ctx.submit(event, &body).await,
+            Checked::Reply(id) => ctx.reply(id, &body).await,
+            Checked::Thread(thread, resolve) => ctx.thread(&thread, resolve).await,
+            Checked::Preview => {
+                let anchor = drafts::parse(&|name| {
+                    if name == "body" {
+                        Some("x".into())
+                    } else {
+                        fields.get(name)
+                    }
+                })
+                .ok()
+                .map(|d| d.anchor);
+                let commented = anchor.map(|a| drafts::commented_lines(ctx.patch(&a.path), &a));
+                let html = comment_markdown::render(&body, commented.as_deref());
+                Ok(HttpReply::json(200, &serde_json::json!({ "html": html })))
+            }
+        }
+    }
+}
+
+struct Ctx<'a> {
+    store: &'a PullRequestStore,
+    viewer: &'a Viewer<'a>,
+    /// The form's CSRF token (the Worker matched it to the cookie): the forms of a fragment sent
+    /// back carry it.
+    csrf: &'a str,
+    repo: &'a RepoPath,
+    read: &'a PullRead,
+    answer: &'a Answer<'a>,
+}
+
+impl Ctx<'_> {
+    fn login(&self) -> &str {
+        &self.viewer.call.login
+    }
+
+    fn number(&self) -> u64 {
+        self.viewer.pull.number
+    }
+
+    fn head(&self) -> &str {
+        &self.read.pull.head.sha
+    }
+
+    /// The patch of a changed file at the head, if the pull request changes it.
+    fn patch(&self, path: &str) -> Option<&str> {
+        self.read
+            .snapshot
+            .files
+            .iter()
+            .find(|f| f.path == path)
+            .and_then(|f| f.patch.as_deref())
+    }
+
+    fn refusal(&self, refusal: &Refusal, kept: Option<&str>) -> HttpReply {
+        let status = if refusal.status >= 400 {
+            refusal.status
+        } else {
+            502
+        };
+        if self.answer.json {
+            return HttpReply::json(
+                status,
+                &serde_json::json!({
+                    "error": refusal.sentence(),
+                    "no_access": refusal.is_no_write_access(),
+                }),
+            );
+        }
+        self.answer.refuse(status, &refusal.sentence(), kept)
+    }
+
+    /// The viewer's drafts here, oldest first.
+    fn drafts(&self) -> worker::Result<Vec<Draft>> {
+        stored::list(self.store.sql(), self.login())
+    }
+
+    async fn store_draft(&self, put: &DraftPut) -> Result<u64, HttpReply> {
+        // The person's index of pull requests with their data ("Delete my data" walks it) is
+        // written first, as for ticks, so no draft is stored that the index does not list.
+        let call = self.viewer.call;
+        if let Err(error) =
+            super::note_ticked(&self.store.env, &call.person, &call.login, self.viewer.pull).await
+        {
+            worker::console_error!("noting a pull request with drafts failed: {error}");
+            return Err(self
+                .answer
+                .refuse(503, DRAFTS_UNAVAILABLE, Some(&put.draft.body)));
+        }
+        match stored::put(self.store.sql(), put) {
+            Ok(PutOutcome::Stored(id)) => Ok(id),
+            Ok(PutOutcome::Full) => Err(self.answer.refuse(409, &format!("You already hold {} draft comments on this pull request; send the review or delete some first.", drafts::MAX_DRAFTS_PER_PERSON), Some(&put.draft.body))),
+            Ok(PutOutcome::Missing) => Err(self.answer.refuse(404, "This draft is gone (sent or deleted meanwhile); reload the page.", Some(&put.draft.body))),
+            Err(error) => {
+                worker::console_error!("storing a draft failed: {error}");
+                Err(self.answer.refuse(503, DRAFTS_UNAVAILABLE, Some(&put.draft.body)))
+            }
+        }
+    }
+
+    fn draft_of(&self, anchor: Anchor, body: String) -> Draft {
+        let lines = drafts::commented_lines(self.patch(&anchor.path), &anchor);
+        Draft {
+            id: 0,
+            anchor,
+            head_sha: self.head().to_string(),
+            lines,
+            body,
+            updated_at: crate::time::rfc3339(worker::Date::now().as_millis()),
+        }
+    }
+
+    /// A new comment: kept as a draft, or sent at once (`mode=single`).
+    async fn comment(&self, new: drafts::NewDraft, single: bool) -> worker::Result<HttpReply> {
+        if !drafts::in_diff(self.patch(&new.anchor.path), &new.anchor) {
+            return Ok(self.answer.refuse(422, "This line is not part of the pull request's diff at its head (it may have changed since the page loaded); reload the page and comment on a line that is shown.", Some(&new.body)));
+        }
+        let draft = self.draft_of(new.anchor, new.body);
+        if !single {
+            let put = DraftPut {
+                person: self.login().to_string(),
+                id: None,
+                draft,
+            };
+            let id = match self.store_draft(&put).await {
+                Ok(id) => id,
+                Err(reply) => return Ok(reply),
+            };
+            let mut stored = put.draft;
+            stored.id = id;
+            let html = self.draft_html(&stored);
+            return Ok(self.answer.done(
+                &format!("#draft-{id}"),
+                serde_json::json!({ "id": id, "html": html, "drafts": self.count() }),
+            ));
+        }
+        let request = gh::NewComment {
+            commit_id: self.head(),
+            anchor: &draft.anchor,
+            body: &draft.body,
+        };
+        let text = serde_json::to_string(&request)?;
+        match self
+            .viewer
+            .github
+            .write(&gh::path::comments(self.repo, self.number()), &text)
+            .await
+        {
+            Ok(answer) => {
+                let created: gh::Created = serde_json::from_str(&answer).unwrap_or_default();
+                Ok(self.answer.done(
+                    &format!("#comment-{}", created.id),
+                    serde_json::json!({
+                        "id": created.id,
+                        "html_url": created.html_url,
+                        "html": discussion::sent_html(self.login(), &draft.body, &created.html_url),
+                    }),
+                ))
+            }
+            Err(refusal) if !self.answer.json => {
+                // Without the script the box is gone once the form is sent: keep the text as a
+                // draft, and say so.
+                let put = DraftPut {
+                    person: self.login().to_string(),
+                    id: None,
+                    draft,
+                };
+                let kept = self.store_draft(&put).await.is_ok();
+                let message = if kept {
+                    format!("{} Your comment was kept as a draft.", refusal.sentence())
+                } else {
+                    refusal.sentence()
+                };
+                Ok(self
+                    .answer
+                    .refuse(refusal.status.max(400), &message, Some(&put.draft.body)))
+            }
+            Err(refusal) => Ok(self.refusal(&refusal, Some(&draft.body))),
+        }
+    }
+
+    fn draft_html(&self, draft: &Draft) -> String {
+        let patch = self.patch(&draft.anchor.path);
+        let forms = discussion::Forms::new(&self.answer.back, self.csrf, self.head());
+        let gone = !draft.is_on(patch, self.head());
+        let commented = drafts::commented_lines(patch, &draft.anchor);
+        let mut out = String::new();
+        discussion::draft_html(&mut out, draft, gone, &commented, &forms);
+        out
+    }
+
+    fn count(&self) -> usize {
+        self.drafts().map_or(0, |d| d.len())
+    }
+
+    async fn edit_draft(&self, id: u64, body: String) -> worker::Result<HttpReply> {
+        let existing = self.drafts()?;
+        let Some(mut draft) = existing.into_iter().find(|d| d.id == id) else {
+            return Ok(self.answer.refuse(
+                404,
+                "This draft is gone (sent or deleted meanwhile); reload the page.",
+                Some(&body),
+            ));
+        };
+        draft.body = body;
+        draft.updated_at = crate::time::rfc3339(worker::Date::now().as_millis());
+        let put = DraftPut {
+            person: self.login().to_string(),
+            id: Some(id),
+            draft,
+        };
+        if let Err(reply) = self.store_draft(&put).await {
+            return Ok(reply);
+        }
+        let html = self.draft_html(&put.draft);
+        Ok(self.answer.done(
+            &format!("#draft-{id}"),
+            serde_json::json!({ "id": id, "html": html }),
+        ))
+    }
+
+    fn delete_draft(&self, id: u64) -> worker::Result<HttpReply> {
+        let delete = DraftDelete {
+            person: self.login().to_string(),
+            ids: vec![id],
+        };
+        stored::delete(self.store.sql(), &delete)?;
+        Ok(self.answer.done(
+            "#finish-review",
+            serde_json::json!({ "deleted": id, "drafts": self.count() }),
+        ))
+    }
+
+    /// Sends every draft as one review with the verdict; deletes them only once GitHub took it.
+    async fn submit(&self, event: Event, summary: &str) -> worker::Result<HttpReply> {
+        let all = self.drafts()?;
+        let gone: Vec<&Draft> = all
+            .iter()
+            .filter(|d| !d.is_on(self.patch(&d.anchor.path), self.head()))
+            .collect();
+        if !gone.is_empty() {
+            let names: Vec<String> = gone
+                .iter()
+                .take(5)
+                .map(|d| format!("{} line {}", d.anchor.path, d.anchor.line))
+                .collect();
+            return Ok(self.answer.refuse(409, &format!("{} of your draft comments {} on lines no longer in the diff ({}); they keep their text. Copy and delete them, then send the review.", gone.len(), if gone.len() == 1 { "is" } else { "are" }, names.join(", ")), Some(summary)));
+        }
+        if summary.trim().is_empty() && (event == Event::RequestChanges || all.is_empty()) {
+            let message = if event == Event::RequestChanges {
+                "Write a summary saying what to change: GitHub needs one to request changes."
+            } else if event == Event::Approve {
+                ""
+            } else {
+                "Write a summary or add comments to lines first: the review would be empty."
+            };
+            if !message.is_empty() {
+                return Ok(self.answer.refuse(400, message, None));
+            }
+        }
+        let review = gh::NewReview {
+            commit_id: self.head(),
+            body: summary,
+            event,
+            comments: all
+                .iter()
+                .map(|d| gh::ReviewLineComment {
+                    anchor: &d.anchor,
+                    body: &d.body,
+                })
+                .collect(),
+        };
+        let text = serde_json::to_string(&review)?;
+        match self
+            .viewer
+            .github
+            .write(&gh::path::reviews(self.repo, self.number()), &text)
+            .await
+        {
+            Ok(answer) => {
+                let created: gh::Created = serde_json::from_str(&answer).unwrap_or_default();
+                let delete = DraftDelete {
+                    person: self.login().to_string(),
+                    ids: all.iter().map(|d| d.id).collect(),
+                };
+                if let Err(error) = stored::delete(self.store.sql(), &delete) {
+                    worker::console_error!("deleting sent drafts failed: {error}");
+                }
+                Ok(self.answer.done(
+                    "",
+                    serde_json::json!({
+                        "message": event.done(),
+                        "html_url": created.html_url,
+                        "sent": all.len(),
+                    }),
+                ))
+            }
+            Err(refusal) => Ok(self.refusal(&refusal, Some(summary))),
+        }
+    }
+
+    async fn reply(&self, comment: u64, body: &str) -> worker::Result<HttpReply> {
+        let text = serde_json::to_string(&gh::NewReply { body })?;
+        match self
+            .viewer
+            .github
+            .write(&gh::path::replies(self.repo, self.number(), comment), &text)
+            .await
+        {
+            Ok(answer) => {
+                let created: gh::Created = serde_json::from_str(&answer).unwrap_or_default();
+                Ok(self.answer.done(
+                    &format!("#comment-{}", created.id),
+                    serde_json::json!({
+                        "id": created.id,
+                        "html": discussion::sent_html(self.login(), body, &created.html_url),
+                    }),
+                ))
+            }
+            Err(refusal) => Ok(self.refusal(&refusal, Some(body))),
+        }
+    }
+
+    async fn thread(&self, thread: &str, resolve: bool) -> worker::Result<HttpReply> {
+        let text = graphql::resolve_request(thread, resolve);
+        let result = self
+            .viewer
+            .github
+            .write(crate::github::graphql::PATH, &text)
+            .await
+            .and_then(|answer| graphql::resolved(&answer));
+        match result {
+            Ok(resolved) => Ok(self.answer.done(
+                "",
+                serde_json::json!({ "thread": thread, "resolved": resolved }),
+            )),
+            Err(refusal) => Ok(self.refusal(&refusal, None)),
+        }
+    }
+}
