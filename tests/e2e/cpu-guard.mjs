@@ -3,7 +3,8 @@
 // (tests/bench/routes.mjs), issue #30.
 //
 // Why measured and not enforced: local workerd runs every Worker without a CPU limit. Its Worker
-// config has no limits field, so wrangler.toml's `[limits] cpu_ms` is read, checked and dropped:
+// config (workerd.capnp) has no limits field, so wrangler.toml's `[limits] cpu_ms` is read,
+// checked and dropped:
 // with `cpu_ms = 10` a 3,000-file review page's first view after a push took 61–161 ms of the
 // isolate's CPU and was answered 200 (docs/capacity.md, "Worker CPU per route"). So the time is
 // taken from a V8 CPU profile (tests/bench/cpu.mjs `isolateCpu`) of a build that keeps the wasm's
