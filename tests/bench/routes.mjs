@@ -100,8 +100,10 @@ async function routes(stack, files) {
     { headers: { authorization: 'Bearer gho_standin_octo', 'user-agent': 'bench' } })).json();
   const contextFile = listed.find((f) => f.status === 'modified' && Number(/^@@ -\d+(?:,\d+)? \+(\d+)/.exec(f.patch ?? '')?.[1]) > 4);
 
+  // One tick is one `item`/`done` pair; a batch (`batch=1`, as the page's script sends the ticks of
+  // the last second) repeats the pairs in one form body.
   const tick = (pairs) => {
-    const body = new URLSearchParams({ csrf });
+    const body = new URLSearchParams({ csrf, ...(pairs.length > 1 ? { batch: '1' } : {}) });
     for (const [item, done] of pairs) { body.append('item', item); body.append('done', done ? '1' : '0'); }
     return fetch(`${page}/ticks`, { method: 'POST', body, signal: timeout(),
       headers: { 'content-type': 'application/x-www-form-urlencoded', origin: stack.baseUrl, cookie, accept: 'application/json' } });
@@ -111,8 +113,8 @@ async function routes(stack, files) {
     const text = await reply.text();
     if (reply.status !== 200) throw new Error(`ticks: ${reply.status} ${text.slice(0, 300)}`);
   };
-  // A batch is repeated item/done pairs in one form body. A build that takes only one pair ticks
-  // the first and ignores the rest (or refuses): the page then shows the others not done.
+  // A build without batches takes the first pair and ignores the rest (or refuses): the page then
+  // shows the others not done.
   const batchSupported = async () => {
     if (entries.length < 2) return false;
     const undo = await tick(entries.map((e) => [e.item, false]));
