@@ -12,11 +12,13 @@
 //   node tests/bench/routes.mjs                       # (re)makes target/named-build first
 //   LOGIKFLOW_BUILD=skip node tests/bench/routes.mjs  # remakes it only when a source is newer
 //
+// BENCH_BUILD=DIR serves another named build instead (one made by tests/scripts/build.sh with
+// tests/e2e/cpu-guard.mjs `NAMED_BUILD_ENV`, e.g. of another branch, to compare).
 // BENCH_RUNS (default 3) measurements per row, each over a few requests sent one after another;
 // the table shows the median of the runs and their range. BENCH_SIZES (default `30,320,3000`)
 // picks the sizes. Writes the table to tests/artifacts/routes.md as well.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { buildNamed, pageParts, tickForms, workerCpu } from '../e2e/cpu-guard.mjs';
 import { root, standinControl } from '../e2e/harness.mjs';
 import { fiftySections } from './cpu.mjs';
@@ -192,8 +194,8 @@ const fmt = (values) => {
   return `${median(s).toFixed(1)} (${s[0].toFixed(1)}–${s.at(-1).toFixed(1)})`;
 };
 
-console.error('making the build with function names (target/named-build) …');
-const stack = await startBuildStack({ name: 'named', dir: buildNamed() });
+const build = process.env.BENCH_BUILD ?? (console.error('making the build with function names (target/named-build) …'), buildNamed());
+const stack = await startBuildStack({ name: 'named', dir: build });
 const table = new Map(); // row name -> { size: cell }
 const splitCheck = {};
 try {
@@ -225,7 +227,7 @@ for (const [name, cells] of table) {
   rows.set(key, { ...(rows.get(key) ?? {}), ...cells });
 }
 const lines = [
-  `Worker CPU per invocation, local workerd, build with function names (target/named-build), ${runs} runs per row of a few requests each, sent one after another: median (range of the runs), ms per request.`,
+  `Worker CPU per invocation, local workerd, build with function names (${relative(root, build) || build}), ${runs} runs per row of a few requests each, sent one after another: median (range of the runs), ms per request.`,
   '"Worker" is the isolate\'s time without the samples taken in Durable Objects\' code (what the Free plan\'s 10 ms applies to); "objects" is that code\'s own time (on Cloudflare an invocation of its own, 30 s by default).',
   `Goal (issue #30): every Worker figure under 10 ms at every size; the objects' under 1 s.`,
   '',
