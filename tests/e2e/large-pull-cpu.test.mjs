@@ -44,7 +44,8 @@ let cookie = '';
 let parts;
 
 before(async () => {
-  stack = await startBuildStack({ name: 'named', dir: buildNamed() });
+  // CPU_GUARD_BUILD: another named build to hold to the guard (e.g. a branch's, before a merge).
+  stack = await startBuildStack({ name: 'named', dir: process.env.CPU_GUARD_BUILD ?? buildNamed() });
   page = `${stack.baseUrl}/r/logikflow/big/pull/${number}`;
   // As reviewers find it: an agent has read the pull request and saved a reading order.
   const read = await getPullRequest();
