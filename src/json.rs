@@ -1,4 +1,4 @@
-//! Typed JSON reading through serde's `Deserialize` derive, with errors that name the JSON path.
+//! Typed JSON reading through serde's `Deserialize` derive, with errors that show where they happened.
 //!
 //! Every type read from outside (GitHub's answers, the Durable Objects' messages, stored records)
 //! derives `Deserialize` and is read by [`decode`] straight from the text, or by [`read`] from a
@@ -7,10 +7,13 @@
 //! type says otherwise. A field that should also take its default when it is `null` (GitHub
 //! sends `null` for some) uses [`or_default`].
 //!
-//! Errors: serde_json's own message names the problem and the position but not the field, so a
-//! failed decode is run again through `serde_path_to_error`, which names it (`files[2].status:
-//! invalid type: null, expected a string`). Only the failure pays for the path: a successful
-//! decode is plain serde_json.
+//! Errors: serde_json's own message names the problem and its position (`invalid type: null,
+//! expected a string at line 1 column 1234`, `missing field `ref` …`), and [`decode`] adds the
+//! text just before that position, which shows the key being read (`after …"status":null`).
+//! Naming the whole path instead (`files[2].status`, by decoding a failed text again through
+//! `serde_path_to_error`) compiled a second, path-tracking decoder for every type: about 106 KB
+//! of the gzipped wasm (10% of its 1 MiB limit) for a message no one reads unless GitHub changes
+//! an answer's shape (issue #30), so the excerpt does that job.
 //!
 //! What not: tool arguments an agent sends are read by `tools::arguments` and
 //! `review::order::parse`, which collect every problem with the reference's messages, rather
@@ -20,53 +23,54 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
-/// Why a value could not be read: where, and what was wrong there.
+/// Why a value could not be read: serde's message, with where it happened.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DecodeError {
-    /// A JSON path like `apps[2].grant_id` (empty for the top level).
-    pub path: String,
     pub problem: String,
 }
 
 impl DecodeError {
     pub fn new(problem: impl Into<String>) -> DecodeError {
         DecodeError {
-            path: String::new(),
             problem: problem.into(),
         }
     }
 
-    /// The error serde gave, at the path `serde_path_to_error` kept. A missing field is named
-    /// in the path too (`base.ref: missing`), where serde names it in its message to the
-    /// enclosing object (`base: missing field `ref``).
-    fn at(error: serde_path_to_error::Error<serde_json::Error>) -> DecodeError {
-        let mut path = error.path().to_string();
-        // `serde_path_to_error` writes the top level as `.`.
-        if path == "." {
-            path.clear();
+    /// serde_json's error on `text`, with the text just before its position.
+    fn in_text(error: &serde_json::Error, text: &str) -> DecodeError {
+        let excerpt = text_before(text, error.line(), error.column());
+        match excerpt.is_empty() {
+            true => DecodeError::new(error.to_string()),
+            false => DecodeError::new(format!("{error}, after `{excerpt}`")),
         }
-        let mut problem = error.into_inner().to_string();
-        let missing = problem
-            .strip_prefix("missing field `")
-            .and_then(|rest| rest.split_once('`'))
-            .map(|(name, rest)| (name.to_string(), format!("missing{rest}")));
-        if let Some((name, rest)) = missing {
-            if !path.is_empty() {
-                path.push('.');
-            }
-            path.push_str(&name);
-            problem = rest;
-        }
-        DecodeError { path, problem }
     }
+}
+
+/// How much of the text before an error's position its message shows.
+const EXCERPT_CHARS: usize = 40;
+
+/// Up to [`EXCERPT_CHARS`] characters of `text` ending at serde_json's `line` and `column` (both
+/// counted from 1, the column in bytes), on that line only.
+fn text_before(text: &str, line: usize, column: usize) -> &str {
+    let Some(line_text) = text.split('\n').nth(line.saturating_sub(1)) else {
+        return "";
+    };
+    let mut end = column.min(line_text.len());
+    while !line_text.is_char_boundary(end) {
+        end += 1;
+    }
+    let before = &line_text[..end];
+    let start = before
+        .char_indices()
+        .rev()
+        .nth(EXCERPT_CHARS - 1)
+        .map_or(0, |(index, _)| index);
+    &before[start..]
 }
 
 impl std::fmt::Display for DecodeError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.path.is_empty() {
-            true => write!(f, "{}", self.problem),
-            false => write!(f, "{}: {}", self.path, self.problem),
-        }
+        f.write_str(&self.problem)
     }
 }
 
@@ -85,20 +89,19 @@ pub fn decode<T: DeserializeOwned>(text: &str) -> Result<T, DecodeError> {
         if error.is_syntax() || error.is_eof() {
             return DecodeError::new(format!("not JSON ({error})"));
         }
-        // The same text again, with the path kept: the same error, now named.
-        let mut reader = serde_json::Deserializer::from_str(text);
-        serde_path_to_error::deserialize::<_, T>(&mut reader)
-            .err()
-            .map_or_else(|| DecodeError::new(error.to_string()), DecodeError::at)
+        DecodeError::in_text(&error, text)
     })
 }
 
 /// Reads a parsed value into `T` (for documents kept as a `Value`, like a saved order's body).
 pub fn read<T: DeserializeOwned>(value: &Value) -> Result<T, DecodeError> {
+    // On failure only, the value's text is decoded instead, for the excerpt [`decode`] adds.
     T::deserialize(value).map_err(|error| {
-        serde_path_to_error::deserialize::<_, T>(value)
-            .err()
-            .map_or_else(|| DecodeError::new(error.to_string()), DecodeError::at)
+        let text = value.to_string();
+        match serde_json::from_str::<T>(&text) {
+            Err(in_text) if in_text.is_data() => DecodeError::in_text(&in_text, &text),
+            _ => DecodeError::new(error.to_string()),
+        }
     })
 }
 

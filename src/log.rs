@@ -104,9 +104,9 @@ impl Record {
 
 impl Record {
     /// What part of a request run elsewhere did (a Durable Object running a tool for the Worker,
-    /// `tools::relay`), for the Worker's own record: `cache;github count;statuses` with the
-    /// statuses comma-separated (the object's run sends no object requests). Numbers and labels
-    /// only, like the line itself.
+    /// `tools::relay`), for the Worker's own record: `cache;github count;statuses;objects` with
+    /// the statuses comma-separated and `objects` the object requests the run sent itself (a
+    /// tick's note in the person's object). Numbers and labels only, like the line itself.
     pub fn carried(&self) -> String {
         let mut out = String::from(self.cache.unwrap_or(""));
         out.push(';');
@@ -117,6 +117,10 @@ impl Record {
                 out.push(',');
             }
             out.push_str(&status.to_string());
+        }
+        if self.objects > 0 {
+            out.push(';');
+            out.push_str(&self.objects.to_string());
         }
         out
     }
@@ -137,6 +141,8 @@ impl Record {
                 self.github.push(status);
             }
         }
+        let objects = parts.next().and_then(|n| n.parse::<u32>().ok());
+        self.objects = self.objects.saturating_add(objects.unwrap_or(0));
     }
 }
 
@@ -424,6 +430,7 @@ mod tests {
         let object = Record {
             github: vec![200, 200, 503, 0],
             github_count: 4,
+            objects: 1,
             cache: Some("miss"),
             ..Record::default()
         };
@@ -435,7 +442,7 @@ mod tests {
         };
         worker.absorb(&object.carried());
         assert_eq!(worker.github, vec![401, 200, 200, 503, 0]);
-        assert_eq!((worker.github_count, worker.objects), (5, 1));
+        assert_eq!((worker.github_count, worker.objects), (5, 2));
         assert_eq!(worker.cache, Some("miss"));
         // Nothing done elsewhere: nothing added.
         let mut quiet = Record::default();
@@ -465,8 +472,8 @@ mod tests {
         }
         let mut long = Record::default();
         let statuses = vec!["200"; MAX_LISTED_STATUSES + 5].join(",");
-        long.absorb(&format!("hit;45;{statuses}"));
+        long.absorb(&format!("hit;45;{statuses};3"));
         assert_eq!(long.github.len(), MAX_LISTED_STATUSES);
-        assert_eq!(long.github_count, 45);
+        assert_eq!((long.github_count, long.objects), (45, 3));
     }
 }

@@ -744,7 +744,7 @@ mod tests {
     }
 
     #[test]
-    fn unreadable_github_json_names_the_field() {
+    fn unreadable_github_json_shows_where() {
         let error = |text: &str| {
             crate::json::decode::<PullRequest>(text)
                 .err()
@@ -753,11 +753,11 @@ mod tests {
         assert_eq!(
             error(r#"{"number": 7, "state": "open", "html_url": "h", "base": {"sha": "b"}}"#)
                 .as_deref(),
-            Some("base.ref: missing at line 1 column 68")
+            Some("missing field `ref` at line 1 column 68, after `\", \"html_url\": \"h\", \"base\": {\"sha\": \"b\"}`")
         );
         assert_eq!(
             error(r#"{"number": "7"}"#).as_deref(),
-            Some("number: invalid type: string \"7\", expected u64 at line 1 column 14")
+            Some("invalid type: string \"7\", expected u64 at line 1 column 14, after `{\"number\": \"7\"`")
         );
         assert!(error(r#"{"number": 7"#).is_some_and(|e| e.starts_with("not JSON")));
     }

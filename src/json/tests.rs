@@ -47,40 +47,59 @@ fn reads_nested_values_and_ignores_unknown_fields() {
 }
 
 #[test]
-fn errors_name_the_path() {
+fn errors_show_the_text_before_the_problem() {
     let error = |text: &str| decode::<Outer>(text).err().map(|e| e.to_string());
     let read_error = |value: Value| read::<Outer>(&value).err().map(|e| e.to_string());
     assert_eq!(
         error(r#"{"items":[{"id":"a"},{"n":1}]}"#).as_deref(),
-        Some("items[1].id: missing at line 1 column 28")
+        Some(
+            "missing field `id` at line 1 column 28, after `{\"items\":[{\"id\":\"a\"},{\"n\":1}`"
+        )
     );
     assert_eq!(
         error(r#"{"items":[{"id":"a","n":-1}]}"#).as_deref(),
-        Some("items[0].n: invalid value: integer `-1`, expected u32 at line 1 column 26")
-    );
-    assert_eq!(
-        error(r#"{"items":[{"id":"a","n":4294967296}]}"#).as_deref(),
-        Some("items[0].n: invalid value: integer `4294967296`, expected u32 at line 1 column 34")
+        Some("invalid value: integer `-1`, expected u32 at line 1 column 26, after `{\"items\":[{\"id\":\"a\",\"n\":-1`")
     );
     assert_eq!(
         error(r#"{"name":3,"items":[]}"#).as_deref(),
-        Some("name: invalid type: integer `3`, expected a string at line 1 column 9")
+        Some(
+            "invalid type: integer `3`, expected a string at line 1 column 9, after `{\"name\":3`"
+        )
+    );
+    // Long texts show only the last 40 characters before the position.
+    let long = format!(
+        r#"{{"name":"{}","items":[{{"id":"a","n":true}}]}}"#,
+        "x".repeat(100)
+    );
+    assert_eq!(
+        error(&long).as_deref(),
+        Some("invalid type: boolean `true`, expected u32 at line 1 column 138, after `xxxxxxxxxxx\",\"items\":[{\"id\":\"a\",\"n\":true`")
+    );
+    // The position is on its own line, in bytes: multi-byte text before it is cut on a
+    // character boundary.
+    assert_eq!(
+        error("{\"name\":\"ééééééééééééééééééééééééééééééé\",\n\"items\":7}").as_deref(),
+        Some("invalid type: integer `7`, expected a sequence at line 2 column 9, after `\"items\":7`")
     );
     assert_eq!(
         error(r#""x""#).as_deref(),
-        Some("invalid type: string \"x\", expected struct Outer at line 1 column 3")
+        Some("invalid type: string \"x\", expected struct Outer at line 1 column 3, after `\"x\"`")
     );
     assert!(error("{").is_some_and(|e| e.starts_with("not JSON (EOF")));
     assert!(error(r#"{"items":[]} x"#).is_some_and(|e| e.starts_with("not JSON (trailing")));
     assert_eq!(
         read_error(json!({"items": [{"id": "a"}, {"id": 2}]})).as_deref(),
-        Some("items[1].id: invalid type: integer `2`, expected a string")
+        Some("invalid type: integer `2`, expected a string at line 1 column 28, after `{\"items\":[{\"id\":\"a\"},{\"id\":2`")
     );
-    let nested: Result<Vec<Vec<u64>>, _> = read(&json!([[1], [2, "x"]]));
-    assert_eq!(
-        nested.err().map(|e| e.to_string()).as_deref(),
-        Some("[1][1]: invalid type: string \"x\", expected u64")
-    );
+}
+
+#[test]
+fn text_before_stays_on_character_boundaries() {
+    assert_eq!(text_before("aé", 1, 2), "aé");
+    assert_eq!(text_before("abc", 1, 99), "abc");
+    assert_eq!(text_before("abc", 5, 1), "");
+    assert_eq!(text_before("", 1, 1), "");
+    assert_eq!(text_before(&"é".repeat(50), 1, 100).chars().count(), 40);
 }
 
 #[test]
@@ -107,7 +126,7 @@ fn variants_are_externally_tagged() {
             .err()
             .map(|e| e.to_string())
             .as_deref(),
-        Some("unknown variant `no`, expected `invalid` or `limited` at line 1 column 4")
+        Some("unknown variant `no`, expected `invalid` or `limited` at line 1 column 4, after `\"no\"`")
     );
 }
 

@@ -7,8 +7,6 @@ mod forms;
 mod oauth_server;
 mod person_data;
 mod review;
-mod review_diff;
-mod review_reads;
 mod review_write;
 mod saved_store;
 mod saves;
@@ -30,7 +28,7 @@ use crate::store::pull_read as pull_request;
 use crate::tools::caller::Caller;
 use crate::tools::get_pull_request as gpr;
 use crate::tools::ordering_guide::get_ordering_guide;
-use crate::tools::relay::RelayedCall;
+use crate::tools::relay::{reviewer, RelayedCall};
 use crate::web;
 
 /// Handles one request to the Worker, on the route the entry found for it (`router::route`).
@@ -71,7 +69,8 @@ pub async fn handle(
             review::Viewer::SignIn(reply) => reply,
             review::Viewer::Known(caller) => match &pull_route {
                 Route::Review(pull) => {
-                    review::review(&req, env, config, &caller, pull, &base_url).await?
+                    let route = (pull, reviewer::Route::Page);
+                    review::reviewer_route(&req, env, config, &caller, route, &base_url).await?
                 }
                 Route::Tick(pull) => {
                     review::tick(&mut req, env, config, &caller, pull, &base_url).await?
@@ -83,9 +82,15 @@ pub async fn handle(
                     review_write::handle(&mut req, env, config, &caller, pull, *write, &base_url)
                         .await?
                 }
-                _ => {
-                    review_diff::handle(&req, env, config, &caller, &pull_route, &base_url).await?
+                Route::ReviewDiff(pull) => {
+                    let route = (pull, reviewer::Route::Diff);
+                    review::reviewer_route(&req, env, config, &caller, route, &base_url).await?
                 }
+                Route::ReviewContext(pull) => {
+                    let route = (pull, reviewer::Route::Context);
+                    review::reviewer_route(&req, env, config, &caller, route, &base_url).await?
+                }
+                _ => html(404, web::pages::not_found(&base_url)),
             },
         },
         Route::SignIn => web_session::sign_in(&req, env, &base_url).await?,

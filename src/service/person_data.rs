@@ -12,7 +12,7 @@
 use worker::{Env, Error, Result};
 
 use super::saved_store;
-use crate::person_data::{self as data, Forgotten, Ticked, TickedList};
+use crate::person_data::{self as data, Forgotten, TickedList};
 use crate::router::PullPath;
 use crate::tools::caller::Caller;
 
@@ -31,18 +31,7 @@ async fn call(env: &Env, object: &str, op: &str, body: &str) -> Result<String> {
 /// Notes in the person's object that they ticked on this pull request (see `person_data`).
 /// Local users (`local:<login>`) have no object and nothing to note.
 pub async fn note_ticked(env: &Env, caller: &Caller, pull: &PullPath) -> Result<()> {
-    if !caller.person.starts_with("gh:") {
-        return Ok(());
-    }
-    let entry = Ticked {
-        owner: pull.owner.clone(),
-        repo: pull.repo.clone(),
-        number: pull.number,
-        login: caller.login.clone(),
-    };
-    let body = entry.to_json().to_string();
-    call(env, &caller.person, data::NOTE_TICKED, &body).await?;
-    Ok(())
+    crate::store::note_ticked(env, &caller.person, &caller.login, pull).await
 }
 
 /// How far one "Delete my data" request got.

@@ -5,9 +5,11 @@ use crate::subrequest as wire;
 use worker::{Env, Result};
 
 use crate::mcp::dispatch::ToolResult;
+use crate::tools::relay::reviewer::{
+    read_results, ReviewerCall, Route, TickResult, CSRF_COOKIE_HEADER,
+};
 use crate::tools::relay::{self, RelayedCall, LOG_HEADER};
-use crate::tools::saved::{CurrentState, ReviewerState, SaveOutcome, SaveRequest, TickReply};
-use crate::web::review_state::Migration;
+use crate::tools::saved::{CurrentState, SaveOutcome, SaveRequest};
 
 /// The object's name for a pull request.
 pub fn object_name(owner: &str, repo: &str, number: u64) -> String {
@@ -74,6 +76,44 @@ pub async fn run_get_pull_request(
     }
 }
 
+/// A reviewer route's answer from the pull request's object (`tools::relay::reviewer`).
+pub struct ReviewerAnswer {
+    pub status: u16,
+    pub content_type: String,
+    pub body: String,
+    /// The answer is a page whose forms carry the call's CSRF token: set its cookie.
+    pub csrf_cookie: bool,
+}
+
+/// Has the pull request's object run a reviewer route, and adds what its run did to this
+/// request's log line. A reply without the run's log header is the object failing, not an
+/// answer.
+pub async fn run_reviewer(env: &Env, route: Route, call: &ReviewerCall) -> Result<ReviewerAnswer> {
+    let name = object_name(&call.owner, &call.repo, call.number);
+    let reply = wire::post_to_object(env, BINDING, &name, route.path(), &call.to_json()).await?;
+    let Some(carried) = reply.header(LOG_HEADER) else {
+        return Err(store_failed(reply.status));
+    };
+    crate::log::note(|record| record.absorb(&carried));
+    Ok(ReviewerAnswer {
+        status: reply.status,
+        content_type: reply
+            .header("content-type")
+            .unwrap_or_else(|| "text/plain; charset=utf-8".into()),
+        csrf_cookie: reply.header(CSRF_COOKIE_HEADER).is_some(),
+        body: reply.body,
+    })
+}
+
+/// Has the pull request's object store the call's ticks: one result per tick, in order.
+pub async fn run_ticks(env: &Env, call: &ReviewerCall) -> Result<Vec<TickResult>> {
+    let answer = run_reviewer(env, Route::Ticks, call).await?;
+    match answer.status {
+        200 => read_results(&answer.body, call.ticks.len()).ok_or_else(|| store_failed(200)),
+        status => Err(store_failed(status)),
+    }
+}
+
 /// The latest order and diagram.
 pub async fn current(env: &Env, owner: &str, repo: &str, number: u64) -> Result<CurrentState> {
     Ok(get_json(env, owner, repo, number, "/state")
@@ -93,25 +133,6 @@ pub async fn save(
     post_json(env, owner, repo, number, "/save", &body).await
 }
 
-/// Every version of a document, newest first, without bodies.
-pub async fn history(
-    env: &Env,
-    owner: &str,
-    repo: &str,
-    number: u64,
-    kind: crate::tools::saved::DocumentKind,
-) -> Result<Vec<crate::tools::saved::VersionSummary>> {
-    let kind = match kind {
-        crate::tools::saved::DocumentKind::Order => "order",
-        crate::tools::saved::DocumentKind::Diagram => "diagram",
-    };
-    Ok(
-        get_json(env, owner, repo, number, &format!("/history?kind={kind}"))
-            .await?
-            .unwrap_or_default(),
-    )
-}
-
 /// One version of the order.
 pub async fn order_version(
     env: &Env,
@@ -128,85 +149,6 @@ pub async fn order_version(
         &format!("/version?kind=order&v={version}"),
     )
     .await
-}
-
-/// A person's stored review state on this pull request: their ticks and the recorded heads.
-pub async fn reviewer_state(
-    env: &Env,
-    owner: &str,
-    repo: &str,
-    number: u64,
-    person: &str,
-) -> Result<ReviewerState> {
-    let person: String = url::form_urlencoded::byte_serialize(person.as_bytes()).collect();
-    Ok(
-        get_json(env, owner, repo, number, &format!("/ticks?person={person}"))
-            .await?
-            .unwrap_or_default(),
-    )
-}
-
-/// Ticks or unticks content items for a person at `head_sha`. The caller has checked that the
-/// person can read the pull request and that the items are ones its page offers.
-pub async fn tick(
-    env: &Env,
-    target: (&str, &str, u64),
-    person: &str,
-    items: &[String],
-    done: bool,
-    head_sha: &str,
-) -> Result<TickReply> {
-    let (owner, repo, number) = target;
-    let body = serde_json::json!({
-        "person": person,
-        "items": items,
-        "done": done,
-        "head_sha": head_sha,
-        "at": crate::time::rfc3339(worker::Date::now().as_millis()),
-    });
-    post_json(env, owner, repo, number, "/tick", &body.to_string()).await
-}
-
-/// Records the content keys of every file at a head (once per head; the object keeps 20).
-pub async fn record_head(
-    env: &Env,
-    target: (&str, &str, u64),
-    head_sha: &str,
-    files: &serde_json::Value,
-) -> Result<()> {
-    let (owner, repo, number) = target;
-    let body = serde_json::json!({
-        "head_sha": head_sha,
-        "files": files,
-        "at": crate::time::rfc3339(worker::Date::now().as_millis()),
-    });
-    let _: bool = post_json(env, owner, repo, number, "/head", &body.to_string()).await?;
-    Ok(())
-}
-
-/// Replaces a person's path-keyed ticks with their content items.
-pub async fn migrate_ticks(
-    env: &Env,
-    target: (&str, &str, u64),
-    person: &str,
-    migration: &Migration,
-) -> Result<()> {
-    let (owner, repo, number) = target;
-    let body = serde_json::json!({
-        "person": person,
-        "add": migration.add,
-        "remove": migration.remove,
-    });
-    let _: bool = post_json(
-        env,
-        owner,
-        repo,
-        number,
-        "/ticks/migrate",
-        &body.to_string(),
-    )
-    .await?;
-    Ok(())
 }
 
 /// Deletes every tick `person` (the login ticks are written under) has on this pull request, for

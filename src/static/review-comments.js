@@ -238,6 +238,34 @@
     }
   }
 
+  // Folds a resolved thread as the server renders one (`discussion::thread_html`): everything in a
+  // closed <details class="resolved"> whose summary counts the comments and names the first
+  // author; unresolving takes the fold away. Opened so the reviewer who just resolved it keeps
+  // their place; the next load shows it closed.
+  function fold(thread, resolved) {
+    var details = thread.querySelector(":scope > details.resolved");
+    if (!resolved) {
+      if (!details) { return; }
+      var summary = details.querySelector(":scope > summary");
+      if (summary) { summary.remove(); }
+      while (details.firstChild) { thread.insertBefore(details.firstChild, details); }
+      details.remove();
+      return;
+    }
+    if (details) { return; }
+    var comments = thread.querySelectorAll(".cmt:not(.draft)");
+    var first = thread.querySelector(".cmt-by strong");
+    details = document.createElement("details");
+    details.className = "resolved";
+    details.open = true;
+    var head = document.createElement("summary");
+    head.textContent = "Resolved thread · " + comments.length + (comments.length === 1 ? " comment" : " comments") +
+      " · " + (first ? first.textContent : "");
+    details.appendChild(head);
+    while (thread.firstChild) { details.appendChild(thread.firstChild); }
+    thread.appendChild(details);
+  }
+
   function place(html) {
     var holder = document.createElement("div");
     holder.innerHTML = html;
@@ -335,11 +363,12 @@
     if (kind === "thread") {
       var resolved = Boolean(json.resolved);
       var holder = form.closest(".thread");
-      if (holder) { holder.classList.toggle("is-resolved", resolved); }
       form.elements.resolve.value = resolved ? "0" : "1";
       var button = form.querySelector("button");
       if (button) { button.textContent = resolved ? "Unresolve" : "Resolve conversation"; }
+      if (holder) { fold(holder, resolved); }
       status(form, resolved ? "Resolved." : "Unresolved.", false);
+      if (button) { button.focus(); }
       return;
     }
     if (kind === "review") {

@@ -1,5 +1,6 @@
 // The review page's only script (served as a static asset, /static/review.js): tick forms post
-// in the background (fetch, Accept: application/json, the form's own fields) and update in place;
+// in the background (fetch, Accept: application/json, the form's own fields, the ticks of the
+// last second in one request) and update in place, each put back if the server refused it;
 // marking a file marks each of its changes, and marking its last change marks the file; the
 // "X of Y done" counter, each file's state and the outline follow. Keys: j/k next and previous
 // file, n next file not reviewed, x toggles the focused change or file, ? lists the keys. Without
@@ -107,6 +108,13 @@
     saved.done.forEach(function (pair) { show(pair[0], pair[1]); });
     if (saved.article) { setState(saved.article, saved.state); }
   }
+  // Ticks wait here up to FLUSH_MS and go in one request (`batch=1`, item and done in pairs;
+  // the server answers one result per tick), so quick ticking costs one request a second. The
+  // queue is sent at once when full, and when the page is hidden or left (keepalive).
+  var FLUSH_MS = 1000;
+  var MAX_BATCH = 100;
+  var queue = [];
+  var timer = null;
   function send(form, done) {
     if (form.getAttribute("aria-busy") === "true" || isDone(form) === done) {
       show(form, isDone(form));
@@ -116,28 +124,57 @@
     var item = field(form, "item");
     if (!csrf || !item) { return; }
     var saved = snapshot(form);
-    var body = new URLSearchParams();
-    body.append("csrf", csrf.value);
-    body.append("item", item.value);
-    body.append("done", done ? "1" : "0");
     form.setAttribute("aria-busy", "true");
     show(form, done);
     settle(form, done);
-    fetch(form.getAttribute("action"), {
+    queue.push({ form: form, item: item.value, done: done, csrf: csrf.value, saved: saved });
+    if (queue.length >= MAX_BATCH) { flush(false); }
+    else if (!timer) { timer = setTimeout(function () { flush(false); }, FLUSH_MS); }
+  }
+  function flush(leaving) {
+    if (timer) { clearTimeout(timer); timer = null; }
+    if (!queue.length) { return; }
+    var sent = queue.splice(0, MAX_BATCH);
+    var body = new URLSearchParams();
+    body.append("csrf", sent[0].csrf);
+    body.append("batch", "1");
+    sent.forEach(function (tick) {
+      body.append("item", tick.item);
+      body.append("done", tick.done ? "1" : "0");
+    });
+    fetch(sent[0].form.getAttribute("action"), {
       method: "POST",
       body: body,
       credentials: "same-origin",
+      keepalive: leaving,
       headers: { "Accept": "application/json" }
     }).then(function (response) {
       if (!response.ok) { throw new Error("status " + response.status); }
-      say(done ? "Marked reviewed." : "Marked not reviewed.");
+      return response.json();
+    }).then(function (reply) {
+      var results = (reply && reply.results) || [];
+      var failed = null;
+      sent.forEach(function (tick, i) {
+        var result = results[i];
+        if (!result || result.status !== 200) {
+          restore(tick.saved);
+          failed = (result && result.error) || failed;
+        }
+      });
+      if (failed) { say("That tick wasn't saved: " + failed); }
+      else { say(sent[sent.length - 1].done ? "Marked reviewed." : "Marked not reviewed."); }
     }).catch(function () {
-      restore(saved);
+      sent.slice().reverse().forEach(function (tick) { restore(tick.saved); });
       say("That tick wasn't saved. Check your connection and try again.");
     }).then(function () {
-      form.removeAttribute("aria-busy");
+      sent.forEach(function (tick) { tick.form.removeAttribute("aria-busy"); });
     });
+    if (queue.length) { flush(leaving); }
   }
+  window.addEventListener("pagehide", function () { flush(true); });
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "hidden") { flush(true); }
+  });
 
   function enable(root) {
     Array.prototype.forEach.call(root.querySelectorAll("form.tick .tick-box"), function (box) { box.disabled = false; });

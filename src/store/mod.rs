@@ -13,7 +13,8 @@ mod kv;
 mod person;
 pub mod pull_read;
 mod pull_request;
+mod review_reads;
 
 pub use kv::{get_text, put_text, KvText};
 pub use person::PersonStore;
-pub use pull_request::PullRequestStore;
+pub use pull_request::{note_ticked, PullRequestStore};

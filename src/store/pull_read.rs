@@ -123,6 +123,53 @@ pub async fn read_as_viewer(
     })
 }
 
+/// The viewer's own GitHub read of the pull request with every file, as the pull request's
+/// object runs it for the reviewer routes (`tools::relay::reviewer`); or the message saying why
+/// GitHub would not show it. A first view at a new head builds the snapshot, and a view of the
+/// head another read or view here is building waits for that build, then reads what it cached
+/// (`ReadMemo`), so concurrent first views read GitHub's file pages once.
+pub async fn read_as_viewer_in_object(
+    env: &Env,
+    memo: &ReadMemo,
+    github: &GitHub<'_>,
+    target: &PullPath,
+) -> Result<PullRead, String> {
+    let (owner, repo) = (target.owner.as_str(), target.repo.as_str());
+    let failed = |error: GitHubError| {
+        let label = format!("{owner}/{repo}#{}", target.number);
+        errors::github_failure(&error, &label)
+    };
+    let (repository, pull) = read_pull(github, owner, repo, target.number)
+        .await
+        .map_err(failed)?;
+    let building_key = listing_key_of(owner, repo, &pull);
+    let key = snapshot_key(owner, repo, &pull.base.sha, &pull.head.sha);
+    let mut snapshot = None;
+    // Twice at most: a build that started while this view read the cache is waited for once.
+    for _ in 0..2 {
+        memo.wait_for_build(&building_key).await;
+        snapshot = cached_snapshot(env, &key).await;
+        if snapshot.is_some() || memo.building.borrow().as_deref() != Some(&building_key) {
+            break;
+        }
+    }
+    let snapshot = match snapshot {
+        Some(snapshot) => snapshot,
+        None => {
+            let _building = Building::start(memo, &building_key);
+            build_snapshot(env, github, (owner, repo), &pull, &key)
+                .await
+                .map_err(failed)?
+                .0
+        }
+    };
+    Ok(PullRead {
+        repository,
+        pull,
+        snapshot,
+    })
+}
+
 /// The pull request's snapshot from KV, or built from GitHub and cached; and whether it is in
 /// the cache (so what is derived from it may be cached too).
 pub async fn read_snapshot(
@@ -133,21 +180,36 @@ pub async fn read_snapshot(
     pull: &PullRequest,
 ) -> Result<(Snapshot, bool), GitHubError> {
     let key = snapshot_key(owner, repo, &pull.base.sha, &pull.head.sha);
-    let cache = env.kv("CACHE").ok();
-    if let Some(cache) = &cache {
-        if let Ok(Some(text)) = crate::store::get_text(cache, &key).await {
-            if let Some(snapshot) = snapshot_text::read_cached(&text) {
-                crate::log::note(|record| record.cache = Some("hit"));
-                return Ok((snapshot, true));
-            }
-        }
+    if let Some(snapshot) = cached_snapshot(env, &key).await {
+        return Ok((snapshot, true));
     }
+    build_snapshot(env, github, (owner, repo), pull, &key).await
+}
+
+/// The snapshot cached under `key`, when there is one that reads.
+async fn cached_snapshot(env: &Env, key: &str) -> Option<Snapshot> {
+    let text = crate::store::get_text(&env.kv("CACHE").ok()?, key)
+        .await
+        .ok()??;
+    let snapshot = snapshot_text::read_cached(&text)?;
+    crate::log::note(|record| record.cache = Some("hit"));
+    Some(snapshot)
+}
+
+/// Builds the snapshot from GitHub and caches it under `key` when complete.
+async fn build_snapshot(
+    env: &Env,
+    github: &GitHub<'_>,
+    (owner, repo): (&str, &str),
+    pull: &PullRequest,
+    key: &str,
+) -> Result<(Snapshot, bool), GitHubError> {
     crate::log::note(|record| record.cache = Some("miss"));
     let (snapshot, complete) = fetch_snapshot(github, owner, repo, pull).await?;
     // A snapshot built while `.gitattributes` or the conventions file could not be read is
     // served once but not cached: cached, it would hide their hints until the next push.
     if complete {
-        put_cached(env, &key, &snapshot_text::write_cached(&snapshot)).await;
+        put_cached(env, key, &snapshot_text::write_cached(&snapshot)).await;
     }
     Ok((snapshot, complete))
 }

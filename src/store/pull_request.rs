@@ -7,13 +7,15 @@
 //! Internal API (JSON over `fetch`, reached only through the Worker's binding):
 //! `GET /state` → [`CurrentState`]; `POST /read` [`RelayedCall`] → a `get_pull_request` result
 //! (`tools::relay`: the object runs the tool, `store::pull_read`, so a first read's CPU is not the
-//! Worker's); `POST /save` [`SaveRequest`] → [`SaveOutcome`];
-//! `GET /history?kind=order` → `[VersionSummary]`; `GET /version?kind=order&v=N` → [`SavedRecord`];
-//! `GET /ticks?person=login` → [`ReviewerState`] (their ticks with the head each was made at, and
-//! the change ids recorded for those heads); `POST /tick` `{person, items, done, head_sha, at}` →
-//! [`TickReply`] (unticking deletes rows; a person holds at most [`MAX_TICKS_PER_PERSON`]);
-//! `POST /head` `{head_sha, files, at}` records a head's change ids once (the newest 20 are kept);
-//! `POST /ticks/migrate` `{person, add, remove}` replaces path-keyed ticks with content items.
+//! Worker's); `POST /page`, `/diff`, `/context`, `/ticks/batch` [`ReviewerCall`] → the reviewer
+//! routes run here (`tools::relay::reviewer`; modules `page`, `diff`, `ticks`, each reading this
+//! object's orders, history, ticks, recorded heads and drafts straight from its storage);
+//! `POST /save` [`SaveRequest`] → [`SaveOutcome`];
+//! `GET /version?kind=order&v=N` → [`SavedRecord`].
+//! Ticks are stored per person with the head each was made at (unticking deletes rows; a person
+//! holds at most [`MAX_TICKS_PER_PERSON`]), with the change ids of the newest 20 heads ticked at;
+//! path-keyed ticks from before content keys are replaced by content items when their person
+//! next views the page.
 //! `POST /ticks/forget` `{person}` → `{removed}`: every tick and draft comment of that person, for
 //! "Delete my data".
 //! Draft comments (issue 29, `store::drafts`): `GET /drafts?person=login` → `[Draft]`;
@@ -31,22 +33,35 @@ use worker::{
 };
 
 use crate::person_data::{MAX_VERSIONS, TICK_RETENTION_SECONDS};
+use crate::tools::relay::reviewer::{ReviewerCall, Route as ReviewerRoute};
 use crate::tools::relay::{self, RelayedCall};
 use crate::tools::saved::{
-    decide_save, CurrentState, DocumentKind, ReviewerState, SaveOutcome, SaveRequest, SavedRecord,
-    TickOutcome, TickReply, TickRow, VersionSummary, MAX_TICKS_PER_PERSON,
+    decide_save, CurrentState, DocumentKind, SaveOutcome, SaveRequest, SavedRecord, TickOutcome,
+    TickReply, TickRow, VersionSummary, MAX_TICKS_PER_PERSON,
 };
+
+mod diff;
+mod page;
+mod reviewer;
+mod ticks;
+
+pub use ticks::note_ticked;
 
 #[durable_object(fetch)]
 pub struct PullRequestStore {
-    sql: SqlStorage,
+    /// Its storage, opened on first use (`sql`): a request refused before then (a reviewer
+    /// route whose viewer GitHub would not show the pull request) leaves no storage behind.
+    state: State,
+    sql: std::cell::OnceCell<SqlStorage>,
     /// For `POST /read`, which reads GitHub and KV as the Worker would.
     env: Env,
     /// What `POST /read` remembers between reads (`pull_read::ReadMemo`).
     read_memo: super::pull_read::ReadMemo,
-    /// Set when the schema could not be created; every request then answers 500 instead of
-    /// panicking in the constructor (which would hang the request).
-    schema_error: Option<String>,
+    /// Whether the schema was created in this instance. Created on first use rather than in
+    /// the constructor: a reviewer route creates it only once the viewer's GitHub read
+    /// succeeded, so a request for a pull request that doesn't exist or that the viewer can't
+    /// see leaves no storage behind. A failure answers 500 instead of panicking.
+    schema_ready: std::cell::Cell<bool>,
     /// When this instance last removed old ticks (epoch ms): at most hourly, because the sweep
     /// reads the whole table and a popular pull request's object takes many ticks a second.
     ticks_swept_at: std::cell::Cell<u64>,
@@ -65,7 +80,6 @@ const MAX_HEADS: usize = 20;
 
 /// A reviewer ticking (or unticking) items: one checklist item, one change, or every change of a
 /// file entry, stored as content items (`change:<path>#<id>`, `blob:<path>#<sha>`).
-#[derive(Deserialize)]
 struct Tick {
     person: String,
     items: Vec<String>,
@@ -75,19 +89,10 @@ struct Tick {
 }
 
 /// The change ids of every file at one head, recorded once per head.
-#[derive(Deserialize)]
 struct HeadRecord {
     head_sha: String,
     files: Value,
     at: String,
-}
-
-/// Path-keyed ticks from before content keys, replaced by their content items.
-#[derive(Deserialize)]
-struct TickMigration {
-    person: String,
-    add: Vec<TickRow>,
-    remove: Vec<String>,
 }
 
 /// `POST /ticks/forget`: whose ticks to delete.
@@ -168,31 +173,24 @@ impl Row {
 
 impl DurableObject for PullRequestStore {
     fn new(state: State, env: Env) -> Self {
-        let sql = state.storage().sql();
-        let schema_error = sql
-            .exec(include_str!("pull-request.sql"), None)
-            .err()
-            .map(|e| e.to_string())
-            .or_else(|| match sql.exec(ADD_TICK_HEAD, None) {
-                // Already migrated: SQLite says the column exists.
-                Err(error) if error.to_string().contains("duplicate column") => None,
-                Err(error) => Some(error.to_string()),
-                Ok(_) => None,
-            });
         PullRequestStore {
-            sql,
+            state,
+            sql: std::cell::OnceCell::new(),
             env,
             read_memo: Default::default(),
-            schema_error,
+            schema_ready: std::cell::Cell::new(false),
             ticks_swept_at: std::cell::Cell::new(0),
         }
     }
 
     async fn fetch(&self, mut req: Request) -> Result<Response> {
-        if let Some(error) = &self.schema_error {
-            return Response::error(format!("storage unavailable: {error}"), 500);
-        }
         let url = req.url()?;
+        // The reviewer routes create the schema after the viewer's read (`reviewer`).
+        if ReviewerRoute::of_path(url.path()).is_none() {
+            if let Err(error) = self.schema() {
+                return Response::error(format!("storage unavailable: {error}"), 500);
+            }
+        }
         let query = |key: &str| {
             url.query_pairs()
                 .find(|(k, _)| k == key)
@@ -208,56 +206,35 @@ impl DurableObject for PullRequestStore {
                 let call: RelayedCall = json_body(&mut req).await?;
                 self.read(call).await
             }
+            (Method::Post, path) if ReviewerRoute::of_path(path).is_some() => {
+                let route = ReviewerRoute::of_path(path).unwrap_or(ReviewerRoute::Page);
+                let call: ReviewerCall = json_body(&mut req).await?;
+                self.reviewer(route, call).await
+            }
             (Method::Post, "/save") => {
                 let request: SaveRequest = json_body(&mut req).await?;
                 json_reply(serde_json::to_string(&self.save(&request)?))
             }
-            (Method::Get, "/history") => json_reply(serde_json::to_string(&self.history(kind)?)),
-            (Method::Get, "/ticks") => {
-                let person = query("person").unwrap_or_default();
-                let ticks = self.ticks(&person)?;
-                let mut shas: Vec<&str> =
-                    ticks.iter().filter_map(|t| t.head_sha.as_deref()).collect();
-                shas.sort();
-                shas.dedup();
-                let heads = self.heads(&shas)?;
-                json_reply(serde_json::to_string(&ReviewerState { ticks, heads }))
-            }
-            (Method::Post, "/tick") => {
-                let tick: Tick = json_body(&mut req).await?;
-                let reply = self.tick(&tick)?;
-                self.sweep_ticks()?;
-                json_reply(serde_json::to_string(&reply))
-            }
-            (Method::Post, "/head") => {
-                let head: HeadRecord = json_body(&mut req).await?;
-                self.record_head(&head)?;
-                json_reply(Ok("true".to_string()))
-            }
-            (Method::Post, "/ticks/migrate") => {
-                let migration: TickMigration = json_body(&mut req).await?;
-                self.migrate(&migration)?;
-                json_reply(Ok("true".to_string()))
-            }
             (Method::Post, "/ticks/forget") => {
                 let forget: ForgetTicks = json_body(&mut req).await?;
                 let removed = self.forget_ticks(&forget.person)?
-                    + super::drafts::forget(&self.sql, &forget.person)?;
+                    + super::drafts::forget(self.sql(), &forget.person)?;
                 Response::ok(format!("{{\"removed\":{removed}}}"))
             }
             (Method::Get, "/drafts") => {
                 let person = query("person").unwrap_or_default();
                 json_reply(serde_json::to_string(&super::drafts::list(
-                    &self.sql, &person,
+                    self.sql(),
+                    &person,
                 )?))
             }
             (Method::Post, "/drafts/put") => {
                 let put = serde_json::from_str(&req.text().await?)?;
-                json_reply(Ok(super::drafts::put(&self.sql, &put)?.to_string()))
+                json_reply(Ok(super::drafts::put(self.sql(), &put)?.to_string()))
             }
             (Method::Post, "/drafts/delete") => {
                 let delete = serde_json::from_str(&req.text().await?)?;
-                let removed = super::drafts::delete(&self.sql, &delete)?;
+                let removed = super::drafts::delete(self.sql(), &delete)?;
                 Response::ok(format!("{{\"removed\":{removed}}}"))
             }
             (Method::Get, "/version") => {
@@ -281,6 +258,26 @@ fn json_reply(text: serde_json::Result<String>) -> Result<Response> {
 }
 
 impl PullRequestStore {
+    /// The object's SQLite storage.
+    fn sql(&self) -> &SqlStorage {
+        self.sql.get_or_init(|| self.state.storage().sql())
+    }
+
+    /// Creates the tables and runs the migrations, once per instance.
+    fn schema(&self) -> Result<()> {
+        if self.schema_ready.get() {
+            return Ok(());
+        }
+        self.sql().exec(include_str!("pull-request.sql"), None)?;
+        match self.sql().exec(ADD_TICK_HEAD, None) {
+            // Already migrated: SQLite says the column exists.
+            Err(error) if !error.to_string().contains("duplicate column") => return Err(error),
+            _ => {}
+        }
+        self.schema_ready.set(true);
+        Ok(())
+    }
+
     /// The latest order and diagram.
     fn current(&self) -> Result<CurrentState> {
         Ok(CurrentState {
@@ -313,7 +310,7 @@ impl PullRequestStore {
             "{columns} FROM {} ORDER BY version DESC LIMIT 1",
             kind.table()
         );
-        let rows = Row::all(self.sql.exec(&query, None)?)?;
+        let rows = Row::all(self.sql().exec(&query, None)?)?;
         Ok(rows.into_iter().next())
     }
 
@@ -332,7 +329,7 @@ impl PullRequestStore {
             Some(client) => client.clone().into(),
             None => worker::SqlStorageValue::Null,
         };
-        self.sql.exec(
+        self.sql().exec(
             &query,
             vec![
                 (version as i64).into(),
@@ -346,7 +343,7 @@ impl PullRequestStore {
         )?;
         if version > MAX_VERSIONS {
             let prune = format!("DELETE FROM {} WHERE version <= ?", request.kind.table());
-            self.sql
+            self.sql()
                 .exec(&prune, vec![((version - MAX_VERSIONS) as i64).into()])?;
         }
         let has_diagram = match request.kind {
@@ -363,7 +360,7 @@ impl PullRequestStore {
     /// by checklist identity, not position, so they survive a re-arrange; file and change ticks by
     /// content, so they survive a push that leaves the change alone.
     fn ticks(&self, person: &str) -> Result<Vec<TickRow>> {
-        self.sql
+        self.sql()
             .exec(
                 "SELECT item, head_sha, updated_at FROM ticks WHERE person = ? AND done = 1 ORDER BY item",
                 vec![person.to_string().into()],
@@ -386,7 +383,7 @@ impl PullRequestStore {
         let mut out = std::collections::BTreeMap::new();
         for sha in shas {
             let files = self
-                .sql
+                .sql()
                 .exec(
                     "SELECT files FROM heads WHERE head_sha = ?",
                     vec![sha.to_string().into()],
@@ -407,7 +404,7 @@ impl PullRequestStore {
 
     fn knows_head(&self, sha: &str) -> Result<bool> {
         Ok(self
-            .sql
+            .sql()
             .exec(
                 "SELECT 1 FROM heads WHERE head_sha = ?",
                 vec![sha.to_string().into()],
@@ -419,7 +416,7 @@ impl PullRequestStore {
 
     /// Records a head's change ids once, keeping the newest [`MAX_HEADS`].
     fn record_head(&self, head: &HeadRecord) -> Result<()> {
-        self.sql.exec(
+        self.sql().exec(
             "INSERT OR IGNORE INTO heads (head_sha, files, recorded_at) VALUES (?, ?, ?)",
             vec![
                 head.head_sha.clone().into(),
@@ -427,7 +424,7 @@ impl PullRequestStore {
                 head.at.clone().into(),
             ],
         )?;
-        self.sql.exec(
+        self.sql().exec(
             &format!(
                 "DELETE FROM heads WHERE head_sha NOT IN \
                  (SELECT head_sha FROM heads ORDER BY recorded_at DESC LIMIT {MAX_HEADS})"
@@ -444,7 +441,7 @@ impl PullRequestStore {
         let known_head = self.knows_head(&tick.head_sha)?;
         if !tick.done {
             for item in &tick.items {
-                self.sql.exec(
+                self.sql().exec(
                     "DELETE FROM ticks WHERE person = ? AND item = ?",
                     vec![tick.person.clone().into(), item.clone().into()],
                 )?;
@@ -455,7 +452,7 @@ impl PullRequestStore {
             });
         }
         let held = self
-            .sql
+            .sql()
             .exec(
                 "SELECT COUNT(*) FROM ticks WHERE person = ?",
                 vec![tick.person.clone().into()],
@@ -474,7 +471,7 @@ impl PullRequestStore {
             });
         }
         for item in &tick.items {
-            self.sql.exec(
+            self.sql().exec(
                 "INSERT INTO ticks (person, item, done, updated_at, head_sha) VALUES (?, ?, 1, ?, ?) \
                  ON CONFLICT (person, item) DO UPDATE SET done = 1, updated_at = excluded.updated_at, \
                  head_sha = excluded.head_sha",
@@ -493,23 +490,23 @@ impl PullRequestStore {
     }
 
     /// Replaces a person's path-keyed ticks with content items, keeping their time.
-    fn migrate(&self, migration: &TickMigration) -> Result<()> {
-        for row in &migration.add {
-            self.sql.exec(
+    fn migrate(&self, person: &str, add: &[TickRow], remove: &[String]) -> Result<()> {
+        for row in add {
+            self.sql().exec(
                 "INSERT INTO ticks (person, item, done, updated_at, head_sha) VALUES (?, ?, 1, ?, ?) \
                  ON CONFLICT (person, item) DO NOTHING",
                 vec![
-                    migration.person.clone().into(),
+                    person.to_string().into(),
                     row.item.clone().into(),
                     row.at.clone().into(),
                     row.head_sha.clone().into(),
                 ],
             )?;
         }
-        for item in &migration.remove {
-            self.sql.exec(
+        for item in remove {
+            self.sql().exec(
                 "DELETE FROM ticks WHERE person = ? AND item = ?",
-                vec![migration.person.clone().into(), item.clone().into()],
+                vec![person.to_string().into(), item.clone().into()],
             )?;
         }
         Ok(())
@@ -524,7 +521,7 @@ impl PullRequestStore {
         }
         self.ticks_swept_at.set(now);
         let cutoff = now.saturating_sub(TICK_RETENTION_SECONDS * 1000);
-        self.sql.exec(
+        self.sql().exec(
             "DELETE FROM ticks WHERE updated_at < ?",
             vec![crate::time::rfc3339(cutoff).into()],
         )?;
@@ -534,7 +531,7 @@ impl PullRequestStore {
     /// Deletes every tick of one person; answers how many rows went.
     fn forget_ticks(&self, person: &str) -> Result<usize> {
         Ok(self
-            .sql
+            .sql()
             .exec(
                 "DELETE FROM ticks WHERE person = ?",
                 vec![person.to_string().into()],
@@ -548,13 +545,13 @@ impl PullRequestStore {
             ROW_COLUMNS[1],
             kind.table()
         );
-        let rows = Row::all(self.sql.exec(&query, None)?)?;
+        let rows = Row::all(self.sql().exec(&query, None)?)?;
         Ok(rows.iter().map(Row::summary).collect())
     }
 
     fn version(&self, kind: DocumentKind, version: i64) -> Result<Option<SavedRecord>> {
         let query = format!("{} FROM {} WHERE version = ?", ROW_COLUMNS[0], kind.table());
-        let rows = Row::all(self.sql.exec(&query, vec![version.into()])?)?;
+        let rows = Row::all(self.sql().exec(&query, vec![version.into()])?)?;
         Ok(rows.into_iter().next().map(Row::record))
     }
 }

@@ -21,6 +21,8 @@ use serde_json::{Map, Value};
 
 use crate::mcp::dispatch::ToolResult;
 
+pub mod reviewer;
+
 /// The header naming the kind of answer.
 pub const RESULT_HEADER: &str = "x-result";
 

@@ -172,7 +172,7 @@ mod tests {
         let unknown = crate::json::read::<SaveOutcome>(&serde_json::json!({"outcome": "lost"}));
         assert_eq!(
             unknown.err().map(|e| e.to_string()).as_deref(),
-            Some("outcome: unknown variant `lost`, expected `saved` or `conflict`")
+            Some("unknown variant `lost`, expected `saved` or `conflict` at line 1 column 17, after `{\"outcome\":\"lost\"`")
         );
     }
 
@@ -247,7 +247,7 @@ mod tests {
         let kind = crate::json::read::<DocumentKind>(&serde_json::json!("Order"));
         assert_eq!(
             kind.err().map(|e| e.to_string()).as_deref(),
-            Some("unknown variant `Order`, expected `order` or `diagram`")
+            Some("unknown variant `Order`, expected `order` or `diagram` at line 1 column 7, after `\"Order\"`")
         );
     }
 }

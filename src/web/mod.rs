@@ -21,3 +21,4 @@ pub mod review_state;
 pub mod settings_page;
 pub mod setup_page;
 pub mod template;
+pub mod tick_batch;

@@ -13,10 +13,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { chromium } from 'playwright-core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { root, startStack } from './harness.mjs';
+import { launchChromium, root, startStack } from './harness.mjs';
 import { validateToolOutput } from './schemas.mjs';
 
 const shots = join(root, 'tests/artifacts/screenshots');
@@ -116,11 +115,7 @@ before(async () => {
   stack = await startStack();
   client = new Client({ name: 'apps-view-e2e', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(stack.mcpUrl)));
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-      '--disable-sync', '--no-first-run', '--disable-quic'],
-  });
+  browser = await launchChromium();
   html = (await client.readResource({ uri: VIEW })).contents[0].text;
   tools = (await client.listTools()).tools;
 

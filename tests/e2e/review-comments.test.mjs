@@ -11,8 +11,7 @@ import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { chromium } from 'playwright-core';
-import { root, standinControl, startStack } from './harness.mjs';
+import { launchChromium, root, standinControl, startStack } from './harness.mjs';
 
 const require = createRequire(import.meta.url);
 const shots = join(root, 'tests/artifacts/screenshots');
@@ -22,11 +21,7 @@ let browser;
 before(async () => {
   mkdirSync(shots, { recursive: true });
   stack = await startStack();
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-      '--disable-sync', '--no-first-run', '--disable-quic'],
-  });
+  browser = await launchChromium();
 });
 after(async () => {
   await browser?.close();
@@ -107,10 +102,23 @@ test('comment on lines, reply, resolve, reload, then send the review with Reques
   await reply.fill('A test is in the next commit.');
   await Promise.all([wrote(tab, '/replies'), tab.keyboard.press('Control+Enter')]);
   await thread.locator('.cmt', { hasText: 'A test is in the next commit.' }).waitFor();
-  await Promise.all([wrote(tab, '/threads'), thread.getByRole('button', { name: 'Resolve conversation' }).click()]);
-  await thread.getByRole('button', { name: 'Unresolve' }).waitFor();
-  let book = await held('demo', 3);
   const root = Number(await thread.getAttribute('data-root'));
+  const live = tab.locator(`#thread-${root}`);
+  await Promise.all([wrote(tab, '/threads'), live.getByRole('button', { name: 'Resolve conversation' }).click()]);
+  await live.getByRole('button', { name: 'Unresolve' }).waitFor();
+  // Folded at once, as a reload would show it, but left open where the reviewer is.
+  assert.equal(await live.locator(':scope > details.resolved').count(), 1, 'folded without a reload');
+  assert.match(await live.locator('details.resolved > summary').textContent(), /^Resolved thread · \d+ comments · \S+/);
+  assert.equal(await live.locator('details.resolved').evaluate((d) => d.open), true);
+  // Unresolving unfolds; resolving again folds once more.
+  await Promise.all([wrote(tab, '/threads'), live.getByRole('button', { name: 'Unresolve' }).click()]);
+  await live.getByRole('button', { name: 'Resolve conversation' }).waitFor();
+  assert.equal(await live.locator('details.resolved').count(), 0, 'unfolded when unresolved');
+  assert.equal(await live.locator('.cmt', { hasText: 'A test is in the next commit.' }).count(), 1);
+  await Promise.all([wrote(tab, '/threads'), live.getByRole('button', { name: 'Resolve conversation' }).click()]);
+  await live.getByRole('button', { name: 'Unresolve' }).waitFor();
+  assert.equal(await live.locator('details.resolved').count(), 1);
+  let book = await held('demo', 3);
   assert.deepEqual(book.comments.map((c) => [c.in_reply_to_id, c.body]), [[root, 'A test is in the next commit.']]);
   assert.equal(book.resolved[root], true);
   assert.equal(book.reviews.length, 0, 'drafts are not sent until the review is');

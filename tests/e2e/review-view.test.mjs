@@ -13,10 +13,9 @@ import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { chromium } from 'playwright-core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { root, standinControl, startStack } from './harness.mjs';
+import { launchChromium, root, standinControl, startStack } from './harness.mjs';
 
 const require = createRequire(import.meta.url);
 const shots = join(root, 'tests/artifacts/screenshots');
@@ -27,11 +26,7 @@ let browser;
 before(async () => {
   mkdirSync(shots, { recursive: true });
   stack = await startStack();
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-      '--disable-sync', '--no-first-run', '--disable-quic'],
-  });
+  browser = await launchChromium();
 });
 after(async () => {
   await browser?.close();

@@ -17,18 +17,31 @@ import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, test } from 'node:test';
 import { freePort, modernRequest, postMcp, standinControl, startStack } from './harness.mjs';
 import { OAUTH_VARS, authorizeUrl, connect, cookieFrom, hidden, pkce, register, webSignIn } from './oauth-flow.mjs';
 
-/** How many SQLite files the pull requests' Durable Objects have under the persisted state. */
+/**
+ * How many of the pull requests' Durable Objects hold any of our tables under the persisted state.
+ * The reviewer routes run in the object (issue #30), and local workerd makes a database file for
+ * every object a request reaches before its code runs; the object creates its tables only once
+ * the viewer's GitHub read succeeded, so what a refused request must not leave is tables.
+ */
 function pullRequestObjects(stack) {
   const walk = (dir) => readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) return walk(path);
     return /PullRequestStore/.test(path) && entry.name.endsWith('.sqlite') ? [path] : [];
   });
-  return walk(stack.persistDir).length;
+  return walk(stack.persistDir).filter((path) => {
+    const db = new DatabaseSync(path, { readOnly: true });
+    try {
+      return db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite%'").get().n > 0;
+    } finally {
+      db.close();
+    }
+  }).length;
 }
 
 /** A review page as `session`: its CSRF cookie and token, for posting ticks. */

@@ -162,8 +162,8 @@ fn diagram_reads_back_what_it_writes() {
     }
 }
 
-/// Missing required fields and unknown kinds are refused with the JSON path; `null` reads as
-/// absent.
+/// Missing required fields and unknown kinds are refused, with the text before the problem;
+/// `null` reads as absent.
 #[test]
 fn diagram_reader_refusals() {
     let error = |value: Value| {
@@ -173,12 +173,12 @@ fn diagram_reader_refusals() {
     };
     assert_eq!(
         error(json!({ "nodes": [] })).as_deref(),
-        Some("edges: missing")
+        Some("missing field `edges` at line 1 column 12, after `{\"nodes\":[]}`")
     );
     assert_eq!(
         error(json!({ "nodes": [{ "id": "a", "title": "A", "kind": "step" }], "edges": [] }))
             .as_deref(),
-        Some("nodes[0].kind: unknown variant `step`, expected one of `trigger`, `logic`, `decision`, `data`, `ui`, `test`, `config`, `external`, `warning`")
+        Some("unknown variant `step`, expected one of `trigger`, `logic`, `decision`, `data`, `ui`, `test`, `config`, `external`, `warning` at line 1 column 44, after `ges\":[],\"nodes\":[{\"id\":\"a\",\"kind\":\"step\"`")
     );
     assert_eq!(
         error(
@@ -186,7 +186,7 @@ fn diagram_reader_refusals() {
             "edges": [] })
         )
         .as_deref(),
-        Some("nodes[0].lines[0].text: missing")
+        Some("missing field `text` at line 1 column 53, after `nodes\":[{\"id\":\"a\",\"lines\":[{\"label\":\"l\"}`")
     );
     let nulls = json!({ "title": null, "groups": null,
         "nodes": [{ "id": "a", "title": "A", "kind": null, "group": null }],

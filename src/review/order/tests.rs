@@ -158,8 +158,8 @@ fn order_reads_back_what_it_writes() {
     }
 }
 
-/// Missing required fields and unknown names are refused with the JSON path; `null` reads as
-/// absent.
+/// Missing required fields and unknown names are refused, with the text before the problem;
+/// `null` reads as absent.
 #[test]
 fn order_reader_refusals() {
     let error = |value: Value| {
@@ -167,18 +167,21 @@ fn order_reader_refusals() {
             .err()
             .map(|e| e.to_string())
     };
-    assert_eq!(error(json!({})).as_deref(), Some("sections: missing"));
+    assert_eq!(
+        error(json!({})).as_deref(),
+        Some("missing field `sections` at line 1 column 2, after `{}`")
+    );
     assert_eq!(
         error(json!({ "sections": [{ "files": [{ "path": "a" }, {}] }] })).as_deref(),
-        Some("sections[0].files[1].path: missing")
+        Some("missing field `path` at line 1 column 38, after `{\"sections\":[{\"files\":[{\"path\":\"a\"},{}`")
     );
     assert_eq!(
         error(json!({ "sections": [{ "layer": "UI", "files": [] }] })).as_deref(),
-        Some("sections[0].layer: unknown variant `UI`, expected one of `contracts`, `models`, `logic`, `storage`, `app`, `ui`, `wiring`, `resources`, `tooling`")
+        Some("unknown variant `UI`, expected one of `contracts`, `models`, `logic`, `storage`, `app`, `ui`, `wiring`, `resources`, `tooling` at line 1 column 37, after `{\"sections\":[{\"files\":[],\"layer\":\"UI\"`")
     );
     assert_eq!(
         error(json!({ "sections": [{ "files": [{ "path": "a", "focus": 1 }] }] })).as_deref(),
-        Some("sections[0].files[0].focus: invalid type: integer `1`, expected string or map")
+        Some("invalid type: integer `1`, expected string or map")
     );
     let nulls = json!({ "overview": null, "sections": [{ "title": null, "layer": null,
         "files": [{ "path": "a", "focus": null, "hunks": null }] }] });

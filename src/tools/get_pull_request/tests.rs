@@ -508,7 +508,9 @@ fn snapshot_lists_and_flags_default_when_missing() {
     let missing = crate::json::read::<Snapshot>(&serde_json::json!({"files": []}));
     assert_eq!(
         missing.err().map(|e| e.to_string()).as_deref(),
-        Some("files_truncated_by_github: missing")
+        Some(
+            "missing field `files_truncated_by_github` at line 1 column 12, after `{\"files\":[]}`"
+        )
     );
 }
 

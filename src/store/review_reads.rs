@@ -1,6 +1,7 @@
 //! What the review page reads from GitHub beside the pull request (wasm only): its review comments
 //! and, when it has any, their threads with what the viewer may do (issue 29). Shared by the page
-//! (`review`) and a diff loaded on demand (`review_diff`), with the viewer's own token.
+//! and a diff loaded on demand, which the pull request's object runs (`store::pull_request`),
+//! with the viewer's own token.
 //!
 //! Both are additions to the page: a failed read shows the page without them (and is logged).
 

@@ -1,0 +1,103 @@
+//! The reviewer routes as the pull request's object runs them (`tools::relay::reviewer` says
+//! why and what the wire is): each in its own log record, with a GitHub client acting as the
+//! viewer, answered as the status, content type and body the Worker frames.
+//!
+//! The routes themselves: `page` (the review page), `diff` (a diff on demand and lines of
+//! context), `ticks` (one tick or a batch). Each reads the object's own saved state, ticks and
+//! drafts straight from its SQLite storage, so a route costs the Worker one object request.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use worker::{Response, Result};
+
+use super::PullRequestStore;
+use crate::github::client::GitHub;
+use crate::http::HttpReply;
+use crate::router::PullPath;
+use crate::tools::relay::reviewer::{ReviewerCall, Route};
+use crate::tools::relay::LOG_HEADER;
+
+impl PullRequestStore {
+    /// Runs a reviewer route the Worker relayed, and answers with its reply and what it did.
+    pub(super) async fn reviewer(&self, route: Route, call: ReviewerCall) -> Result<Response> {
+        let record = Rc::new(RefCell::new(crate::log::Record::default()));
+        let run = self.run_reviewer(route, &call);
+        let reply = crate::log::Scoped::new(run, record.clone()).await?;
+        let headers = worker::Headers::new();
+        for (name, value) in &reply.headers {
+            headers.set(name, value)?;
+        }
+        headers.set(LOG_HEADER, &record.borrow().carried())?;
+        Ok(Response::ok(reply.body)?
+            .with_status(reply.status)
+            .with_headers(headers))
+    }
+
+    async fn run_reviewer(&self, route: Route, call: &ReviewerCall) -> Result<HttpReply> {
+        let config = crate::bindings::config(&self.env);
+        let github = GitHub {
+            base_url: &config.github_api_url,
+            token: &call.github_token,
+            timeout_ms: config.github_timeout_ms,
+        };
+        let pull = PullPath {
+            owner: call.owner.clone(),
+            repo: call.repo.clone(),
+            number: call.number,
+        };
+        let viewer = Viewer {
+            call,
+            github: &github,
+            pull: &pull,
+        };
+        match route {
+            Route::Page => self.page(&viewer).await,
+            Route::Diff | Route::Context => self.diff(&viewer, route == Route::Context).await,
+            Route::Ticks => self.tick_batch(&viewer).await,
+        }
+    }
+
+    /// The viewer's GitHub read of the pull request with its snapshot, built here once per head
+    /// (`pull_read::read_as_viewer_in_object`); or why GitHub would not show it. Only once it
+    /// succeeded is this object's storage touched (its schema created), so a refused request
+    /// leaves nothing behind.
+    pub(super) async fn viewer_read(
+        &self,
+        viewer: &Viewer<'_>,
+    ) -> Result<std::result::Result<crate::store::pull_read::PullRead, String>> {
+        let read = crate::store::pull_read::read_as_viewer_in_object(
+            &self.env,
+            &self.read_memo,
+            viewer.github,
+            viewer.pull,
+        )
+        .await;
+        if read.is_ok() {
+            self.schema()?;
+        }
+        Ok(read)
+    }
+}
+
+/// Who is asking and about which pull request.
+pub(super) struct Viewer<'a> {
+    pub call: &'a ReviewerCall,
+    pub github: &'a GitHub<'a>,
+    pub pull: &'a PullPath,
+}
+
+/// An HTML reply; the Worker adds the pages' security headers when it frames it.
+pub(super) fn html(status: u16, body: String) -> HttpReply {
+    HttpReply::new(status, "text/html; charset=utf-8", body)
+}
+
+/// A page saying what went wrong.
+pub(super) fn message_page(status: u16, title: &str, message: &str, base_url: &str) -> HttpReply {
+    let body = format!(
+        "<h1>{}</h1><p>{}</p>",
+        crate::web::html::escape(title),
+        crate::web::html::escape(message)
+    );
+    html(status, crate::web::html::page(title, &body, base_url))
+}

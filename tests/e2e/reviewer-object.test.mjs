@@ -1,0 +1,219 @@
+// The reviewer routes run in the pull request's Durable Object (issue #30, tools/relay/reviewer.rs):
+// a page view, a diff on demand and lines of context are one object request each (the Worker's log
+// line counts them), concurrent first views after a push read GitHub's file pages once, and ticks
+// come in batches whose ticks are refused or stored each on its own, with nothing saved for a
+// refused one. Local development (the loopback user `octo`, no person object), its own stack.
+import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { after, before, test } from 'node:test';
+import { standinControl, startStack } from './harness.mjs';
+
+const pagePath = '/r/logikflow/demo/pull/3';
+let stack;
+
+before(async () => { stack = await startStack({ logLevel: 'log' }); });
+after(async () => { await stack?.stop(); });
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function requestLines() {
+  return stack.workerLog().split('\n')
+    .filter((line) => line.includes('{"event":"request"'))
+    .map((line) => JSON.parse(line.slice(line.indexOf('{"event":"request"'))));
+}
+
+/** The logged line of the next request on `route` after `count` lines (output comes a little late). */
+async function nextLine(count, route) {
+  for (let i = 0; i < 100; i += 1) {
+    const line = requestLines().slice(count).find((l) => l.route === route);
+    if (line) return line;
+    await sleep(100);
+  }
+  assert.fail(`no log line for ${route}:\n${stack.workerLog().slice(-3000)}`);
+}
+
+/** A review page: its HTML, its CSRF token and the cookie that goes with it. */
+async function page(path = pagePath) {
+  const response = await fetch(`${stack.baseUrl}${path}`);
+  const html = await response.text();
+  const cookie = (response.headers.get('set-cookie') ?? '').split(';')[0];
+  const csrf = html.match(/name="csrf" value="([^"]*)"/)?.[1];
+  return { status: response.status, html, cookie, csrf };
+}
+
+const items = (html) => [...html.matchAll(/name="item" value="([^"]*)"/g)].map((m) => m[1].replaceAll('&amp;', '&'));
+const doneItems = (html) => [...html.matchAll(/class="tick is-done"[^>]*>[\s\S]*?name="item" value="([^"]*)"/g)].map((m) => m[1].replaceAll('&amp;', '&'));
+
+/** POSTs the tick form `pairs` ([name, value] in order) as the page's script would. */
+function postTicks(path, { cookie, csrf }, pairs) {
+  const body = new URLSearchParams([['csrf', csrf], ...pairs]);
+  return fetch(`${stack.baseUrl}${path}/ticks`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', origin: stack.baseUrl, cookie },
+    body: body.toString(),
+  });
+}
+
+function pullRequestObjects() {
+  const walk = (dir) => readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return walk(path);
+    return /PullRequestStore/.test(path) && entry.name.endsWith('.sqlite') ? [path] : [];
+  });
+  return walk(stack.persistDir);
+}
+
+/**
+ * The pull requests' objects that hold any of our tables. Local workerd makes a database file for
+ * every object a request reaches, before its code runs; the object creates its tables only once
+ * the viewer's GitHub read succeeded, so a refused request stores nothing.
+ */
+function objectsWithStorage() {
+  return pullRequestObjects().filter((path) => {
+    const db = new DatabaseSync(path, { readOnly: true });
+    try {
+      return db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite%'").get().n > 0;
+    } finally {
+      db.close();
+    }
+  });
+}
+
+test('a page view, a diff and lines of context are one request to the pull request object each', async () => {
+  const first = await page();
+  assert.equal(first.status, 200);
+  const before = requestLines().length;
+  const view = await page(`${pagePath}?view=left`);
+  assert.equal(view.status, 200);
+  assert.match(view.cookie, /^lkf_csrf=/, 'the page sets its CSRF cookie');
+  const line = await nextLine(before, 'review');
+  assert.equal(line.objects, 1, JSON.stringify(line));
+  assert.equal(line.status, 200);
+  assert.equal(line.cache, 'hit', 'what the object did joins the line');
+  assert.equal(line.github_requests >= 2, true, JSON.stringify(line));
+
+  const path = first.html.match(/data-path="([^"]+)"/)?.[1] ?? 'tools/hints.py';
+  let count = requestLines().length;
+  const diff = await fetch(`${stack.baseUrl}${pagePath}/diff?path=${encodeURIComponent(path)}&fragment=1`);
+  assert.equal(diff.status, 200, await diff.clone().text());
+  assert.match(diff.headers.get('content-security-policy') ?? '', /default-src/, 'framed as a page');
+  assert.equal((await nextLine(count, 'review_diff')).objects, 1);
+  count = requestLines().length;
+  const context = await fetch(`${stack.baseUrl}${pagePath}/context?path=${encodeURIComponent(path)}&from=1&to=3`);
+  assert.ok([200, 400, 404, 422].includes(context.status), `${context.status} ${await context.clone().text()}`);
+  assert.equal((await nextLine(count, 'review_context')).objects, 1);
+  // A refusal before any read is the object's too, and still the page's words.
+  const noPath = await fetch(`${stack.baseUrl}${pagePath}/diff`);
+  assert.equal(noPath.status, 400);
+  assert.match(await noPath.text(), /path is required/);
+});
+
+test('a pull request GitHub does not show is the same 404 page, and leaves no object behind', async () => {
+  const objects = objectsWithStorage().length;
+  const missing = await page('/r/nobody/nothing/pull/4294967295');
+  assert.equal(missing.status, 404);
+  assert.match(missing.html, /Can&#39;t open this pull request|Can't open this pull request/);
+  assert.match(missing.html, /doesn&#39;t exist|doesn't exist/);
+  console.log('databases', pullRequestObjects().length, 'with tables', objectsWithStorage().length);
+  assert.equal(objectsWithStorage().length, objects, 'no pull request object stored anything');
+});
+
+test('concurrent first views after a push read each file page once', async () => {
+  const path = '/r/logikflow/big/pull/1';
+  assert.equal((await page(path)).status, 200);
+  await standinControl(stack, 'POST', 'push', { repo: 'logikflow/big', number: 1 });
+  await standinControl(stack, 'DELETE', 'requests');
+  const views = await Promise.all([0, 1, 2, 3].map(() => page(path)));
+  for (const view of views) assert.equal(view.status, 200);
+  const strip = (html) => html.replace(/name="csrf" value="[^"]*"/g, '').replace(/data-csrf="[^"]*"/g, '');
+  for (const view of views.slice(1)) assert.equal(strip(view.html), strip(views[0].html), 'every view is the same page');
+  const { requests } = await standinControl(stack, 'GET', 'requests');
+  const filePages = requests.filter((r) => r.path.endsWith('/pulls/1/files')).map((r) => r.query.page ?? '1');
+  assert.ok(filePages.length >= 2, `a pull request of several file pages: ${filePages}`);
+  assert.deepEqual(filePages.toSorted(), [...new Set(filePages)].toSorted(), `each page read once: ${filePages}`);
+});
+
+test('a batch of ticks: each refused or stored on its own, nothing saved for a refused one', async () => {
+  const view = await page();
+  const offered = items(view.html);
+  assert.ok(offered.length >= 3, 'the page offers ticks');
+  const [a, b] = offered;
+  const before = requestLines().length;
+  const reply = await postTicks(pagePath, view, [
+    ['batch', '1'],
+    ['item', a], ['done', '1'],
+    ['item', 'file:made/up.ts'], ['done', '1'],
+    ['item', `file:${'x'.repeat(9000)}`], ['done', '1'],
+    ['item', b], ['done', 'yes'],
+    ['item', b], ['done', '1'],
+  ]);
+  assert.equal(reply.status, 200);
+  const { results } = await reply.json();
+  assert.deepEqual(results.map((r) => r.status), [200, 404, 400, 400, 200], JSON.stringify(results));
+  assert.match(results[1].error, /not on the pull request's current review page/);
+  assert.match(results[2].error, /at most 8192 bytes/);
+  assert.match(results[3].error, /done must be 1/);
+  assert.deepEqual([results[0].item, results[0].done], [a, true]);
+  const line = await nextLine(before, 'tick');
+  assert.equal(line.objects, 1, `one object request for the batch: ${JSON.stringify(line)}`);
+  const after = doneItems((await page()).html);
+  assert.ok(after.includes(a) && after.includes(b), JSON.stringify(after));
+  assert.ok(!after.some((item) => item.startsWith('file:made')), 'the unknown item was not stored');
+
+  // Refused whole: more than 100, or item and done not in pairs; nothing changes.
+  const many = [['batch', '1']];
+  for (let i = 0; i < 101; i += 1) many.push(['item', b], ['done', '0']);
+  const tooMany = await postTicks(pagePath, view, many);
+  assert.equal(tooMany.status, 400);
+  assert.match((await tooMany.json()).error, /At most 100 ticks/);
+  const unpaired = await postTicks(pagePath, view, [['batch', '1'], ['item', b], ['done', '0'], ['item', a]]);
+  assert.equal(unpaired.status, 400);
+  assert.deepEqual(doneItems((await page()).html).sort(), after.sort(), 'nothing changed');
+
+  // A pull request the viewer can't see: every tick refused, no object created.
+  const objects = objectsWithStorage().length;
+  const hidden = await postTicks('/r/nobody/nothing/pull/4294967295', view, [['batch', '1'], ['item', a], ['done', '1'], ['item', b], ['done', '1']]);
+  assert.equal(hidden.status, 200);
+  const refused = (await hidden.json()).results;
+  assert.deepEqual(refused.map((r) => r.status), [404, 404]);
+  assert.match(refused[0].error, /doesn't exist or this account can't see it/);
+  assert.equal(objectsWithStorage().length, objects, 'no pull request object stored anything');
+
+  // Unticking in a batch, and the single-item form still answers as before.
+  const undo = await postTicks(pagePath, view, [['batch', '1'], ['item', a], ['done', '0'], ['item', b], ['done', '0']]);
+  assert.deepEqual((await undo.json()).results.map((r) => r.status), [200, 200]);
+  const single = await postTicks(pagePath, view, [['item', a], ['done', '1']]);
+  assert.deepEqual([single.status, await single.json()], [200, { item: a, done: true }]);
+  const singleBad = await postTicks(pagePath, view, [['item', 'file:made/up.ts'], ['done', '1']]);
+  assert.equal(singleBad.status, 404);
+  assert.match((await singleBad.json()).error, /not on the pull request's current review page/);
+});
+
+test('a batch past the cap of ticks a person holds stores the ticks that fit and refuses the rest', async () => {
+  const view = await page();
+  // Change items: each stores one tick (a file entry stores one per change).
+  const [c, d] = items(view.html).filter((item) => item.startsWith('change:') && !doneItems(view.html).includes(item));
+  assert.ok(c && d, 'two change items');
+  // Fill octo's ticks on this pull request to one below the cap (5,000) while the Worker is stopped.
+  await stack.kill();
+  const databases = pullRequestObjects().map((path) => new DatabaseSync(path));
+  const db = databases.find((x) => x.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'ticks'").get().n === 1
+    && x.prepare("SELECT count(*) AS n FROM ticks WHERE person = 'octo'").get().n > 0);
+  assert.ok(db, 'found the object holding octo\'s ticks');
+  const held = db.prepare("SELECT count(*) AS n FROM ticks WHERE person = 'octo'").get().n;
+  const insert = db.prepare("INSERT INTO ticks (person, item, done, updated_at, head_sha) VALUES ('octo', ?, 1, ?, 'seed')");
+  const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+  for (let i = held; i < 4999; i += 1) insert.run(`check:seed${i}`, now);
+  for (const x of databases) x.close();
+  await stack.start();
+
+  const fresh = await page();
+  const reply = await postTicks(pagePath, fresh, [['batch', '1'], ['item', c], ['done', '1'], ['item', d], ['done', '1']]);
+  const { results } = await reply.json();
+  assert.deepEqual(results.map((r) => r.status), [200, 409], JSON.stringify(results));
+  assert.match(results[1].error, /You already hold 5000 ticks/);
+  const done = doneItems((await page()).html);
+  assert.ok(done.includes(c) && !done.includes(d), JSON.stringify(done));
+});
