@@ -1,9 +1,9 @@
 // CPU profile of the Worker under load: where the time of one kind of /mcp request goes.
 // Starts the stack like the benchmarks, attaches to the Worker's DevTools inspector, records a
 // V8 CPU profile while wrk loads one request, and prints the functions with the most self time
-// (wasm functions carry their Rust names when built with CARGO_PROFILE_RELEASE_STRIP=false).
+// (wasm functions carry their Rust names in a build with LOGIKFLOW_NAMES=1).
 //
-//   CARGO_PROFILE_RELEASE_STRIP=false bash tests/scripts/build.sh
+//   LOGIKFLOW_NAMES=1 bash tests/scripts/build.sh    # or CARGO_PROFILE_RELEASE_STRIP=false
 //   LOGIKFLOW_BUILD=skip node tests/bench/profile.mjs [list|legacy|token|gpr|gpr-big|gpr-huge|first-small|first-big|first-huge|save|page-big|page-huge] [seconds]
 //
 // `gpr-huge` is a repeat read of the 3,000-file pull request; `first-small`, `first-big` and

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Benchmarks (issue #7): bundle size, startup (tests/bench/startup.mjs), the core work natively,
-# and the server on local workerd side by side with a trivial JS Worker. Prints tables and
+# the server on local workerd side by side with a trivial JS Worker, and the Worker's CPU per
+# route (tests/bench/routes.mjs, issue #30). Prints tables and
 # writes them to tests/artifacts/bench.md.
 # Figures only: nothing here passes or fails on a number.
 set -euo pipefail
@@ -42,4 +43,9 @@ upload=$(CI=true WRANGLER_SEND_METRICS=false LOGIKFLOW_BUILD=skip node node_modu
 # Startup: V8's first compile of the wasm in fresh processes, a cold isolate's first request.
 node tests/bench/startup.mjs
 LOGIKFLOW_BUILD=skip node tests/bench/server.mjs
+# Worker CPU per invocation of every reviewer's and agent's route at 30, 320 and 3,000 files, the
+# Durable Objects' own in a column of their own (issue #30), on build/'s code with its function
+# names kept (target/named-build, made from the same cargo output).
+LOGIKFLOW_BUILD=skip node tests/bench/routes.mjs
+{ echo; cat tests/artifacts/routes.md; } >> "$out"
 echo "Written to $out"

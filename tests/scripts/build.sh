@@ -4,8 +4,14 @@
 # src/worker.mjs bundled with the bindings into build/index.js (esbuild). Wrangler calls this as
 # its build command. Every tool is local: nothing is downloaded. LOGIKFLOW_BUILD=skip skips the build when build/ is newer than every source
 # (tests that restart wrangler use it); LOGIKFLOW_BUILD=dev skips binaryen (faster).
+# LOGIKFLOW_OUT puts the build in another folder than build/, and LOGIKFLOW_NAMES=1 keeps the wasm's
+# function names: the route bench (tests/bench/routes.mjs) and the CPU guard
+# (tests/e2e/large-pull-cpu.test.mjs) serve such a build from target/named-build
+# (tests/e2e/cpu-guard.mjs `NAMED_BUILD_ENV`).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+export LOGIKFLOW_OUT="${LOGIKFLOW_OUT:-build}"
+dest=$LOGIKFLOW_OUT
 
 # Static assets, served by Workers Static Assets (`[assets]` in wrangler.toml), not by the wasm:
 # our own files from src/static/; highlight.js with the review page's languages, bundled from
@@ -13,26 +19,26 @@ cd "$(dirname "$0")/../.."
 # security headers (`_headers`), both rendered by build.rs (kept in build/guide/ between builds).
 # Made on every build, also when the wasm is fresh, beside build/assets and swapped in whole.
 make_assets() {
-  rm -rf build/.assets
-  mkdir -p build/.assets/static build/.assets/docs
-  cp src/static/* build/.assets/static/
+  rm -rf "$dest"/.assets
+  mkdir -p "$dest"/.assets/static "$dest"/.assets/docs
+  cp src/static/* "$dest"/.assets/static/
   "$PWD/node_modules/@esbuild/linux-x64/bin/esbuild" src/web/highlight-bundle.mjs --bundle --format=iife \
-    --minify --log-level=warning --outfile=build/.assets/static/highlight.js
-  if [ -f build/guide/ordering-guide.html ]; then
-    cp build/guide/ordering-guide.html build/.assets/docs/ordering-guide.html
-    cp build/guide/_headers build/.assets/_headers
+    --minify --log-level=warning --outfile="$dest"/.assets/static/highlight.js
+  if [ -f "$dest"/guide/ordering-guide.html ]; then
+    cp "$dest"/guide/ordering-guide.html "$dest"/.assets/docs/ordering-guide.html
+    cp "$dest"/guide/_headers "$dest"/.assets/_headers
   fi
-  touch build/.assets/.made
-  rm -rf build/assets
-  mv build/.assets build/assets
+  touch "$dest"/.assets/.made
+  rm -rf "$dest"/assets
+  mv "$dest"/.assets "$dest"/assets
 }
 
-if [ "${LOGIKFLOW_BUILD:-}" = skip ] && [ -f build/index.js ]; then
-  newest_source=$(find src schema Cargo.toml Cargo.lock build.rs -newer build/index.js -print -quit)
-  if [ -z "$newest_source" ] && [ -f build/guide/ordering-guide.html ]; then
+if [ "${LOGIKFLOW_BUILD:-}" = skip ] && [ -f "$dest"/index.js ]; then
+  newest_source=$(find src schema Cargo.toml Cargo.lock build.rs -newer "$dest"/index.js -print -quit)
+  if [ -z "$newest_source" ] && [ -f "$dest"/guide/ordering-guide.html ]; then
     # Fresh wasm: remake the assets only when their sources changed, so a Worker started while
     # another is serving build/assets (tests run files side by side) never sees them vanish.
-    if [ ! -f build/assets/.made ] || [ -n "$(find src/static src/web/highlight-bundle.mjs build/guide -newer build/assets/.made -print -quit)" ]; then
+    if [ ! -f "$dest"/assets/.made ] || [ -n "$(find src/static src/web/highlight-bundle.mjs "$dest"/guide -newer "$dest"/assets/.made -print -quit)" ]; then
       make_assets
     fi
     exit 0
@@ -52,55 +58,62 @@ fi
 
 # The bindings' macros use js_sys's futures, as the `worker` crate expects.
 export WASM_BINDGEN_USE_JS_SYS=1
-mkdir -p build
+mkdir -p "$dest"
 # Stable Rust as installed: no unstable compiler flags, so the release is built as it is tested.
 cargo build --lib --release --target wasm32-unknown-unknown \
-  --message-format=json-render-diagnostics > build/.cargo-messages.json
+  --message-format=json-render-diagnostics > "$dest"/.cargo-messages.json
 # build.rs's outputs: the OUT_DIR cargo reports for this crate's build script.
 out_dir=$(node -e '
-  const lines = require("fs").readFileSync("build/.cargo-messages.json", "utf8").split("\n");
+  const lines = require("fs").readFileSync(process.env.LOGIKFLOW_OUT + "/.cargo-messages.json", "utf8").split("\n");
   for (const line of lines) {
     if (!line.startsWith("{")) continue;
     const m = JSON.parse(line);
     if (m.reason === "build-script-executed" && /logikflow/.test(m.package_id)) console.log(m.out_dir);
   }')
-mkdir -p build/guide
-cp "$out_dir/ordering-guide.html" "$out_dir/_headers" build/guide/
+mkdir -p "$dest"/guide
+cp "$out_dir/ordering-guide.html" "$out_dir/_headers" "$dest"/guide/
 wasm="${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release/logikflow.wasm"
 
 # Everything is made in build/.staging and moved into place at the end, so a build that fails
 # or overlaps a reload never leaves build/index.js paired with another build's wasm.
-rm -rf build/.staging build/.glue
-mkdir -p build/.staging
+rm -rf "$dest"/.staging "$dest"/.glue
+mkdir -p "$dest"/.staging
 # --experimental-reset-state-function and --force-enable-abort-handler: what src/worker.mjs
 # needs to reset the wasm instance after a panic or a trap.
-"$WASM_BINDGEN_BIN" "$wasm" --out-dir build/.glue --out-name index --target module --no-typescript \
+"$WASM_BINDGEN_BIN" "$wasm" --out-dir "$dest"/.glue --out-name index --target module --no-typescript \
   --experimental-reset-state-function --force-enable-abort-handler
 # The bindings import the module as a source-phase import; workerd takes a plain import of a .wasm.
-sed -i 's/import source /import /' build/.glue/index.js
+sed -i 's/import source /import /' "$dest"/.glue/index.js
 
 if [ "${LOGIKFLOW_BUILD:-}" = dev ]; then
-  mv build/.glue/index_bg.wasm build/.staging/index_bg.wasm
+  mv "$dest"/.glue/index_bg.wasm "$dest"/.staging/index_bg.wasm
 else
   # Binaryen pass, chosen by CPU (docs/capacity.md, "Optimization level"), debug names and
   # producer notes stripped. LOGIKFLOW_WASM_OPT_FLAGS replaces the optimization flags
   # (tests/bench/opt-levels.sh measures them). Features: exactly what rustc and wasm-bindgen emit
-  # for workerd's V8. CARGO_PROFILE_RELEASE_STRIP=false keeps the function names, for
-  # tests/bench/profile.mjs.
+  # for workerd's V8. LOGIKFLOW_NAMES=1 (or CARGO_PROFILE_RELEASE_STRIP=false) keeps the function
+  # names, for CPU profiles (tests/bench/cpu.mjs, profile.mjs).
   read -r -a passes <<< "${LOGIKFLOW_WASM_OPT_FLAGS:--O3}"
   names="--strip-debug"
-  if [ "${CARGO_PROFILE_RELEASE_STRIP:-}" = false ]; then names="--debuginfo"; fi
-  "$WASM_OPT_BIN" build/.glue/index_bg.wasm "${passes[@]}" \
+  if [ "${CARGO_PROFILE_RELEASE_STRIP:-}" = false ] || [ "${LOGIKFLOW_NAMES:-}" = 1 ]; then names="--debuginfo"; fi
+  "$WASM_OPT_BIN" "$dest"/.glue/index_bg.wasm "${passes[@]}" \
     "$names" --strip-producers \
     --enable-bulk-memory --enable-bulk-memory-opt --enable-sign-ext --enable-mutable-globals \
     --enable-nontrapping-float-to-int --enable-multivalue --enable-reference-types \
-    --enable-exception-handling -o build/.staging/index_bg.wasm
-  rm build/.glue/index_bg.wasm
+    --enable-exception-handling -o "$dest"/.staging/index_bg.wasm
+  rm "$dest"/.glue/index_bg.wasm
 fi
 # The bindings import ./index_bg.wasm, which stays a separate module beside build/index.js.
-"$ESBUILD_BIN" src/worker.mjs --bundle --format=esm --minify --log-level=warning \
-  --external:./index_bg.wasm '--external:cloudflare:*' --outfile=build/.staging/index.js
-mv build/.staging/index_bg.wasm build/index_bg.wasm
-mv build/.staging/index.js build/index.js
-rmdir build/.staging
+# src/worker.mjs imports the glue from build/.glue; another folder's build bundles a copy that
+# imports it from there.
+entry=src/worker.mjs
+if [ "$dest" != build ]; then
+  entry="$dest/.glue/worker.mjs"
+  sed "s#'../build/.glue/index.js'#'./index.js'#" src/worker.mjs > "$entry"
+fi
+"$ESBUILD_BIN" "$entry" --bundle --format=esm --minify --log-level=warning \
+  --external:./index_bg.wasm '--external:cloudflare:*' --outfile="$dest"/.staging/index.js
+mv "$dest"/.staging/index_bg.wasm "$dest"/index_bg.wasm
+mv "$dest"/.staging/index.js "$dest"/index.js
+rmdir "$dest"/.staging
 make_assets

@@ -33,6 +33,12 @@ step "release build"
 bash tests/scripts/build.sh
 bash tests/scripts/wasm-size.sh build/index_bg.wasm
 
+step "build with function names (the CPU guard's, tests/e2e/cpu-guard.mjs)"
+# Its own target folder (v0 symbol names), into target/named-build; build/ stays as it is. Made
+# again only when a source is newer than it (LOGIKFLOW_BUILD=skip).
+LOGIKFLOW_BUILD=skip LOGIKFLOW_NAMES=1 CARGO_PROFILE_RELEASE_STRIP=false RUSTFLAGS='-C symbol-mangling-version=v0' \
+  CARGO_TARGET_DIR=target/named LOGIKFLOW_OUT=target/named-build bash tests/scripts/build.sh
+
 step "wasm tests (wasm-bindgen-test on Node 22)"
 # The wasm half's own tests: the adapters and the service's decisions that compile only for
 # wasm32, and the stored values recomputed in the wasm.

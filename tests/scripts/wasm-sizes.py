@@ -2,7 +2,7 @@
 """What each part of the Worker's wasm costs: function bodies grouped by Rust module path.
 
 Usage: build with names kept, then run this on the wasm:
-    CARGO_PROFILE_RELEASE_STRIP=false bash tests/scripts/build.sh
+    LOGIKFLOW_NAMES=1 bash tests/scripts/build.sh
     python3 tests/scripts/wasm-sizes.py build/index_bg.wasm [--top 40] [--depth 3]
 
 Reads the code section (body sizes) and the `name` section (function names, demangled when they
@@ -105,6 +105,8 @@ def module_of(name, depth):
             parts.append(rest[:n])
             rest = rest[n:]
         name = '::'.join(p for p in parts if not re.fullmatch(r'h[0-9a-f]{16}', p))
+    # v0 names carry each crate's disambiguator: logikflow[2e9619a9f3a52877]::store -> logikflow::store
+    name = re.sub(r'\[[0-9a-f]+\]', '', name)
     name = re.sub(r'<[^<>]*>', '', name)
     name = name.lstrip('_<&')
     parts = [p for p in name.split('::') if p]

@@ -21,6 +21,7 @@ import {
   rebuildPatch,
   commentFor,
   fixtureFiles,
+  headTextFromPatch,
 } from './synth.mjs';
 import { readCases } from './measure.mjs';
 
@@ -318,6 +319,8 @@ function buildBig() {
     access: { octo: 'push', maint: 'maintain' },
     createdAt: '2023-05-10T08:00:00Z',
   });
+  // Changed files' contents at a pull request's head come from their patches (syntheticHeadFile).
+  repo.synthetic = true;
   const main = addSyntheticCommits(repo, 'big:main', null, ['Initial commit', 'Vendor dependencies', 'Add LogiKFlow settings', 'Bump toolchain'], '2025-01-06T09:00:00Z');
   repo.overlays.set(main[0], overlay(null, { '.gitattributes': 'vendor/** linguist-vendored\ngen/** linguist-generated\n*.png binary\n' }));
   repo.overlays.set(main[1], overlay(main[0]));
@@ -549,6 +552,24 @@ export function readContents(repo, sha, path) {
   if (!resolved && cur && repo.gitDir && isGitCommit(repo, cur)) result = readPath(repo.gitDir, cur, clean);
   if (!repo.pushed.overlays.has(sha)) repo.contentCache.set(key, result);
   return result;
+}
+
+/**
+ * The contents of a file a synthetic pull request (`logikflow/big`) changes, at that pull request's
+ * current head, made from its patch (`headTextFromPatch`); null for any other repository, commit
+ * or path, and for removed files and files without a patch.
+ */
+export function syntheticHeadFile(repo, sha, path) {
+  if (!repo.synthetic) return null;
+  const clean = String(path).replace(/^\/+|\/+$/g, '');
+  for (const pr of repo.pulls.values()) {
+    if (pr.headSha !== sha) continue;
+    const file = pr.files.find((f) => f.filename === clean);
+    if (!file || !file.patch || file.status === 'removed') return null;
+    const content = Buffer.from(headTextFromPatch(file.patch), 'utf8');
+    return { type: 'file', content, sha: blobSha(content), size: content.length };
+  }
+  return null;
 }
 
 /**

@@ -16,7 +16,7 @@ import http from 'node:http';
 import { randomBytes, createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 
-import { USERS, OWNER, userByLogin, buildWorld, accessLevel, resolveRef, readContents, compareCommits, pushToPull, pushedFilesBetween, resetWorld } from './data.mjs';
+import { USERS, OWNER, userByLogin, buildWorld, accessLevel, resolveRef, readContents, syntheticHeadFile, compareCommits, pushToPull, pushedFilesBetween, resetWorld } from './data.mjs';
 import { FaultTable, FaultSpecError, STATUS_MESSAGES } from './faults.mjs';
 import { Auth } from './oauth.mjs';
 import { Apps, readManifest } from './apps.mjs';
@@ -606,7 +606,7 @@ export async function startStandin(options = {}) {
     const sha = resolveRef(repo, refParam);
     if (!sha) throw new HttpError(404, `No commit found for the ref ${refParam}`, DOCS.contents);
     const ref = refParam || repo.defaultBranch;
-    const found = readContents(repo, sha, path);
+    const found = readContents(repo, sha, path) ?? syntheticHeadFile(repo, sha, path);
     if (!found) throw notFound(DOCS.contents);
     if (found.type === 'dir') return send(ctx, 200, shapes.dirContents(ctx.origin, repo, ref, found.entries));
     return send(ctx, 200, shapes.fileContents(ctx.origin, repo, ref, path.replace(/^\/+|\/+$/g, ''), found));

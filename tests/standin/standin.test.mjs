@@ -664,6 +664,22 @@ describe('contents', () => {
     assert.equal((await api('/repos/logikflow/demo/contents/%E0%A4%A?ref=main')).status, 404);
   });
 
+  test('a synthetic pull request\'s changed files are served at its head, made from their patches', async () => {
+    const { json: pr } = await api('/repos/logikflow/big/pulls/3');
+    const { json: files } = await api('/repos/logikflow/big/pulls/3/files?per_page=100');
+    const file = files.find((f) => f.status === 'modified' && f.patch);
+    const res = await api(`/repos/logikflow/big/contents/${file.filename}?ref=${pr.head.sha}`);
+    assert.equal(res.status, 200);
+    const lines = decode(res.json.content).toString().split('\n');
+    const hunk = /^@@ -\d+(?:,\d+)? \+(\d+)/.exec(file.patch);
+    const firstNew = file.patch.split('\n').slice(1).find((l) => l[0] === ' ' || l[0] === '+');
+    assert.equal(lines[Number(hunk[1]) - 1], firstNew.slice(1), 'the hunk\'s new side at its line numbers');
+    assert.equal(lines[0] === firstNew.slice(1) || lines[0] === '// line 1', true);
+    assert.equal((await api(`/repos/logikflow/big/contents/${file.filename}?ref=${pr.base.sha}`)).status, 404, 'not at the base');
+    const removed = files.find((f) => f.status === 'removed');
+    assert.equal((await api(`/repos/logikflow/big/contents/${removed.filename}?ref=${pr.head.sha}`)).status, 404, 'not a removed file');
+  });
+
   test('settings depend on repository and ref', async () => {
     const { json: big1 } = await api('/repos/logikflow/big/pulls/1');
     const { json: big3 } = await api('/repos/logikflow/big/pulls/3');

@@ -108,6 +108,27 @@ export function parsePatch(patch) {
   return hunks;
 }
 
+/**
+ * A file's text at the head of a pull request, made from its patch: the new side of each hunk at
+ * its line numbers, a numbered filler line everywhere else, and ten filler lines after the last
+ * hunk. Synthetic files have no contents of their own; this is what "expand context" on the review
+ * page reads for them (the lines between and around hunks).
+ */
+export function headTextFromPatch(patch) {
+  const known = new Map();
+  let last = 0;
+  for (const hunk of parsePatch(patch)) {
+    let at = hunk.newStart;
+    for (const line of hunk.lines) {
+      if (line[0] === ' ' || line[0] === '+') known.set(at++, line.slice(1));
+    }
+    last = Math.max(last, at - 1);
+  }
+  const lines = [];
+  for (let n = 1; n <= last + 10; n++) lines.push(known.get(n) ?? `// line ${n}`);
+  return `${lines.join('\n')}\n`;
+}
+
 /** Serialises parsed hunks back into a patch string (headers recomputed from bodies). */
 export function rebuildPatch(hunks) {
   const out = [];
