@@ -336,25 +336,25 @@ fn snapshot_rows() {
 }
 
 /// A reviewer's stored state on `files`: every change of the first sixth ticked at an earlier
-/// head (at most what one person may hold), whose record lacks one change of every tenth of
-/// those files (so they are "changed since you reviewed" and new since the last visit), and one
-/// file ticked at the head.
+/// head (at most what one person may hold), whose record (every file's keys, as the first tick
+/// at a head records them) lacks one change of every tenth file (so those are "changed since
+/// you reviewed" and new since the last visit), and one file ticked at the head.
 fn reviewer(files: &[SnapshotFile], head: &str) -> ReviewerState {
     let old = "0123456789abcdef0123456789abcdef01234567";
+    let earlier = (files.len() / 6).min(MAX_TICKS_PER_PERSON / HUNKS_PER_FILE - 1);
     let mut ticks = Vec::new();
     let mut then = serde_json::Map::new();
-    let earlier = (files.len() / 6).min(MAX_TICKS_PER_PERSON / HUNKS_PER_FILE - 1);
-    for (i, file) in files.iter().enumerate().take(earlier) {
+    for (i, file) in files.iter().enumerate() {
         let mut keys: Vec<String> = file.changes.iter().map(|c| c.id.clone()).collect();
         if i % 10 == 0 {
             keys.pop();
         }
-        for key in &keys {
-            ticks.push(TickRow {
+        if i < earlier {
+            ticks.extend(keys.iter().map(|key| TickRow {
                 item: review_state::change_item(&file.path, key),
                 head_sha: Some(old.into()),
                 at: format!("2026-12-01T10:{:02}:00Z", i % 60),
-            });
+            }));
         }
         then.insert(file.path.clone(), json!(keys));
     }
