@@ -1774,3 +1774,7 @@ fn time_html(value: &str) -> String {
 #[cfg(test)]
 #[allow(clippy::indexing_slicing, clippy::panic)]
 mod tests;
+
+#[cfg(test)]
+#[allow(clippy::indexing_slicing, clippy::panic)]
+mod window_tests;
