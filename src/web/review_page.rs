@@ -222,20 +222,23 @@ pub fn file_item_id(path: &str, hunks: Option<&[String]>) -> String {
 /// it has under "Not in the order yet".
 pub fn file_anchor(path: &str, hunk: Option<&str>, order: &Order) -> String {
     let mut anchors = Anchors::default();
-    let mut candidates = Vec::new();
-    for section in &order.sections {
-        for entry in &section.files {
-            let anchor = anchors.next(&entry.path);
-            candidates.push(Candidate {
-                path: &entry.path,
-                hunks: entry.hunks.as_deref(),
-                anchor,
-            });
-        }
-    }
+    let entries: Vec<(&FileEntry, String)> = order
+        .sections
+        .iter()
+        .flat_map(|section| &section.files)
+        .map(|entry| (entry, anchors.next(&entry.path).0))
+        .collect();
+    let candidates: Vec<Candidate<'_>> = entries
+        .iter()
+        .map(|(entry, anchor)| Candidate {
+            path: &entry.path,
+            hunks: entry.hunks.as_deref(),
+            anchor,
+        })
+        .collect();
     match pick_anchor(&candidates, path, hunk) {
         Some(anchor) => anchor.to_string(),
-        None => anchors.next(path),
+        None => anchors.next(path).0,
     }
 }
 
@@ -402,7 +405,7 @@ fn content_items(
 struct Candidate<'b> {
     path: &'b str,
     hunks: Option<&'b [String]>,
-    anchor: String,
+    anchor: &'b str,
 }
 
 fn pick_anchor<'c>(
@@ -413,13 +416,13 @@ fn pick_anchor<'c>(
     let mut first = None;
     let mut rest = None;
     for candidate in candidates.iter().filter(|c| c.path == path) {
-        first.get_or_insert(candidate.anchor.as_str());
+        first.get_or_insert(candidate.anchor);
         match (candidate.hunks, hunk) {
             (Some(hunks), Some(wanted)) if hunks.iter().any(|id| id == wanted) => {
-                return Some(&candidate.anchor);
+                return Some(candidate.anchor);
             }
             (None, _) => {
-                rest.get_or_insert(candidate.anchor.as_str());
+                rest.get_or_insert(candidate.anchor);
             }
             _ => {}
         }
@@ -433,30 +436,40 @@ fn pick_anchor<'c>(
 
 /// Hands out unique entry anchors in reading order; see the module docs.
 #[derive(Default)]
-struct Anchors {
-    seen: HashMap<String, usize>,
+struct Anchors<'p> {
+    /// Per path, the appearances so far.
+    seen: HashMap<&'p str, usize>,
+    /// The anchors made that end in `-part-<digits>` (then perhaps `~`s): only those can meet
+    /// another, as paths' slugs differ and never end in `~`.
     used: HashSet<String>,
 }
 
-impl Anchors {
-    fn next(&mut self, path: &str) -> String {
-        let count = self.seen.entry(path.to_string()).or_insert(0);
+impl<'p> Anchors<'p> {
+    /// The anchor of the next appearance of `path`, and which appearance it is (from 1).
+    fn next(&mut self, path: &'p str) -> (String, usize) {
+        let count = self.seen.entry(path).or_insert(0);
         *count += 1;
+        let count = *count;
         // Joined by hand, as `review_state::item` (one per entry of a 3,000-file page).
         let mut anchor = String::with_capacity(path.len() + 8);
         anchor.push_str("file-");
         slug_into(&mut anchor, path);
-        if *count > 1 {
+        if count > 1 {
             anchor.push_str("-part-");
             anchor.push_str(&count.to_string());
         }
         // Only a path that itself ends in `-part-N` can collide; a trailing `~` is never made
         // by `slug`, so appending it gives a fresh id.
-        while self.used.contains(&anchor) {
-            anchor.push('~');
+        let may_meet = anchor
+            .rsplit_once("-part-")
+            .is_some_and(|(_, n)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+        if may_meet {
+            while self.used.contains(&anchor) {
+                anchor.push('~');
+            }
+            self.used.insert(anchor.clone());
         }
-        self.used.insert(anchor.clone());
-        anchor
+        (anchor, count)
     }
 }
 
@@ -609,6 +622,17 @@ fn entry_status(
     (count, of(count > 0 && all_ticked, any_changed), any_new)
 }
 
+/// What [`Plan::new`] knows of a path: its file (the first of that path), how many entries of
+/// the order show it and whether one shows its rest, and whether "Not in the order yet" has
+/// looked at it.
+#[derive(Clone, Copy, Default)]
+struct PathFacts<'b> {
+    file: Option<&'b SnapshotFile>,
+    appearances: usize,
+    has_rest: bool,
+    listed: bool,
+}
+
 /// The page's entries, computed once: anchors, parts, checks and what is not in the order yet.
 struct Plan<'b> {
     sections: Vec<Vec<EntryPlan<'b>>>,
@@ -633,25 +657,27 @@ impl<'b> Plan<'b> {
                 .or_default()
                 .push(item);
         }
-        let mut files_by_path: HashMap<&'b str, &'b SnapshotFile> = HashMap::new();
+        // What the plan asks of each path, in one map (a view plans every entry).
+        let mut paths: HashMap<&'b str, PathFacts<'b>> = HashMap::with_capacity(files.len());
         for file in files {
-            files_by_path.entry(file.path.as_str()).or_insert(file);
+            paths
+                .entry(file.path.as_str())
+                .or_default()
+                .file
+                .get_or_insert(file);
         }
         let mut named: HashMap<&'b str, HashSet<&'b str>> = HashMap::new();
-        let mut appearances: HashMap<&'b str, usize> = HashMap::new();
-        let mut has_rest: HashSet<&'b str> = HashSet::new();
         let sections_in: &'b [crate::review::order::Section] =
             order.map_or(&[], |order| order.sections.as_slice());
         for entry in sections_in.iter().flat_map(|section| &section.files) {
-            *appearances.entry(entry.path.as_str()).or_insert(0) += 1;
+            let facts = paths.entry(entry.path.as_str()).or_default();
+            facts.appearances += 1;
             match &entry.hunks {
                 Some(hunks) => named
                     .entry(entry.path.as_str())
                     .or_default()
                     .extend(hunks.iter().map(String::as_str)),
-                None => {
-                    has_rest.insert(entry.path.as_str());
-                }
+                None => facts.has_rest = true,
             }
         }
 
@@ -660,21 +686,22 @@ impl<'b> Plan<'b> {
         let mut plan = |path: &'b str, file: Option<&'b SnapshotFile>, select: Select<'b>| {
             let (items, state, new_since_visit) =
                 entry_status(path, file, &select, named.get(path), state, &ticked);
-            EntryPlan {
+            let (anchor, nth) = anchors.next(path);
+            let plan = EntryPlan {
                 path,
                 entry: None,
                 file,
                 select,
                 part: None,
-                anchor: anchors.next(path),
+                anchor,
                 items,
                 state,
                 new_since_visit,
                 checks: Vec::new(),
                 new_changes: None,
-            }
+            };
+            (plan, nth)
         };
-        let mut seen: HashMap<&'b str, usize> = HashMap::new();
         let mut sections = Vec::with_capacity(sections_in.len());
         let mut section_checks = Vec::with_capacity(sections_in.len());
         for (s, section) in sections_in.iter().enumerate() {
@@ -682,35 +709,40 @@ impl<'b> Plan<'b> {
             let mut entries = Vec::with_capacity(section.files.len());
             for (e, entry) in section.files.iter().enumerate() {
                 let path = entry.path.as_str();
-                let total = appearances.get(path).copied().unwrap_or(1);
-                let nth = seen.entry(path).or_insert(0);
-                *nth += 1;
+                let facts = paths.get(path).copied().unwrap_or_default();
                 let select = match &entry.hunks {
                     Some(hunks) => Select::Only(hunks),
                     None => Select::Rest,
                 };
+                let (plan, nth) = plan(path, facts.file, select);
+                let total = facts.appearances;
+                let checks = if by_place.is_empty() {
+                    Vec::new()
+                } else {
+                    by_place.remove(&(s, Some(e))).unwrap_or_default()
+                };
                 entries.push(EntryPlan {
                     entry: Some(entry),
-                    part: (total > 1).then_some((*nth, total)),
-                    checks: by_place.remove(&(s, Some(e))).unwrap_or_default(),
-                    ..plan(path, files_by_path.get(path).copied(), select)
+                    part: (total > 1).then_some((nth, total)),
+                    checks,
+                    ..plan
                 });
             }
             sections.push(entries);
         }
 
         let mut leftovers = Vec::new();
-        let mut listed: HashSet<&str> = HashSet::new();
         for file in files {
             let path = file.path.as_str();
-            if !listed.insert(path) {
+            let Some(facts) = paths.get_mut(path).filter(|facts| !facts.listed) else {
+                continue;
+            };
+            facts.listed = true;
+            if facts.appearances == 0 {
+                leftovers.push(plan(path, Some(file), Select::Rest).0);
                 continue;
             }
-            if !appearances.contains_key(path) {
-                leftovers.push(plan(path, Some(file), Select::Rest));
-                continue;
-            }
-            if has_rest.contains(path) {
+            if facts.has_rest {
                 continue;
             }
             // Every part names its hunks: changes from later commits belong to no part.
@@ -718,7 +750,7 @@ impl<'b> Plan<'b> {
             if !unnamed.is_empty() {
                 leftovers.push(EntryPlan {
                     new_changes: Some(unnamed),
-                    ..plan(path, Some(file), Select::Rest)
+                    ..plan(path, Some(file), Select::Rest).0
                 });
             }
         }
@@ -752,19 +784,18 @@ impl<'b> Plan<'b> {
         })
     }
 
-    fn link_for(&self, path: &str, hunk: Option<&str>) -> Option<String> {
-        let candidates: Vec<Candidate<'_>> = self
-            .entries()
+    /// Every entry, for [`pick_anchor`].
+    fn candidates(&self) -> Vec<Candidate<'_>> {
+        self.entries()
             .map(|entry| Candidate {
                 path: entry.path,
                 hunks: match &entry.select {
                     Select::Only(hunks) => Some(hunks),
                     Select::Rest => None,
                 },
-                anchor: entry.anchor.clone(),
+                anchor: &entry.anchor,
             })
-            .collect();
-        pick_anchor(&candidates, path, hunk).map(|anchor| format!("#{anchor}"))
+            .collect()
     }
 }
 
@@ -1321,12 +1352,14 @@ fn diagram_panel(out: &mut String, page: &ReviewPage<'_>, plan: &Plan<'_>) {
     match page.diagram {
         Some(diagram) => {
             let layout = layout::layout(&layout::input_from_json(diagram));
+            let candidates = plan.candidates();
             let links: Vec<Option<String>> = layout
                 .nodes
                 .iter()
                 .map(|node| {
                     let file = node.file.as_deref()?;
-                    plan.link_for(file, node.hunk.as_deref())
+                    pick_anchor(&candidates, file, node.hunk.as_deref())
+                        .map(|anchor| format!("#{anchor}"))
                 })
                 .collect();
             diagram_drawing(out, &layout, &links);

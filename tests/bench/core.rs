@@ -264,8 +264,8 @@ fn main() {
     if wanted_row("snapshot, hints, validate") {
         snapshot_rows();
     }
-    if wanted_row("review page") {
-        for (count, runs) in [(30, 400), (320, 100), (3_000, 20)] {
+    for (count, runs) in [(30, 400), (320, 100), (3_000, 20)] {
+        if wanted_row(&format!("review page, {count} files")) {
             review_page_rows(count, runs);
         }
     }
