@@ -918,13 +918,12 @@ impl Ctx<'_> {
         entry.state
     }
 
-    /// The link to `window` of the page, at `anchor`, escaped.
-    fn window_href(&self, window: usize, anchor: &str) -> String {
-        escape(&format!(
-            "{}{}#{anchor}",
-            self.window_base,
-            window * WINDOW_ENTRIES + 1
-        ))
+    /// Appends the link to `window` of the page, at `anchor`, escaped.
+    fn window_href(&self, out: &mut String, window: usize, anchor: &str) {
+        escape_into(out, self.window_base);
+        out.push_str(&(window * WINDOW_ENTRIES + 1).to_string());
+        out.push('#');
+        escape_into(out, anchor);
     }
 
     /// Whether the current view shows this entry.
@@ -1233,28 +1232,34 @@ fn outline(out: &mut String, page: &ReviewPage<'_>, plan: &Plan<'_>, ctx: &Ctx<'
             " class=\"filtered\""
         };
         let name = entry.path.rsplit('/').next().unwrap_or(entry.path);
-        let part = entry
-            .part
-            .map(|(nth, of)| format!(" <span class=\"muted\">({nth}/{of})</span>"))
-            .unwrap_or_default();
+        // Written piece by piece: one line per entry of every window.
+        out.push_str("<li data-state=\"");
+        out.push_str(state);
+        out.push('"');
+        out.push_str(hidden);
+        out.push_str("><a href=\"");
         // An entry of another window links to that window's page; the script loads it in place.
         let window = shown.saturating_sub(1) / WINDOW_ENTRIES;
-        let href = if !ctx.windowed || !hidden.is_empty() || window == ctx.window {
-            format!("#{}", escape(&entry.anchor))
+        if !ctx.windowed || !hidden.is_empty() || window == ctx.window {
+            out.push('#');
+            escape_into(out, &entry.anchor);
         } else {
-            ctx.window_href(window, &entry.anchor)
-        };
-        let _ = writeln!(
-            out,
-            "<li data-state=\"{state}\"{hidden}><a href=\"{href}\" title=\"{}\"><span class=\"vh\">{}: </span>{}{part}</a></li>",
-            escape(entry.path),
-            if entry.items == 0 {
-                "Nothing to review"
-            } else {
-                ctx.entry_state(entry).label()
-            },
-            escape(name)
-        );
+            ctx.window_href(out, window, &entry.anchor);
+        }
+        out.push_str("\" title=\"");
+        escape_into(out, entry.path);
+        out.push_str("\"><span class=\"vh\">");
+        out.push_str(if entry.items == 0 {
+            "Nothing to review"
+        } else {
+            ctx.entry_state(entry).label()
+        });
+        out.push_str(": </span>");
+        escape_into(out, name);
+        if let Some((nth, of)) = entry.part {
+            let _ = write!(out, " <span class=\"muted\">({nth}/{of})</span>");
+        }
+        out.push_str("</a></li>\n");
     };
     for (index, section) in order.sections.iter().enumerate() {
         let entries = plan.sections.get(index).map_or(&[][..], Vec::as_slice);
@@ -1560,12 +1565,16 @@ fn close_run(
         return;
     }
     let count = last + 1 - first;
-    let _ = writeln!(
+    let _ = write!(
         out,
         "<div class=\"run more\" data-run=\"{key}-{window}\">\
-         <a class=\"button load-files\" href=\"{}\">Load {count} more {}</a> \
+         <a class=\"button load-files\" href=\""
+    );
+    ctx.window_href(out, window, anchor);
+    let _ = writeln!(
+        out,
+        "\">Load {count} more {}</a> \
          <span class=\"muted\">files {first} to {last} of the page · {reviewed} reviewed</span></div>",
-        ctx.window_href(window, anchor),
         if count == 1 { "file" } else { "files" }
     );
 }
