@@ -222,20 +222,23 @@ pub fn file_item_id(path: &str, hunks: Option<&[String]>) -> String {
 /// it has under "Not in the order yet".
 pub fn file_anchor(path: &str, hunk: Option<&str>, order: &Order) -> String {
     let mut anchors = Anchors::default();
-    let mut candidates = Vec::new();
-    for section in &order.sections {
-        for entry in &section.files {
-            let anchor = anchors.next(&entry.path);
-            candidates.push(Candidate {
-                path: &entry.path,
-                hunks: entry.hunks.as_deref(),
-                anchor,
-            });
-        }
-    }
+    let entries: Vec<(&FileEntry, String)> = order
+        .sections
+        .iter()
+        .flat_map(|section| &section.files)
+        .map(|entry| (entry, anchors.next(&entry.path).0))
+        .collect();
+    let candidates: Vec<Candidate<'_>> = entries
+        .iter()
+        .map(|(entry, anchor)| Candidate {
+            path: &entry.path,
+            hunks: entry.hunks.as_deref(),
+            anchor,
+        })
+        .collect();
     match pick_anchor(&candidates, path, hunk) {
         Some(anchor) => anchor.to_string(),
-        None => anchors.next(path),
+        None => anchors.next(path).0,
     }
 }
 
@@ -249,7 +252,7 @@ pub fn render(page: &ReviewPage<'_>) -> String {
         }
         _ => page.checklist,
     };
-    let plan = Plan::new(page.order, page.files, items);
+    let plan = Plan::new(page.order, page.files, items, page.review_state);
     let read_only = page.order.is_some() && page.order_version < page.latest_version;
     let pull = pull_path(page.owner, page.repo, page.number);
     let mut ctx = Ctx {
@@ -320,7 +323,7 @@ pub fn render(page: &ReviewPage<'_>) -> String {
 /// request's object.
 pub fn tickable_items(order: Option<&Order>, files: &[SnapshotFile]) -> HashSet<String> {
     let checklist = order.map(checklist_ids).unwrap_or_default();
-    let plan = Plan::new(order, files, &checklist);
+    let plan = Plan::new(order, files, &checklist, &ReviewState::default());
     plan.section_checks
         .iter()
         .flatten()
@@ -328,10 +331,10 @@ pub fn tickable_items(order: Option<&Order>, files: &[SnapshotFile]) -> HashSet<
         .map(|item| item.id.clone())
         .chain(
             plan.entries()
-                .filter(|entry| !entry.items.is_empty())
-                .map(|entry| entry.tick_id.clone()),
+                .filter(|entry| entry.items > 0)
+                .map(EntryPlan::tick_id),
         )
-        .chain(plan.entries().flat_map(|entry| entry.items.iter().cloned()))
+        .chain(plan.entries().flat_map(|entry| entry.items(&plan.named)))
         .collect()
 }
 
@@ -347,23 +350,32 @@ pub fn expand_tick(
     if checklist.iter().any(|check| check.id == item) {
         return Some(vec![item.to_string()]);
     }
-    let plan = Plan::new(order, files, &checklist);
-    let mut entries = plan.entries();
-    if let Some(entry) = entries.find(|entry| entry.tick_id == item && !entry.items.is_empty()) {
-        return Some(entry.items.clone());
+    let plan = Plan::new(order, files, &checklist, &ReviewState::default());
+    // An entry's tick id and items start with its path after their kind, so only entries of
+    // that path make theirs (all of them was most of a tick's CPU on a large pull request).
+    let of_path = |entry: &&EntryPlan<'_>, kinds: &[&str]| {
+        kinds
+            .iter()
+            .filter_map(|kind| item.strip_prefix(kind))
+            .any(|rest| rest.starts_with(entry.path))
+    };
+    let mut entries = plan.entries().filter(|entry| of_path(entry, &["file:"]));
+    if let Some(entry) = entries.find(|entry| entry.items > 0 && entry.tick_id() == item) {
+        return Some(entry.items(&plan.named));
     }
     let offered = plan
         .entries()
-        .any(|entry| entry.items.iter().any(|own| own == item));
+        .filter(|entry| of_path(entry, &["change:", "blob:"]))
+        .any(|entry| entry.items(&plan.named).iter().any(|own| own == item));
     offered.then(|| vec![item.to_string()])
 }
 
 /// Each file entry's tick id with the content items it stands for at the current head.
 pub fn entry_items(order: Option<&Order>, files: &[SnapshotFile]) -> HashMap<String, Vec<String>> {
     let checklist = order.map(checklist_ids).unwrap_or_default();
-    let plan = Plan::new(order, files, &checklist);
+    let plan = Plan::new(order, files, &checklist, &ReviewState::default());
     plan.entries()
-        .map(|entry| (entry.tick_id.clone(), entry.items.clone()))
+        .map(|entry| (entry.tick_id(), entry.items(&plan.named)))
         .collect()
 }
 
@@ -384,12 +396,7 @@ fn content_items(
     }
     file.changes
         .iter()
-        .filter(|change| match select {
-            Select::Only(wanted) => wanted.contains(&change.id),
-            Select::Rest => !named
-                .get(path)
-                .is_some_and(|set| set.contains(change.id.as_str())),
-        })
+        .filter(|change| select.takes(&change.id, named.get(path)))
         .map(|change| review_state::change_item(path, &change.id))
         .collect()
 }
@@ -398,7 +405,7 @@ fn content_items(
 struct Candidate<'b> {
     path: &'b str,
     hunks: Option<&'b [String]>,
-    anchor: String,
+    anchor: &'b str,
 }
 
 fn pick_anchor<'c>(
@@ -409,13 +416,13 @@ fn pick_anchor<'c>(
     let mut first = None;
     let mut rest = None;
     for candidate in candidates.iter().filter(|c| c.path == path) {
-        first.get_or_insert(candidate.anchor.as_str());
+        first.get_or_insert(candidate.anchor);
         match (candidate.hunks, hunk) {
             (Some(hunks), Some(wanted)) if hunks.iter().any(|id| id == wanted) => {
-                return Some(&candidate.anchor);
+                return Some(candidate.anchor);
             }
             (None, _) => {
-                rest.get_or_insert(candidate.anchor.as_str());
+                rest.get_or_insert(candidate.anchor);
             }
             _ => {}
         }
@@ -429,30 +436,40 @@ fn pick_anchor<'c>(
 
 /// Hands out unique entry anchors in reading order; see the module docs.
 #[derive(Default)]
-struct Anchors {
-    seen: HashMap<String, usize>,
+struct Anchors<'p> {
+    /// Per path, the appearances so far.
+    seen: HashMap<&'p str, usize>,
+    /// The anchors made that end in `-part-<digits>` (then perhaps `~`s): only those can meet
+    /// another, as paths' slugs differ and never end in `~`.
     used: HashSet<String>,
 }
 
-impl Anchors {
-    fn next(&mut self, path: &str) -> String {
-        let count = self.seen.entry(path.to_string()).or_insert(0);
+impl<'p> Anchors<'p> {
+    /// The anchor of the next appearance of `path`, and which appearance it is (from 1).
+    fn next(&mut self, path: &'p str) -> (String, usize) {
+        let count = self.seen.entry(path).or_insert(0);
         *count += 1;
+        let count = *count;
         // Joined by hand, as `review_state::item` (one per entry of a 3,000-file page).
         let mut anchor = String::with_capacity(path.len() + 8);
         anchor.push_str("file-");
         slug_into(&mut anchor, path);
-        if *count > 1 {
+        if count > 1 {
             anchor.push_str("-part-");
             anchor.push_str(&count.to_string());
         }
         // Only a path that itself ends in `-part-N` can collide; a trailing `~` is never made
         // by `slug`, so appending it gives a fresh id.
-        while self.used.contains(&anchor) {
-            anchor.push('~');
+        let may_meet = anchor
+            .rsplit_once("-part-")
+            .is_some_and(|(_, n)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+        if may_meet {
+            while self.used.contains(&anchor) {
+                anchor.push('~');
+            }
+            self.used.insert(anchor.clone());
         }
-        self.used.insert(anchor.clone());
-        anchor
+        (anchor, count)
     }
 }
 
@@ -489,6 +506,17 @@ enum Select<'b> {
     Rest,
 }
 
+impl Select<'_> {
+    /// Whether the entry shows the change `id`; `named` holds the ids its file's appearances
+    /// name.
+    fn takes(&self, id: &str, named: Option<&HashSet<&str>>) -> bool {
+        match self {
+            Select::Only(wanted) => wanted.iter().any(|w| w == id),
+            Select::Rest => !named.is_some_and(|set| set.contains(id)),
+        }
+    }
+}
+
 /// One file entry as the page shows it.
 struct EntryPlan<'b> {
     path: &'b str,
@@ -499,12 +527,110 @@ struct EntryPlan<'b> {
     /// `(n, of)` for a file listed more than once.
     part: Option<(usize, usize)>,
     anchor: String,
-    tick_id: String,
-    /// The content items of the changes the entry shows ([`content_items`]).
-    items: Vec<String>,
+    /// How many content items the entry stands for ([`content_items`], made only for the
+    /// entries a page renders: [`EntryPlan::items`]).
+    items: usize,
+    /// The viewer's state of them.
+    state: EntryState,
+    /// One of them is new since the viewer's last visit.
+    new_since_visit: bool,
     checks: Vec<&'b ChecklistItem>,
-    /// Under "Not in the order yet": changes of a file whose every part names its hunks.
-    new_changes: bool,
+    /// Under "Not in the order yet": changes of a file whose every part names its hunks, with
+    /// their ids.
+    new_changes: Option<Vec<String>>,
+}
+
+impl EntryPlan<'_> {
+    /// The content items of the changes the entry shows.
+    fn items(&self, named: &HashMap<&str, HashSet<&str>>) -> Vec<String> {
+        content_items(self.path, self.file, &self.select, named)
+    }
+
+    /// The entry's tick ([`file_item_id`]).
+    fn tick_id(&self) -> String {
+        match (self.entry, &self.new_changes) {
+            (Some(entry), _) => file_item_id(self.path, entry.hunks.as_deref()),
+            (None, unnamed) => file_item_id(self.path, unnamed.as_deref()),
+        }
+    }
+}
+
+/// A viewer's ticks of changes, per path: the change ids ticked. Change ids never hold `#`, so
+/// `change:<path>#<id>` splits at its last one.
+type TickedChanges<'s> = HashMap<&'s str, HashSet<&'s str>>;
+
+fn ticked_changes(state: &ReviewState) -> TickedChanges<'_> {
+    let mut ticked: TickedChanges<'_> = HashMap::new();
+    for item in &state.ticked {
+        if let Some((path, id)) = item
+            .strip_prefix("change:")
+            .and_then(|rest| rest.rsplit_once('#'))
+        {
+            ticked.entry(path).or_default().insert(id);
+        }
+    }
+    ticked
+}
+
+/// An entry's item count, review state and whether it is new since the last visit, as
+/// [`content_items`] and `state` would tell of its items, without making them: a view shows
+/// every entry's state but renders only a window of entries, and making every entry's items
+/// and looking each up was most of a 3,000-file page (issue #30).
+fn entry_status(
+    path: &str,
+    file: Option<&SnapshotFile>,
+    select: &Select<'_>,
+    named: Option<&HashSet<&str>>,
+    state: &ReviewState,
+    ticked: &TickedChanges<'_>,
+) -> (usize, EntryState, bool) {
+    let Some(file) = file else {
+        return (0, EntryState::Todo, false);
+    };
+    let of = |reviewed: bool, changed: bool| {
+        if reviewed {
+            EntryState::Reviewed
+        } else if changed {
+            EntryState::Changed
+        } else {
+            EntryState::Todo
+        }
+    };
+    if file.changes.is_empty() {
+        let items = review_state::file_items(file);
+        let changed = items
+            .iter()
+            .any(|item| state.is_changed_since_reviewed(item));
+        let new = items.iter().any(|item| state.is_new_since_visit(item));
+        return (items.len(), of(state.all_ticked(&items), changed), new);
+    }
+    let ticked = ticked.get(path);
+    let changed = state.changed.get(path);
+    let new_keys = state
+        .since
+        .as_ref()
+        .filter(|since| since.known)
+        .and_then(|since| since.new_keys.get(path));
+    let (mut count, mut all_ticked, mut any_changed, mut any_new) = (0, true, false, false);
+    for change in file.changes.iter().filter(|c| select.takes(&c.id, named)) {
+        let id = change.id.as_str();
+        count += 1;
+        all_ticked &= ticked.is_some_and(|ids| ids.contains(id));
+        any_changed |= changed.is_some_and(|ids| ids.contains(id));
+        any_new |= new_keys.is_some_and(|ids| ids.contains(id));
+    }
+    (count, of(count > 0 && all_ticked, any_changed), any_new)
+}
+
+/// What [`Plan::new`] knows of a path: its file (the first of that path), how many entries of
+/// the order show it and whether one shows its rest, and whether "Not in the order yet" has
+/// looked at it.
+#[derive(Clone, Copy, Default)]
+struct PathFacts<'b> {
+    file: Option<&'b SnapshotFile>,
+    appearances: usize,
+    has_rest: bool,
+    listed: bool,
 }
 
 /// The page's entries, computed once: anchors, parts, checks and what is not in the order yet.
@@ -517,10 +643,12 @@ struct Plan<'b> {
 }
 
 impl<'b> Plan<'b> {
+    /// The plan of every entry; `state` gives each its review state (a default one for none).
     fn new(
         order: Option<&'b Order>,
         files: &'b [SnapshotFile],
         items: &'b [ChecklistItem],
+        state: &ReviewState,
     ) -> Self {
         let mut by_place: HashMap<(usize, Option<usize>), Vec<&'b ChecklistItem>> = HashMap::new();
         for item in items {
@@ -529,30 +657,51 @@ impl<'b> Plan<'b> {
                 .or_default()
                 .push(item);
         }
-        let mut files_by_path: HashMap<&'b str, &'b SnapshotFile> = HashMap::new();
+        // What the plan asks of each path, in one map (a view plans every entry).
+        let mut paths: HashMap<&'b str, PathFacts<'b>> = HashMap::with_capacity(files.len());
         for file in files {
-            files_by_path.entry(file.path.as_str()).or_insert(file);
+            paths
+                .entry(file.path.as_str())
+                .or_default()
+                .file
+                .get_or_insert(file);
         }
         let mut named: HashMap<&'b str, HashSet<&'b str>> = HashMap::new();
-        let mut appearances: HashMap<&'b str, usize> = HashMap::new();
-        let mut has_rest: HashSet<&'b str> = HashSet::new();
         let sections_in: &'b [crate::review::order::Section] =
             order.map_or(&[], |order| order.sections.as_slice());
         for entry in sections_in.iter().flat_map(|section| &section.files) {
-            *appearances.entry(entry.path.as_str()).or_insert(0) += 1;
+            let facts = paths.entry(entry.path.as_str()).or_default();
+            facts.appearances += 1;
             match &entry.hunks {
                 Some(hunks) => named
                     .entry(entry.path.as_str())
                     .or_default()
                     .extend(hunks.iter().map(String::as_str)),
-                None => {
-                    has_rest.insert(entry.path.as_str());
-                }
+                None => facts.has_rest = true,
             }
         }
 
+        let ticked = ticked_changes(state);
         let mut anchors = Anchors::default();
-        let mut seen: HashMap<&'b str, usize> = HashMap::new();
+        let mut plan = |path: &'b str, file: Option<&'b SnapshotFile>, select: Select<'b>| {
+            let (items, state, new_since_visit) =
+                entry_status(path, file, &select, named.get(path), state, &ticked);
+            let (anchor, nth) = anchors.next(path);
+            let plan = EntryPlan {
+                path,
+                entry: None,
+                file,
+                select,
+                part: None,
+                anchor,
+                items,
+                state,
+                new_since_visit,
+                checks: Vec::new(),
+                new_changes: None,
+            };
+            (plan, nth)
+        };
         let mut sections = Vec::with_capacity(sections_in.len());
         let mut section_checks = Vec::with_capacity(sections_in.len());
         for (s, section) in sections_in.iter().enumerate() {
@@ -560,69 +709,48 @@ impl<'b> Plan<'b> {
             let mut entries = Vec::with_capacity(section.files.len());
             for (e, entry) in section.files.iter().enumerate() {
                 let path = entry.path.as_str();
-                let total = appearances.get(path).copied().unwrap_or(1);
-                let nth = seen.entry(path).or_insert(0);
-                *nth += 1;
-                let file = files_by_path.get(path).copied();
+                let facts = paths.get(path).copied().unwrap_or_default();
                 let select = match &entry.hunks {
                     Some(hunks) => Select::Only(hunks),
                     None => Select::Rest,
                 };
+                let (plan, nth) = plan(path, facts.file, select);
+                let total = facts.appearances;
+                let checks = if by_place.is_empty() {
+                    Vec::new()
+                } else {
+                    by_place.remove(&(s, Some(e))).unwrap_or_default()
+                };
                 entries.push(EntryPlan {
-                    path,
                     entry: Some(entry),
-                    file,
-                    items: content_items(path, file, &select, &named),
-                    select,
-                    part: (total > 1).then_some((*nth, total)),
-                    anchor: anchors.next(path),
-                    tick_id: file_item_id(path, entry.hunks.as_deref()),
-                    checks: by_place.remove(&(s, Some(e))).unwrap_or_default(),
-                    new_changes: false,
+                    part: (total > 1).then_some((nth, total)),
+                    checks,
+                    ..plan
                 });
             }
             sections.push(entries);
         }
 
         let mut leftovers = Vec::new();
-        let mut listed: HashSet<&str> = HashSet::new();
         for file in files {
             let path = file.path.as_str();
-            if !listed.insert(path) {
+            let Some(facts) = paths.get_mut(path).filter(|facts| !facts.listed) else {
+                continue;
+            };
+            facts.listed = true;
+            if facts.appearances == 0 {
+                leftovers.push(plan(path, Some(file), Select::Rest).0);
                 continue;
             }
-            if !appearances.contains_key(path) {
-                leftovers.push(EntryPlan {
-                    path,
-                    entry: None,
-                    file: Some(file),
-                    items: content_items(path, Some(file), &Select::Rest, &named),
-                    select: Select::Rest,
-                    part: None,
-                    anchor: anchors.next(path),
-                    tick_id: file_item_id(path, None),
-                    checks: Vec::new(),
-                    new_changes: false,
-                });
-                continue;
-            }
-            if has_rest.contains(path) {
+            if facts.has_rest {
                 continue;
             }
             // Every part names its hunks: changes from later commits belong to no part.
             let unnamed = unnamed_changes(file, named.get(path));
             if !unnamed.is_empty() {
                 leftovers.push(EntryPlan {
-                    path,
-                    entry: None,
-                    file: Some(file),
-                    items: content_items(path, Some(file), &Select::Rest, &named),
-                    select: Select::Rest,
-                    part: None,
-                    anchor: anchors.next(path),
-                    tick_id: file_item_id(path, Some(&unnamed)),
-                    checks: Vec::new(),
-                    new_changes: true,
+                    new_changes: Some(unnamed),
+                    ..plan(path, Some(file), Select::Rest).0
                 });
             }
         }
@@ -649,26 +777,25 @@ impl<'b> Plan<'b> {
             .map(|item| state.ticked.contains(&item.id));
         let files = self
             .entries()
-            .filter(|entry| !entry.items.is_empty())
-            .map(|entry| state.all_ticked(&entry.items));
+            .filter(|entry| entry.items > 0)
+            .map(|entry| entry.state == EntryState::Reviewed);
         checks.chain(files).fold((0, 0), |(done, total), ticked| {
             (done + usize::from(ticked), total + 1)
         })
     }
 
-    fn link_for(&self, path: &str, hunk: Option<&str>) -> Option<String> {
-        let candidates: Vec<Candidate<'_>> = self
-            .entries()
+    /// Every entry, for [`pick_anchor`].
+    fn candidates(&self) -> Vec<Candidate<'_>> {
+        self.entries()
             .map(|entry| Candidate {
                 path: entry.path,
                 hunks: match &entry.select {
                     Select::Only(hunks) => Some(hunks),
                     Select::Rest => None,
                 },
-                anchor: entry.anchor.clone(),
+                anchor: &entry.anchor,
             })
-            .collect();
-        pick_anchor(&candidates, path, hunk).map(|anchor| format!("#{anchor}"))
+            .collect()
     }
 }
 
@@ -788,39 +915,23 @@ impl Ctx<'_> {
 
     /// An entry's review state: reviewed, changed since the viewer reviewed it, or not yet.
     fn entry_state(&self, entry: &EntryPlan<'_>) -> EntryState {
-        if self.state.all_ticked(&entry.items) {
-            EntryState::Reviewed
-        } else if entry
-            .items
-            .iter()
-            .any(|item| self.state.is_changed_since_reviewed(item))
-        {
-            EntryState::Changed
-        } else {
-            EntryState::Todo
-        }
+        entry.state
     }
 
-    /// The link to `window` of the page, at `anchor`, escaped.
-    fn window_href(&self, window: usize, anchor: &str) -> String {
-        escape(&format!(
-            "{}{}#{anchor}",
-            self.window_base,
-            window * WINDOW_ENTRIES + 1
-        ))
+    /// Appends the link to `window` of the page, at `anchor`, escaped.
+    fn window_href(&self, out: &mut String, window: usize, anchor: &str) {
+        escape_into(out, self.window_base);
+        out.push_str(&(window * WINDOW_ENTRIES + 1).to_string());
+        out.push('#');
+        escape_into(out, anchor);
     }
 
     /// Whether the current view shows this entry.
     fn shows(&self, entry: &EntryPlan<'_>) -> bool {
         match self.view {
             View::All => true,
-            View::Left => {
-                !entry.items.is_empty() && self.entry_state(entry) != EntryState::Reviewed
-            }
-            View::Since => entry
-                .items
-                .iter()
-                .any(|item| self.state.is_new_since_visit(item)),
+            View::Left => entry.items > 0 && entry.state != EntryState::Reviewed,
+            View::Since => entry.new_since_visit,
         }
     }
 }
@@ -1050,20 +1161,20 @@ fn outline(out: &mut String, page: &ReviewPage<'_>, plan: &Plan<'_>, ctx: &Ctx<'
     };
     let pull = escape(&pull_path(page.owner, page.repo, page.number));
     let reviewable = |entries: &[EntryPlan<'_>]| -> (usize, usize) {
-        entries.iter().filter(|entry| !entry.items.is_empty()).fold(
-            (0, 0),
-            |(done, total), entry| {
+        entries
+            .iter()
+            .filter(|entry| entry.items > 0)
+            .fold((0, 0), |(done, total), entry| {
                 (
                     done + usize::from(ctx.entry_state(entry) == EntryState::Reviewed),
                     total + 1,
                 )
-            },
-        )
+            })
     };
     let all: Vec<&EntryPlan<'_>> = plan.entries().collect();
     let (done, total) =
         all.iter()
-            .filter(|entry| !entry.items.is_empty())
+            .filter(|entry| entry.items > 0)
             .fold((0, 0), |(done, total), entry| {
                 (
                     done + usize::from(ctx.entry_state(entry) == EntryState::Reviewed),
@@ -1109,7 +1220,7 @@ fn outline(out: &mut String, page: &ReviewPage<'_>, plan: &Plan<'_>, ctx: &Ctx<'
     // symbol comes from the style sheet (by `data-state`); the state is said in words.
     let mut shown: usize = 0;
     let mut file_link = |out: &mut String, entry: &EntryPlan<'_>| {
-        let state = if entry.items.is_empty() {
+        let state = if entry.items == 0 {
             "none"
         } else {
             ctx.entry_state(entry).key()
@@ -1121,28 +1232,34 @@ fn outline(out: &mut String, page: &ReviewPage<'_>, plan: &Plan<'_>, ctx: &Ctx<'
             " class=\"filtered\""
         };
         let name = entry.path.rsplit('/').next().unwrap_or(entry.path);
-        let part = entry
-            .part
-            .map(|(nth, of)| format!(" <span class=\"muted\">({nth}/{of})</span>"))
-            .unwrap_or_default();
+        // Written piece by piece: one line per entry of every window.
+        out.push_str("<li data-state=\"");
+        out.push_str(state);
+        out.push('"');
+        out.push_str(hidden);
+        out.push_str("><a href=\"");
         // An entry of another window links to that window's page; the script loads it in place.
         let window = shown.saturating_sub(1) / WINDOW_ENTRIES;
-        let href = if !ctx.windowed || !hidden.is_empty() || window == ctx.window {
-            format!("#{}", escape(&entry.anchor))
+        if !ctx.windowed || !hidden.is_empty() || window == ctx.window {
+            out.push('#');
+            escape_into(out, &entry.anchor);
         } else {
-            ctx.window_href(window, &entry.anchor)
-        };
-        let _ = writeln!(
-            out,
-            "<li data-state=\"{state}\"{hidden}><a href=\"{href}\" title=\"{}\"><span class=\"vh\">{}: </span>{}{part}</a></li>",
-            escape(entry.path),
-            if entry.items.is_empty() {
-                "Nothing to review"
-            } else {
-                ctx.entry_state(entry).label()
-            },
-            escape(name)
-        );
+            ctx.window_href(out, window, &entry.anchor);
+        }
+        out.push_str("\" title=\"");
+        escape_into(out, entry.path);
+        out.push_str("\"><span class=\"vh\">");
+        out.push_str(if entry.items == 0 {
+            "Nothing to review"
+        } else {
+            ctx.entry_state(entry).label()
+        });
+        out.push_str(": </span>");
+        escape_into(out, name);
+        if let Some((nth, of)) = entry.part {
+            let _ = write!(out, " <span class=\"muted\">({nth}/{of})</span>");
+        }
+        out.push_str("</a></li>\n");
     };
     for (index, section) in order.sections.iter().enumerate() {
         let entries = plan.sections.get(index).map_or(&[][..], Vec::as_slice);
@@ -1240,12 +1357,14 @@ fn diagram_panel(out: &mut String, page: &ReviewPage<'_>, plan: &Plan<'_>) {
     match page.diagram {
         Some(diagram) => {
             let layout = layout::layout(&layout::input_from_json(diagram));
+            let candidates = plan.candidates();
             let links: Vec<Option<String>> = layout
                 .nodes
                 .iter()
                 .map(|node| {
                     let file = node.file.as_deref()?;
-                    plan.link_for(file, node.hunk.as_deref())
+                    pick_anchor(&candidates, file, node.hunk.as_deref())
+                        .map(|anchor| format!("#{anchor}"))
                 })
                 .collect();
             diagram_drawing(out, &layout, &links);
@@ -1425,7 +1544,7 @@ fn entries(out: &mut String, list: &[EntryPlan<'_>], key: &str, ctx: &mut Ctx<'_
         *last = ctx.shown;
         if window == ctx.window {
             file_entry(out, entry, ctx);
-        } else if !entry.items.is_empty() && ctx.entry_state(entry) == EntryState::Reviewed {
+        } else if entry.items > 0 && ctx.entry_state(entry) == EntryState::Reviewed {
             *reviewed += 1;
         }
     }
@@ -1446,12 +1565,16 @@ fn close_run(
         return;
     }
     let count = last + 1 - first;
-    let _ = writeln!(
+    let _ = write!(
         out,
         "<div class=\"run more\" data-run=\"{key}-{window}\">\
-         <a class=\"button load-files\" href=\"{}\">Load {count} more {}</a> \
+         <a class=\"button load-files\" href=\""
+    );
+    ctx.window_href(out, window, anchor);
+    let _ = writeln!(
+        out,
+        "\">Load {count} more {}</a> \
          <span class=\"muted\">files {first} to {last} of the page · {reviewed} reviewed</span></div>",
-        ctx.window_href(window, anchor),
         if count == 1 { "file" } else { "files" }
     );
 }
@@ -1614,10 +1737,10 @@ fn file_entry(out: &mut String, plan: &EntryPlan<'_>, ctx: &mut Ctx<'_>) {
     if let Some((nth, of)) = plan.part {
         let _ = write!(out, " <span class=\"badge part\">Part {nth} of {of}</span>");
     }
-    if plan.new_changes {
+    if plan.new_changes.is_some() {
         out.push_str(" <span class=\"badge part\">New changes</span>");
     }
-    if !plan.items.is_empty() {
+    if plan.items > 0 {
         let _ = write!(
             out,
             " <span class=\"badge state state-{}\"><span aria-hidden=\"true\">{}</span> {}</span>",
@@ -1633,10 +1756,10 @@ fn file_entry(out: &mut String, plan: &EntryPlan<'_>, ctx: &mut Ctx<'_>) {
         None => {}
     }
     out.push_str("</p></header>\n<div class=\"file-body\">\n");
-    if !plan.items.is_empty() {
+    if plan.items > 0 {
         let label = format!(
             "Reviewed{}<span class=\"vh\"> {}</span>",
-            if plan.items.len() > 1 {
+            if plan.items > 1 {
                 " (every change)"
             } else {
                 ""
@@ -1644,7 +1767,7 @@ fn file_entry(out: &mut String, plan: &EntryPlan<'_>, ctx: &mut Ctx<'_>) {
             escape(plan.path)
         );
         let done = state == EntryState::Reviewed;
-        ctx.tick(out, &plan.tick_id, &label, done, Scope::Entry);
+        ctx.tick(out, &plan.tick_id(), &label, done, Scope::Entry);
         out.push('\n');
     }
     if let Some(note) = plan
@@ -1695,7 +1818,7 @@ fn hunk_controls(plan: &EntryPlan<'_>, shown: &Shown<'_>, ctx: &mut Ctx<'_>) -> 
     let Shown::Hunks { ids, .. } = shown else {
         return Vec::new();
     };
-    if plan.items.len() < 2 {
+    if plan.items < 2 {
         return ids.iter().map(|_| String::new()).collect();
     }
     ids.iter()
@@ -1730,7 +1853,7 @@ fn change_states(plan: &EntryPlan<'_>, shown: &Shown<'_>, ctx: &Ctx<'_>) -> Stri
     let Shown::Hunks { ids, .. } = shown else {
         return String::new();
     };
-    if plan.items.len() < 2 {
+    if plan.items < 2 {
         return String::new();
     }
     let mut done = Vec::new();
@@ -1774,3 +1897,7 @@ fn time_html(value: &str) -> String {
 #[cfg(test)]
 #[allow(clippy::indexing_slicing, clippy::panic)]
 mod tests;
+
+#[cfg(test)]
+#[allow(clippy::indexing_slicing, clippy::panic)]
+mod window_tests;

@@ -13,9 +13,10 @@
 //! splits at its last `#`. Ticks from before content keys (`file:<path>[#ids]`, no head) are
 //! migrated by [`migrate_legacy`].
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::tools::get_pull_request::SnapshotFile;
 use crate::tools::saved::{ReviewerState, TickRow};
@@ -68,14 +69,14 @@ fn blob_identity(file: &SnapshotFile) -> String {
 }
 
 /// The content keys of a whole file at the head (its items' [`item_key`]s): its change ids, or
-/// `blob:<identity>`.
-fn file_keys(file: &SnapshotFile) -> Vec<String> {
+/// `blob:<identity>`; borrowed from the snapshot, as a view compares every file's keys.
+fn file_keys(file: &SnapshotFile) -> Vec<Cow<'_, str>> {
     if file.changes.is_empty() {
-        vec![format!("blob:{}", blob_identity(file))]
+        vec![Cow::Owned(format!("blob:{}", blob_identity(file)))]
     } else {
         file.changes
             .iter()
-            .map(|change| change.id.clone())
+            .map(|change| Cow::Borrowed(change.id.as_str()))
             .collect()
     }
 }
@@ -96,7 +97,10 @@ pub fn file_items(file: &SnapshotFile) -> Vec<String> {
 /// pull request's object records once per head, so a later visit can tell what is new.
 pub fn head_files(files: &[SnapshotFile]) -> Value {
     let map = files.iter().map(|file| {
-        let keys: Vec<Value> = file_keys(file).into_iter().map(Value::from).collect();
+        let keys: Vec<Value> = file_keys(file)
+            .into_iter()
+            .map(|key| Value::from(key.into_owned()))
+            .collect();
         (file.path.clone(), Value::Array(keys))
     });
     Value::Object(map.collect())
@@ -154,44 +158,53 @@ impl ReviewState {
     }
 }
 
-/// The keys each path had at a recorded head.
-fn keys_at(heads: &BTreeMap<String, Value>, sha: &str) -> Option<HashMap<String, HashSet<String>>> {
-    let Value::Object(files) = heads.get(sha)? else {
-        return None;
-    };
-    Some(
-        files
-            .iter()
-            .map(|(path, keys)| {
-                let keys = keys
-                    .as_array()
-                    .map(|keys| {
-                        keys.iter()
-                            .filter_map(Value::as_str)
-                            .map(str::to_string)
-                            .collect()
-                    })
-                    .unwrap_or_default();
-                (path.clone(), keys)
-            })
-            .collect(),
-    )
+/// The keys of `now` (a file's keys at the head) that are neither in `then` (its keys in a
+/// recorded head's files, `{path: [keys]}`; all are new when the file or the record is missing)
+/// nor in `done`.
+fn new_keys(
+    now: &[Cow<'_, str>],
+    then: Option<&Map<String, Value>>,
+    path: &str,
+    done: Option<&HashSet<String>>,
+) -> HashSet<String> {
+    let before = then
+        .and_then(|then| then.get(path))
+        .map(|keys| keys.as_array().map_or(&[][..], Vec::as_slice));
+    // Most files are as they were: the same keys in the same order, nothing to look up.
+    let same = before.is_some_and(|before| {
+        before.len() == now.len() && before.iter().zip(now).all(|(b, n)| b.as_str() == Some(n))
+    });
+    if same {
+        return HashSet::new();
+    }
+    let before: Option<HashSet<&str>> =
+        before.map(|before| before.iter().filter_map(Value::as_str).collect());
+    now.iter()
+        .filter(|key| !done.is_some_and(|done| done.contains(key.as_ref())))
+        .filter(|key| before.as_ref().is_none_or(|b| !b.contains(key.as_ref())))
+        .map(|key| key.to_string())
+        .collect()
 }
 
 /// Computes a reviewer's state at `head_sha` from what their pull request's object holds.
+///
+/// Linear in the files and the ticks: each tick and each file is looked at once, and a head's
+/// record only for the paths asked about (per path, a pass over every tick or a decoding of the
+/// whole record took 280 ms for a reviewer of 500 files of a 3,000-file pull request, issue #30).
 pub fn review_state(stored: &ReviewerState, files: &[SnapshotFile], head_sha: &str) -> ReviewState {
     let ticked: HashSet<String> = stored.ticks.iter().map(|tick| tick.item.clone()).collect();
     let earlier = |tick: &&TickRow| tick.head_sha.as_deref().is_some_and(|sha| sha != head_sha);
     // Every file's keys now are needed only to compare with an earlier head; a reviewer who
     // ticked nothing before this head (most views) skips them.
-    let current: HashMap<&str, Vec<String>> = if stored.ticks.iter().any(|tick| earlier(&tick)) {
-        files
-            .iter()
-            .map(|file| (file.path.as_str(), file_keys(file)))
-            .collect()
-    } else {
-        HashMap::new()
-    };
+    let current: HashMap<&str, Vec<Cow<'_, str>>> =
+        if stored.ticks.iter().any(|tick| earlier(&tick)) {
+            files
+                .iter()
+                .map(|file| (file.path.as_str(), file_keys(file)))
+                .collect()
+        } else {
+            HashMap::new()
+        };
 
     // Per path, the earlier head of the latest tick on it.
     let mut last_head: HashMap<&str, (&str, &str)> = HashMap::new();
@@ -204,26 +217,25 @@ pub fn review_state(stored: &ReviewerState, files: &[SnapshotFile], head_sha: &s
             *entry = (sha, tick.at.as_str());
         }
     }
-    let ticked_keys = |path: &str| -> HashSet<String> {
-        ticked
-            .iter()
-            .filter(|item| item_path(item) == Some(path))
-            .filter_map(|item| item_key(item))
-            .collect()
+    // Per path of those, the keys ticked.
+    let mut done: HashMap<&str, HashSet<String>> = HashMap::new();
+    for item in &ticked {
+        if let (Some(path), Some(key)) = (item_path(item), item_key(item)) {
+            if last_head.contains_key(path) {
+                done.entry(path).or_default().insert(key);
+            }
+        }
+    }
+    let recorded = |sha: &str| match stored.heads.get(sha) {
+        Some(Value::Object(files)) => Some(files),
+        _ => None,
     };
     let mut changed = HashMap::new();
     for (path, (sha, _)) in &last_head {
         let Some(now) = current.get(path) else {
             continue;
         };
-        let then = keys_at(&stored.heads, sha).and_then(|mut keys| keys.remove(*path));
-        let done = ticked_keys(path);
-        let new: HashSet<String> = now
-            .iter()
-            .filter(|key| !done.contains(*key))
-            .filter(|key| then.as_ref().is_none_or(|then| !then.contains(*key)))
-            .cloned()
-            .collect();
+        let new = new_keys(now, recorded(sha), path, done.get(path));
         if !new.is_empty() {
             changed.insert((*path).to_string(), new);
         }
@@ -235,18 +247,13 @@ pub fn review_state(stored: &ReviewerState, files: &[SnapshotFile], head_sha: &s
         .filter(earlier)
         .max_by(|a, b| a.at.cmp(&b.at))
         .and_then(|tick| tick.head_sha.clone())
-        .map(|sha| match keys_at(&stored.heads, &sha) {
+        .map(|sha| match recorded(&sha) {
             Some(then) => {
-                let mut new_keys = HashMap::new();
+                let mut new_keys_all = HashMap::new();
                 for (path, now) in &current {
-                    let before = then.get(*path);
-                    let new: HashSet<String> = now
-                        .iter()
-                        .filter(|key| before.is_none_or(|before| !before.contains(*key)))
-                        .cloned()
-                        .collect();
+                    let new = new_keys(now, Some(then), path, None);
                     if !new.is_empty() {
-                        new_keys.insert((*path).to_string(), new);
+                        new_keys_all.insert((*path).to_string(), new);
                     }
                 }
                 let mut left: Vec<String> = then
@@ -258,7 +265,7 @@ pub fn review_state(stored: &ReviewerState, files: &[SnapshotFile], head_sha: &s
                 SinceVisit {
                     head_sha: sha,
                     known: true,
-                    new_keys,
+                    new_keys: new_keys_all,
                     left,
                 }
             }

@@ -1,10 +1,14 @@
 //! Native benchmark of the core work behind the tools (DESIGN.md §7): patch parsing, change ids
 //! and hints on generated pull requests of 300 files / 3,000 hunks and of 3,000 files / 30,000
 //! hunks (issue #32: the indexes must stay linear as ranges grow), and order validation plus
-//! suggestions on a 50-section order for the first. Prints medians; asserts nothing.
+//! suggestions on a 50-section order for the first; and the review page of a cached snapshot
+//! (the reviewer's state and the page's HTML) at 30, 320 and 3,000 files, in its first and a
+//! middle window (issue #30: a view builds only the window it shows). Prints medians; asserts
+//! nothing.
 //!
 //! Run: `cargo bench --bench core` (the release profile the Worker ships with), or through
-//! `npm run bench`, which also runs it at opt-level 3 for comparison.
+//! `npm run bench`, which also runs it at opt-level 3 for comparison. `cargo bench --bench core
+//! -- review` runs only the rows whose name holds `review`.
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -15,8 +19,12 @@ use logikflow::review::hints::project::{wanted, Project};
 use logikflow::review::hints::{compute_hints_in, HintInput};
 use logikflow::review::order::{suggest, validate_order};
 use logikflow::review::patch::parse_patch;
+use logikflow::tools::get_pull_request::SnapshotFile;
 use logikflow::tools::get_pull_request::{build_snapshot, build_snapshot_in};
 use logikflow::tools::save_reading_order::facts_from_snapshot;
+use logikflow::tools::saved::{ReviewerState, TickRow, MAX_TICKS_PER_PERSON};
+use logikflow::web::review_page::{self, ReviewPage, View, WINDOW_ENTRIES};
+use logikflow::web::review_state;
 use serde_json::json;
 
 const HUNKS_PER_FILE: usize = 10;
@@ -233,6 +241,14 @@ fn snapshot_work(files: &[PullFile], runs: usize) -> [(f64, f64, f64); 2] {
         .map(|(median, p90, fastest)| (median - clone.0, p90 - clone.0, fastest - clone.2))
 }
 
+/// Whether a row runs: every row, or those whose name holds the bench's first argument.
+fn wanted_row(what: &str) -> bool {
+    std::env::args()
+        .skip(1)
+        .find(|arg| !arg.starts_with("--"))
+        .is_none_or(|only| what.contains(&only))
+}
+
 fn row(what: &str, (median, p90, cpu): (f64, f64, f64)) {
     println!(
         "| {what} | {:.2} ms | {:.2} ms | {:.2} ms |",
@@ -245,6 +261,18 @@ fn row(what: &str, (median, p90, cpu): (f64, f64, f64)) {
 fn main() {
     println!("| core work | median | p90 | median CPU |");
     println!("|---|---|---|---|");
+    if wanted_row("snapshot, hints, validate") {
+        snapshot_rows();
+    }
+    for (count, runs) in [(30, 400), (320, 100), (3_000, 20)] {
+        if wanted_row(&format!("review page, {count} files")) {
+            review_page_rows(count, runs);
+        }
+    }
+}
+
+/// The snapshot work, the hints and order validation.
+fn snapshot_rows() {
     let project = Project::parse(&build_files());
     for (count, runs) in [(300, 200), (3_000, 30)] {
         let files = generated_pull(count);
@@ -305,4 +333,130 @@ fn main() {
         .filter(|file| !file.depends_on.is_empty())
         .count();
     println!("\n{with_deps} of 300 files have dependsOn");
+}
+
+/// A reviewer's stored state on `files`: every change of the first sixth ticked at an earlier
+/// head (at most what one person may hold), whose record (every file's keys, as the first tick
+/// at a head records them) lacks one change of every tenth file (so those are "changed since
+/// you reviewed" and new since the last visit), and one file ticked at the head.
+fn reviewer(files: &[SnapshotFile], head: &str) -> ReviewerState {
+    let old = "0123456789abcdef0123456789abcdef01234567";
+    let earlier = (files.len() / 6).min(MAX_TICKS_PER_PERSON / HUNKS_PER_FILE - 1);
+    let mut ticks = Vec::new();
+    let mut then = serde_json::Map::new();
+    for (i, file) in files.iter().enumerate() {
+        let mut keys: Vec<String> = file.changes.iter().map(|c| c.id.clone()).collect();
+        if i % 10 == 0 {
+            keys.pop();
+        }
+        if i < earlier {
+            ticks.extend(keys.iter().map(|key| TickRow {
+                item: review_state::change_item(&file.path, key),
+                head_sha: Some(old.into()),
+                at: format!("2026-12-01T10:{:02}:00Z", i % 60),
+            }));
+        }
+        then.insert(file.path.clone(), json!(keys));
+    }
+    if let Some(file) = files.last() {
+        ticks.extend(
+            review_state::file_items(file)
+                .into_iter()
+                .map(|item| TickRow {
+                    item,
+                    head_sha: Some(head.into()),
+                    at: "2026-12-02T10:00:00Z".into(),
+                }),
+        );
+    }
+    ReviewerState {
+        ticks,
+        heads: [(old.to_string(), serde_json::Value::Object(then))]
+            .into_iter()
+            .collect(),
+    }
+}
+
+/// The review page of a `count`-file pull request whose snapshot is cached: the reviewer's
+/// state (`review_state`), and the page (`review_page::render`) of a 50-section order with a
+/// check per section in the first window and in a middle one.
+fn review_page_rows(count: usize, runs: usize) {
+    let snapshot = build_snapshot(generated_pull(count), count as u64, None, None);
+    let per_section = count.div_ceil(50).max(1);
+    let sections: Vec<_> = snapshot
+        .files
+        .chunks(per_section)
+        .enumerate()
+        .map(|(i, chunk)| {
+            json!({
+                "title": format!("Part {i}"),
+                "note": "Read the handlers first.",
+                "checks": ["Behaviour unchanged when the flag is off"],
+                "files": chunk.iter().map(|f| json!({ "path": f.path })).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    let order = json!({ "overview": "A generated order.", "sections": sections });
+    let order = match validate_order(&order, &facts_from_snapshot(&snapshot)) {
+        Ok(order) => order,
+        Err(rejection) => panic!("the generated order is refused: {}", rejection.message()),
+    };
+    let head = "fedcba9876543210fedcba9876543210fedcba98";
+    let stored = reviewer(&snapshot.files, head);
+    row(
+        &format!("review page, {count} files: the reviewer's state (review_state)"),
+        median_micros(runs, || {
+            black_box(review_state::review_state(
+                black_box(&stored),
+                &snapshot.files,
+                head,
+            ));
+        }),
+    );
+    let state = review_state::review_state(&stored, &snapshot.files, head);
+    let windows = count.div_ceil(WINDOW_ENTRIES);
+    for (name, window) in [("first window", 0), ("middle window", windows / 2)] {
+        let mut bytes = 0;
+        let timing = median_micros(runs, || {
+            let page = ReviewPage {
+                base_url: "https://logikflow.test",
+                owner: "acme",
+                repo: "app",
+                number: 1,
+                title: "A generated pull request",
+                state: "open",
+                author: "octo",
+                github_url: "https://github.com/acme/app/pull/1",
+                viewer: "reviewer",
+                can_arrange: true,
+                order: Some(&order),
+                checklist: &[],
+                order_version: 1,
+                latest_version: 1,
+                versions: &[],
+                updated_by: "octo",
+                source: "agent",
+                saved_at: "2026-12-01T09:00:00Z",
+                commits_since: Some(1),
+                files: &snapshot.files,
+                review_state: &state,
+                view: View::All,
+                visit_commits: Some(1),
+                diagram: None,
+                csrf: "token",
+                comments: &[],
+                window,
+                fragment: false,
+                discussion: None,
+            };
+            bytes = black_box(review_page::render(black_box(&page))).len();
+        });
+        row(
+            &format!(
+                "review page, {count} files: {name} (render, {} KB)",
+                bytes / 1024
+            ),
+            timing,
+        );
+    }
 }

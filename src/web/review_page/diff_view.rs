@@ -248,7 +248,7 @@ pub struct DiffLinks<'a> {
 /// Whether an entry is its file's first on the page: the one without a part number or part 1,
 /// never the "new changes" entry under "Not in the order yet".
 pub(super) fn first_of_file(entry: &EntryPlan<'_>) -> bool {
-    entry.part.is_none_or(|(nth, _)| nth == 1) && !entry.new_changes
+    entry.part.is_none_or(|(nth, _)| nth == 1) && entry.new_changes.is_none()
 }
 
 /// `{html_url}/files` for an `https://` pull request URL, escaped.
@@ -525,13 +525,14 @@ pub fn fragment(
         path,
         entry: None,
         file: Some(file),
-        items: super::content_items(path, Some(file), &select, &HashMap::new()),
         select,
         part: None,
         anchor: String::new(),
-        tick_id: String::new(),
+        items: 0,
+        state: super::EntryState::Todo,
+        new_since_visit: false,
         checks: Vec::new(),
-        new_changes: false,
+        new_changes: None,
     };
     let shown = shown(&entry, Some(file), &HashMap::new(), None);
     let view = View::new("", github_url, comments).with_discussion(discussion);

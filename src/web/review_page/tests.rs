@@ -1337,3 +1337,73 @@ fn slugs_keep_safe_bytes_and_write_the_rest_as_hex() {
     assert_eq!(super::slug(path), expected);
     assert_eq!(super::slug("a é"), "a~20~C3~A9");
 }
+
+/// Issue #30: `from=` picks the window holding that entry; anything unreadable is the first.
+#[test]
+fn from_picks_the_window_of_its_entry() {
+    for (from, window) in [
+        (None, 0),
+        (Some(""), 0),
+        (Some("abc"), 0),
+        (Some("-5"), 0),
+        (Some("0"), 0),
+        (Some("1"), 0),
+        (Some("100"), 0),
+        (Some("101"), 1),
+        (Some("200"), 1),
+        (Some("201"), 2),
+        (Some("18446744073709551615"), usize::MAX / 100),
+        (Some("18446744073709551616"), 0),
+    ] {
+        assert_eq!(super::window_of(from), window, "{from:?}");
+    }
+}
+
+/// Issue #30: the last window renders the entries left after the full windows, and a window
+/// past the last renders none, but keeps the outline, the counts and every other window's link.
+#[test]
+fn the_last_window_and_one_past_it() {
+    let mut d = data();
+    d.files = (0..201)
+        .map(|n| file(&format!("src/m{n:03}.rs"), "modified", Some(NEW_PATCH)))
+        .collect();
+    let paths: Vec<Value> = d.files.iter().map(|f| json!({ "path": f.path })).collect();
+    d.order = Some(order_from(
+        json!({ "sections": [{ "title": "A", "files": paths }] }),
+    ));
+    d.ticks = vec![file_item_id("src/m200.rs", None)];
+    let state = state_of(&d);
+    let mut p = page(&d, &state);
+    p.window = 2;
+    let html = render(&p);
+    assert_eq!(html.matches("<article ").count(), 1);
+    check(
+        &html,
+        &[
+            "id=\"file-src/m200.rs\"",
+            "<div class=\"run\" data-run=\"1-2\">",
+            "<a class=\"button load-files\" href=\"?from=1#file-src/m000.rs\">Load 100 more files</a>",
+            "<a class=\"button load-files\" href=\"?from=101#file-src/m100.rs\">Load 100 more files</a>",
+            "· 1 of 201 files reviewed",
+            "<span class=\"count\">1 of 201</span>",
+        ],
+        &[],
+    );
+    p.window = 3;
+    let html = render(&p);
+    assert_eq!(html.matches("<article ").count(), 0);
+    assert_eq!(html.matches("class=\"button load-files\"").count(), 3);
+    check(
+        &html,
+        &[
+            "Load 1 more file</a> <span class=\"muted\">files 201 to 201 of the page · 1 reviewed</span>",
+            "<a href=\"?from=201#file-src/m200.rs\" title=\"src/m200.rs\">",
+            "· 1 of 201 files reviewed",
+        ],
+        &["<div class=\"run\" "],
+    );
+    p.fragment = true;
+    let html = render(&p);
+    assert_eq!(html.matches("<article ").count(), 0);
+    assert!(!html.contains("class=\"outline\""), "{html}");
+}
