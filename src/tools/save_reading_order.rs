@@ -2,8 +2,8 @@
 //! pull request and base version, the pull request facts validation needs, the messages for write
 //! access and conflicts, and the result shapes.
 //!
-//! Validation itself lives in `review::order` and `review::diagram`; storing in the pull
-//! request's Durable Object (`store`), orchestrated by `service`.
+//! Validation itself lives in `review::order` and `review::diagram`; the path both saves take runs
+//! in the pull request's Durable Object (`store::pull_request::saves`, `tools::relay`).
 
 use serde_json::{json, Map, Value};
 
