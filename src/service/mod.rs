@@ -185,13 +185,13 @@ async fn mcp_message(
     };
     Ok(match dispatch::dispatch(parts.headers, &body) {
         Outcome::Reply(reply) => reply,
-        Outcome::Tool(request) => {
+        Outcome::Tool(mut request) => {
             log::note(|record| record.tool = Some(request.tool.as_str()));
             if request.tool.writes() && !caller.may_write {
                 log::error("insufficient_scope");
                 return Ok(challenge::insufficient_scope_reply(base_url, &request.id));
             }
-            let result = run_tool(&request, &caller, env, base_url).await;
+            let result = run_tool(&mut request, &body, &caller, env, base_url).await;
             if matches!(result, ToolResult::Error(_)) {
                 log::error("tool_error");
             }
@@ -308,8 +308,15 @@ fn local_caller(headers: &Headers, host: &str, config: &Config) -> Option<Caller
 
 /// Runs a tool. Every tool but the guide reads the pull request, and runs in its Durable
 /// Object (`tools::relay` says why): its arguments are checked here first, so a bad call costs
-/// no object request, then the object runs the tool and its answer is framed here.
-async fn run_tool(request: &ToolRequest, caller: &Caller, env: &Env, base_url: &str) -> ToolResult {
+/// no object request, then the object runs the tool (its arguments read from `rpc_body`, the
+/// `tools/call` as it came) and its answer is framed here.
+async fn run_tool(
+    request: &mut ToolRequest,
+    rpc_body: &[u8],
+    caller: &Caller,
+    env: &Env,
+    base_url: &str,
+) -> ToolResult {
     let checked = match request.tool {
         ToolName::GetOrderingGuide => return get_ordering_guide(base_url),
         ToolName::GetPullRequest => gpr::parse_args(&request.arguments)
@@ -319,8 +326,10 @@ async fn run_tool(request: &ToolRequest, caller: &Caller, env: &Env, base_url: &
                 ToolName::SaveDiagram => DocumentKind::Diagram,
                 _ => DocumentKind::Order,
             };
-            save_document::checked(kind, &request.arguments)
-                .map(|(_, target)| ((target.owner, target.repo, target.number), Failure::Save))
+            // Taken: the object reads the arguments from the body as it came.
+            let arguments = std::mem::take(&mut request.arguments);
+            save_document::checked_target_of(kind, arguments)
+                .map(|target| ((target.owner, target.repo, target.number), Failure::Save))
         }
         ToolName::ShowReadingOrder
         | ToolName::ViewReadingOrder
@@ -339,16 +348,20 @@ async fn run_tool(request: &ToolRequest, caller: &Caller, env: &Env, base_url: &
         Ok(checked) => checked,
         Err(message) => return ToolResult::Error(message),
     };
+    // Parsed as UTF-8 by dispatch already; the object reads the arguments from it.
+    let Ok(rpc_body) = std::str::from_utf8(rpc_body) else {
+        return ToolResult::Error("The request is invalid: the body is not UTF-8".into());
+    };
     let call = RelayedCall {
         tool: request.tool.as_str().to_string(),
-        arguments: request.arguments.clone(),
+        arguments: serde_json::Map::new(),
         github_token: caller.github_token.clone(),
         may_write: caller.may_write,
         base_url: base_url.to_string(),
         login: caller.login.clone(),
         client: client_name(request, caller),
     };
-    match saved_store::run_tool(env, &owner, &repo, number, &call).await {
+    match saved_store::run_tool(env, (&owner, &repo, number), &call, rpc_body).await {
         Ok(result) => result,
         Err(error) => {
             worker::console_error!("the pull request's object did not run the tool: {error}");

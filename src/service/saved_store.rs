@@ -25,17 +25,17 @@ fn store_failed(status: u16) -> worker::Error {
     worker::Error::RustError(format!("pull request store answered {status}"))
 }
 
-/// Has the pull request's object run an MCP tool (`tools::relay`), and adds what its run did to
-/// this request's log line.
+/// Has the pull request's object run an MCP tool (`tools::relay`), whose `tools/call` body was
+/// `rpc_body`, and adds what its run did to this request's log line.
 pub async fn run_tool(
     env: &Env,
-    owner: &str,
-    repo: &str,
-    number: u64,
+    (owner, repo, number): (&str, &str, u64),
     call: &RelayedCall,
+    rpc_body: &str,
 ) -> Result<ToolResult> {
     let name = object_name(owner, repo, number);
-    let reply = wire::post_to_object(env, BINDING, &name, relay::PATH, &call.to_json()).await?;
+    let body = call.to_wire(rpc_body);
+    let reply = wire::post_to_object(env, BINDING, &name, relay::PATH, &body).await?;
     if let Some(carried) = reply.header(LOG_HEADER) {
         crate::log::note(|record| record.absorb(&carried));
     }

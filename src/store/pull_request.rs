@@ -5,7 +5,7 @@
 //! no `await` in between, so no other request can interleave. History is append-only.
 //!
 //! Internal API (JSON over `fetch`, reached only through the Worker's binding):
-//! `POST /tool` [`RelayedCall`] → an MCP tool's result (`tools::relay`: the object runs every
+//! `POST /tool` [`RelayedCall::to_wire`] → an MCP tool's result (`tools::relay`: the object runs every
 //! tool that reads the pull request, so reading, decoding or building its snapshot is not the
 //! Worker's CPU; modules `tools` and `saves`, and `store::pull_read` for `get_pull_request`);
 //! `POST /page`, `/diff`, `/context`, `/ticks/batch` [`ReviewerCall`] → the reviewer
@@ -195,7 +195,10 @@ impl DurableObject for PullRequestStore {
         }
         match (req.method(), url.path()) {
             (Method::Post, relay::PATH) => {
-                let call: RelayedCall = json_body(&mut req).await?;
+                let text = req.text().await?;
+                let Some(call) = RelayedCall::from_wire(&text) else {
+                    return Response::error("not a tool call", 400);
+                };
                 self.tool(call).await
             }
             (Method::Post, path) if ReviewerRoute::of_path(path).is_some() => {

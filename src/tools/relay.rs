@@ -17,7 +17,7 @@
 //! object request), forwards, and frames the answer.
 //!
 //! The wire, internal to the deployment (the object is reached only through the Worker's
-//! binding): `POST` [`PATH`] with [`RelayedCall`] as JSON; the reply's body is the answer and its
+//! binding): `POST` [`PATH`] with [`RelayedCall::to_wire`]'s body; the reply's body is the answer and its
 //! `x-result` header says which kind ([`reply_of`], [`result_of`]); its `x-log` header carries
 //! what the object's run did for the Worker's log line (`log::Record::carried`).
 
@@ -45,6 +45,8 @@ pub struct RelayedCall {
     /// The tool's name, as the agent called it.
     pub tool: String,
     /// The tool's arguments as the agent sent them (checked again by the object: same code).
+    /// Not in the call's line of the wire: read from the `tools/call` body that follows it.
+    #[serde(skip)]
     pub arguments: Map<String, Value>,
     /// The caller's GitHub token: the object reads GitHub as the caller, never stores it.
     pub github_token: String,
@@ -60,17 +62,43 @@ pub struct RelayedCall {
 }
 
 impl RelayedCall {
-    /// The request body.
-    pub fn to_json(&self) -> String {
+    /// The request body: the call without its arguments as one line of JSON (compact JSON has
+    /// no raw line break), then the agent's `tools/call` body as it came. Forwarded rather than
+    /// written again: writing a 3,000-file order's arguments was milliseconds of the Worker's
+    /// CPU, and the object reads them from the body with the same JSON reader.
+    pub fn to_wire(&self, rpc_body: &str) -> String {
         let mut object = Map::new();
         object.insert("tool".into(), self.tool.clone().into());
-        object.insert("arguments".into(), Value::Object(self.arguments.clone()));
         object.insert("github_token".into(), self.github_token.clone().into());
         object.insert("may_write".into(), self.may_write.into());
         object.insert("base_url".into(), self.base_url.clone().into());
         object.insert("login".into(), self.login.clone().into());
         object.insert("client".into(), self.client.clone().into());
-        Value::Object(object).to_string()
+        let mut text = Value::Object(object).to_string();
+        text.reserve(rpc_body.len() + 1);
+        text.push('\n');
+        text.push_str(rpc_body);
+        text
+    }
+
+    /// The call a [`to_wire`](Self::to_wire) body carries, its arguments read as dispatch
+    /// reads them (`params.arguments`, none or `null` being no arguments); `None` for a body
+    /// that is not one.
+    pub fn from_wire(text: &str) -> Option<RelayedCall> {
+        let (line, rpc_body) = text.split_once('\n')?;
+        let mut call: RelayedCall = crate::json::decode(line).ok()?;
+        let Ok(Value::Object(mut message)) = serde_json::from_str::<Value>(rpc_body) else {
+            return None;
+        };
+        call.arguments = match message.remove("params") {
+            Some(Value::Object(mut params)) => match params.remove("arguments") {
+                None | Some(Value::Null) => Map::new(),
+                Some(Value::Object(arguments)) => arguments,
+                Some(_) => return None,
+            },
+            _ => return None,
+        };
+        Some(call)
     }
 }
 

@@ -59,21 +59,29 @@ fn a_reply_that_is_not_an_answer_is_refused() {
     );
 }
 
+fn rpc_body(arguments: &str) -> String {
+    format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"view_change","arguments":{arguments},"_meta":{{}}}}}}"#
+    )
+}
+
 #[test]
 fn the_call_reads_back_whole() {
     let mut arguments = Map::new();
     arguments.insert("owner".into(), "acme".into());
     arguments.insert("number".into(), 7.into());
+    arguments.insert("note".into(), "line one\nline two é".into());
     let call = RelayedCall {
         tool: "save_reading_order".into(),
-        arguments: arguments.clone(),
+        arguments: Map::new(),
         github_token: "gho_\"quoted\"\\token".into(),
         may_write: true,
         base_url: "https://logikflow.example".into(),
         login: "octo".into(),
-        client: Some("Claude \"Code\"".into()),
+        client: Some("Claude \"Code\"\n".into()),
     };
-    let read: RelayedCall = crate::json::decode(&call.to_json()).expect("decodes");
+    let body = rpc_body(&Value::Object(arguments.clone()).to_string());
+    let read = RelayedCall::from_wire(&call.to_wire(&body)).expect("reads");
     assert_eq!(read.arguments, arguments);
     assert_eq!(read.github_token, call.github_token);
     assert!(read.may_write);
@@ -85,35 +93,49 @@ fn the_call_reads_back_whole() {
         client: None,
         ..call
     };
-    let read: RelayedCall = crate::json::decode(&without_client.to_json()).expect("decodes");
+    let read = RelayedCall::from_wire(&without_client.to_wire(&body)).expect("reads");
     assert_eq!(read.client, None);
 }
 
 #[test]
+fn no_arguments_are_none_as_dispatch_reads_them() {
+    let call = r#"{"tool":"view_change","github_token":"t","may_write":false,"base_url":"u","login":"l","client":null}"#;
+    for arguments in ["null", "{}"] {
+        let text = format!("{call}\n{}", rpc_body(arguments));
+        let read = RelayedCall::from_wire(&text).expect("reads");
+        assert!(read.arguments.is_empty(), "{arguments}");
+    }
+    let without = format!(
+        "{call}\n{}",
+        r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"view_change"}}"#
+    );
+    assert!(RelayedCall::from_wire(&without).is_some_and(|read| read.arguments.is_empty()));
+}
+
+#[test]
 fn a_call_missing_a_field_is_refused() {
-    let whole = r#"{"tool":"view_change","arguments":{},"github_token":"t","may_write":false,"base_url":"u","login":"l","client":null}"#;
-    assert!(crate::json::decode::<RelayedCall>(whole).is_ok());
-    for field in [
-        "tool",
-        "arguments",
-        "github_token",
-        "may_write",
-        "base_url",
-        "login",
-    ] {
+    let whole = r#"{"tool":"view_change","github_token":"t","may_write":false,"base_url":"u","login":"l","client":null}"#;
+    let body = rpc_body("{}");
+    assert!(RelayedCall::from_wire(&format!("{whole}\n{body}")).is_some());
+    for field in ["tool", "github_token", "may_write", "base_url", "login"] {
         let mut value: serde_json::Value = serde_json::from_str(whole).expect("parses");
         if let Some(object) = value.as_object_mut() {
             object.remove(field);
         }
-        let text = value.to_string();
-        assert!(crate::json::decode::<RelayedCall>(&text).is_err(), "{text}");
+        let text = format!("{value}\n{body}");
+        assert!(RelayedCall::from_wire(&text).is_none(), "{text}");
     }
     for text in [
-        r#"{"tool":"view_change","arguments":{},"github_token":7,"may_write":false,"base_url":"u","login":"l"}"#,
-        r#"{"tool":"view_change","arguments":[],"github_token":"t","may_write":false,"base_url":"u","login":"l"}"#,
-        "[]",
-        "",
+        format!("{}\n{body}", whole.replace(r#""t""#, "7")),
+        format!("{whole}\n{}", rpc_body("[]")),
+        format!("{whole}\n{}", rpc_body("\"x\"")),
+        format!("{whole}\n[]"),
+        format!("{whole}\n{{\"params\":[]}}"),
+        format!("{whole}\n"),
+        whole.to_string(),
+        format!("[]\n{body}"),
+        String::new(),
     ] {
-        assert!(crate::json::decode::<RelayedCall>(text).is_err(), "{text}");
+        assert!(RelayedCall::from_wire(&text).is_none(), "{text}");
     }
 }
