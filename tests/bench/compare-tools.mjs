@@ -6,7 +6,8 @@
 //   node tests/bench/compare-tools.mjs BEFORE_BUILD_DIR AFTER_BUILD_DIR
 //
 // Each build is served by its own stack (its own GitHub stand-in, so both see the same pull
-// requests and start with nothing saved). Exits 1 on the first difference, printing both answers.
+// requests and start with nothing saved). Exits 1 on the first difference, printing both answers;
+// SHOW=1 prints every answer of the second build too.
 import { startBuildStack } from './side-worker.mjs';
 import { fiftySections } from './cpu.mjs';
 
