@@ -101,12 +101,6 @@ pub async fn post_json<T: serde::de::DeserializeOwned>(
     Ok(crate::json::decode(&reply.body)?)
 }
 
-/// GETs `path` from the Durable Object `name` of the namespace bound as `binding`.
-pub async fn get_from_object(env: &Env, binding: &str, name: &str, path: &str) -> Result<Reply> {
-    let request = web_sys::Request::new_with_str(&format!("https://object{path}"))?;
-    call_object(env, binding, name, &request).await
-}
-
 async fn call_object(
     env: &Env,
     binding: &str,

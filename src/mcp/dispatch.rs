@@ -135,7 +135,7 @@ pub fn dispatch(headers: &Headers, body: &[u8]) -> Outcome {
             let error = unsupported_version(id.unwrap_or(Value::Null), version);
             return Outcome::Reply(rpc_error(400, &error));
         }
-        return modern_request(headers, id, &method, &params);
+        return modern_request(headers, id, &method, params);
     }
     if let Some(version) = header_version {
         if !LEGACY.contains(&version) {
@@ -151,7 +151,7 @@ pub fn dispatch(headers: &Headers, body: &[u8]) -> Outcome {
             return Outcome::Reply(rpc_error(400, &error));
         }
     }
-    legacy_request(id, &method, &params)
+    legacy_request(id, &method, params)
 }
 
 /// Versions that are 2025-era or older: they take the handshake path (and are refused there when
@@ -182,7 +182,7 @@ fn modern_request(
     headers: &Headers,
     id: Option<Value>,
     method: &str,
-    params: &Map<String, Value>,
+    params: Map<String, Value>,
 ) -> Outcome {
     let Some(id) = id else {
         // Notifications carry nothing this server acts on.
@@ -218,11 +218,11 @@ fn modern_request(
     if meta_version != MODERN {
         return Outcome::Reply(rpc_error(400, &unsupported_version(id, meta_version)));
     }
-    if let Err(message) = check_method_headers(headers, method, params) {
+    if let Err(message) = check_method_headers(headers, method, &params) {
         let error = RpcError::new(id, code::HEADER_MISMATCH, message);
         return Outcome::Reply(rpc_error(400, &error));
     }
-    let client_name = reported_client_name(params);
+    let client_name = reported_client_name(&params);
     if method == "tools/list" && !declares_apps(meta) {
         return Outcome::Reply(constant_reply(&id, tools_without_app_only()));
     }
@@ -236,8 +236,8 @@ fn modern_request(
         | "resources/list"
         | "resources/templates/list"
         | "prompts/list"
-        | "resources/read" => common_method(&id, method, params).map(with_cache),
-        "prompts/get" | "completion/complete" => common_method(&id, method, params),
+        | "resources/read" => common_method(&id, method, &params).map(with_cache),
+        "prompts/get" | "completion/complete" => common_method(&id, method, &params),
         _ => Err(method_not_found(&id, method)),
     };
     Outcome::Reply(match answer {
@@ -375,22 +375,22 @@ fn with_cache(mut result: Value) -> Value {
     result
 }
 
-fn legacy_request(id: Option<Value>, method: &str, params: &Map<String, Value>) -> Outcome {
+fn legacy_request(id: Option<Value>, method: &str, params: Map<String, Value>) -> Outcome {
     let Some(id) = id else {
         return Outcome::Reply(HttpReply::empty(202));
     };
     let answer = match method {
-        "initialize" => Ok(initialize(params)),
+        "initialize" => Ok(initialize(&params)),
         "ping" | "logging/setLevel" => Ok(json!({})),
         "tools/call" => {
-            let client_name = reported_client_name(params);
+            let client_name = reported_client_name(&params);
             return tool_call(id, Era::Legacy, params, client_name);
         }
         _ => {
             if let Some(result) = constant_result(Era::Legacy, method) {
                 return Outcome::Reply(constant_reply(&id, result));
             }
-            common_method(&id, method, params)
+            common_method(&id, method, &params)
         }
     };
     Outcome::Reply(match answer {
@@ -512,7 +512,7 @@ fn status_of(error: &RpcError) -> u16 {
 fn tool_call(
     id: Value,
     era: Era,
-    params: &Map<String, Value>,
+    mut params: Map<String, Value>,
     client_name: Option<String>,
 ) -> Outcome {
     let name = params
@@ -527,9 +527,10 @@ fn tool_call(
         );
         return Outcome::Reply(rpc_error(200, &error));
     };
-    let (arguments, shape_error) = match params.get("arguments") {
+    // Taken, not copied: a 3,000-file order's arguments are a large tree.
+    let (arguments, shape_error) = match params.remove("arguments") {
         None | Some(Value::Null) => (Map::new(), None),
-        Some(Value::Object(arguments)) => (arguments.clone(), None),
+        Some(Value::Object(arguments)) => (arguments, None),
         Some(other) => (Map::new(), Some(other)),
     };
     let request = ToolRequest {
@@ -545,7 +546,7 @@ fn tool_call(
             let message = format!(
                 "The request is invalid: arguments must be an object of {}'s arguments, got {}",
                 tool.as_str(),
-                crate::json::describe(other)
+                crate::json::describe(&other)
             );
             Outcome::Reply(tool_reply(&request, ToolResult::Error(message)))
         }

@@ -9,26 +9,25 @@ mod person_data;
 mod review;
 mod review_write;
 mod saved_store;
-mod saves;
 mod settings;
-mod views;
 mod web_session;
 
 use crate::body::Capped;
 use crate::config::Config;
-use crate::github::client::GitHub;
 use crate::http::{is_loopback_host, origin_of, Headers, HttpReply};
 use crate::log;
 use crate::mcp::catalog::ToolName;
-use crate::mcp::dispatch::{self, Outcome, ToolRequest, ToolResult};
+use crate::mcp::dispatch::{self, Era, Outcome, ToolRequest, ToolResult};
 use crate::mcp::transport::{self, RequestParts};
 use crate::oauth::challenge::{self, Refusal};
 use crate::router::Route;
-use crate::store::pull_read as pull_request;
 use crate::tools::caller::Caller;
 use crate::tools::get_pull_request as gpr;
 use crate::tools::ordering_guide::get_ordering_guide;
 use crate::tools::relay::{reviewer, RelayedCall};
+use crate::tools::save_document;
+use crate::tools::saved::DocumentKind;
+use crate::tools::views::ViewCall;
 use crate::web;
 
 /// Handles one request to the Worker, on the route the entry found for it (`router::route`).
@@ -186,13 +185,13 @@ async fn mcp_message(
     };
     Ok(match dispatch::dispatch(parts.headers, &body) {
         Outcome::Reply(reply) => reply,
-        Outcome::Tool(request) => {
+        Outcome::Tool(mut request) => {
             log::note(|record| record.tool = Some(request.tool.as_str()));
             if request.tool.writes() && !caller.may_write {
                 log::error("insufficient_scope");
                 return Ok(challenge::insufficient_scope_reply(base_url, &request.id));
             }
-            let result = run_tool(&request, &caller, env, config, base_url).await;
+            let result = run_tool(&mut request, &body, &caller, env, base_url).await;
             if matches!(result, ToolResult::Error(_)) {
                 log::error("tool_error");
             }
@@ -307,75 +306,99 @@ fn local_caller(headers: &Headers, host: &str, config: &Config) -> Option<Caller
     })
 }
 
+/// Runs a tool. Every tool but the guide reads the pull request, and runs in its Durable
+/// Object (`tools::relay` says why): its arguments are checked here first, so a bad call costs
+/// no object request, then the object runs the tool (its arguments read from `rpc_body`, the
+/// `tools/call` as it came) and its answer is framed here.
 async fn run_tool(
-    request: &ToolRequest,
+    request: &mut ToolRequest,
+    rpc_body: &[u8],
     caller: &Caller,
     env: &Env,
-    config: &Config,
     base_url: &str,
 ) -> ToolResult {
-    match request.tool {
-        ToolName::GetOrderingGuide => get_ordering_guide(base_url),
-        ToolName::GetPullRequest => get_pull_request(request, caller, env, base_url).await,
-        ToolName::SaveReadingOrder => {
-            let github = github_for(config, caller);
-            saves::save_reading_order(request, caller, env, &github, base_url).await
-        }
-        ToolName::SaveDiagram => {
-            let github = github_for(config, caller);
-            saves::save_diagram(request, caller, env, &github, base_url).await
+    let checked = match request.tool {
+        ToolName::GetOrderingGuide => return get_ordering_guide(base_url),
+        ToolName::GetPullRequest => gpr::parse_args(&request.arguments)
+            .map(|args| ((args.owner, args.repo, args.number), Failure::Read)),
+        ToolName::SaveReadingOrder | ToolName::SaveDiagram => {
+            let kind = match request.tool {
+                ToolName::SaveDiagram => DocumentKind::Diagram,
+                _ => DocumentKind::Order,
+            };
+            // Taken: the object reads the arguments from the body as it came.
+            let arguments = std::mem::take(&mut request.arguments);
+            save_document::checked_target_of(kind, arguments)
+                .map(|target| ((target.owner, target.repo, target.number), Failure::Save))
         }
         ToolName::ShowReadingOrder
         | ToolName::ViewReadingOrder
         | ToolName::ViewDiagram
-        | ToolName::ViewChange => {
-            let github = github_for(config, caller);
-            views::run(request, env, &github, base_url)
-                .await
-                .unwrap_or_else(|| ToolResult::Error("Unknown view tool".into()))
-        }
-    }
-}
-
-/// A GitHub client acting as the caller.
-fn github_for<'a>(config: &'a Config, caller: &'a Caller) -> GitHub<'a> {
-    GitHub {
-        base_url: &config.github_api_url,
-        token: &caller.github_token,
-        timeout_ms: config.github_timeout_ms,
-    }
-}
-
-/// `get_pull_request`: the arguments are checked here, so a bad call costs no object request;
-/// then the pull request's object runs the tool (`tools::relay` says why) and its answer is
-/// framed here.
-async fn get_pull_request(
-    request: &ToolRequest,
-    caller: &Caller,
-    env: &Env,
-    base_url: &str,
-) -> ToolResult {
-    let args = match gpr::parse_args(&request.arguments) {
-        Ok(args) => args,
+        | ToolName::ViewChange => match ViewCall::parse(request.tool, &request.arguments) {
+            Some(Ok(call)) => {
+                let target = call.target();
+                let pull = (target.owner.clone(), target.repo.clone(), target.number);
+                Ok((pull, Failure::View))
+            }
+            Some(Err(message)) => Err(message),
+            None => Err("Unknown view tool".into()),
+        },
+    };
+    let ((owner, repo, number), failure) = match checked {
+        Ok(checked) => checked,
         Err(message) => return ToolResult::Error(message),
     };
+    // Parsed as UTF-8 by dispatch already; the object reads the arguments from it.
+    let Ok(rpc_body) = std::str::from_utf8(rpc_body) else {
+        return ToolResult::Error("The request is invalid: the body is not UTF-8".into());
+    };
     let call = RelayedCall {
-        arguments: request.arguments.clone(),
+        tool: request.tool.as_str().to_string(),
+        arguments: serde_json::Map::new(),
         github_token: caller.github_token.clone(),
         may_write: caller.may_write,
         base_url: base_url.to_string(),
+        login: caller.login.clone(),
+        client: client_name(request, caller),
     };
-    match saved_store::run_get_pull_request(env, &args.owner, &args.repo, args.number, &call).await
-    {
+    match saved_store::run_tool(env, (&owner, &repo, number), &call, rpc_body).await {
         Ok(result) => result,
         Err(error) => {
-            worker::console_error!("the pull request's object did not run the read: {error}");
-            ToolResult::Error(
-                "LogiKFlow could not read the pull request right now (its store did not answer). Retry in a minute."
-                    .into(),
-            )
+            worker::console_error!("the pull request's object did not run the tool: {error}");
+            ToolResult::Error(failure.message().into())
         }
     }
+}
+
+/// Which message says the pull request's object did not answer: a tool's own, as before the
+/// object ran it.
+enum Failure {
+    Read,
+    View,
+    Save,
+}
+
+impl Failure {
+    fn message(&self) -> &'static str {
+        match self {
+            Failure::Read => "LogiKFlow could not read the pull request right now (its store did not answer). Retry in a minute.",
+            Failure::View => "LogiKFlow could not read the saved order right now (storage unavailable). Retry in a minute.",
+            // The save may have gone through: the agent is told how to find out.
+            Failure::Save => "LogiKFlow could not confirm the save (storage unavailable). In a minute, call get_pull_request: if the version moved past your base_version, this save went through; otherwise retry it.",
+        }
+    }
+}
+
+/// The app in `updatedBy` (DESIGN.md section 4): on 2026-07-28 requests the name the client
+/// reports in `_meta` clientInfo, else the credential's own name (the OAuth client's registered
+/// name or the API token's name); 2025 requests (whose clientInfo belongs to `initialize`) the
+/// other way round. The person's login is shown beside it either way.
+fn client_name(request: &ToolRequest, caller: &Caller) -> Option<String> {
+    let (first, second) = match request.era {
+        Era::Modern => (&request.client_name, &caller.client_name),
+        Era::Legacy => (&caller.client_name, &request.client_name),
+    };
+    first.clone().or_else(|| second.clone())
 }
 
 #[cfg(test)]

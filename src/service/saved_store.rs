@@ -9,7 +9,6 @@ use crate::tools::relay::reviewer::{
     read_results, ReviewerCall, Route, TickResult, CSRF_COOKIE_HEADER,
 };
 use crate::tools::relay::{self, RelayedCall, LOG_HEADER};
-use crate::tools::saved::{CurrentState, SaveOutcome, SaveRequest};
 
 /// The object's name for a pull request.
 pub fn object_name(owner: &str, repo: &str, number: u64) -> String {
@@ -22,50 +21,21 @@ pub fn object_name(owner: &str, repo: &str, number: u64) -> String {
 
 const BINDING: &str = "PULL_REQUESTS";
 
-async fn get_json<T: serde::de::DeserializeOwned>(
-    env: &Env,
-    owner: &str,
-    repo: &str,
-    number: u64,
-    path: &str,
-) -> Result<Option<T>> {
-    let name = object_name(owner, repo, number);
-    let reply = wire::get_from_object(env, BINDING, &name, path).await?;
-    match reply.status {
-        200 => Ok(Some(crate::json::decode(&reply.body)?)),
-        404 => Ok(None),
-        status => Err(store_failed(status)),
-    }
-}
-
-/// POSTs a JSON body to the pull request's object and decodes its 200 reply.
-async fn post_json<T: serde::de::DeserializeOwned>(
-    env: &Env,
-    owner: &str,
-    repo: &str,
-    number: u64,
-    path: &str,
-    body: &str,
-) -> Result<T> {
-    let name = object_name(owner, repo, number);
-    wire::post_json(env, BINDING, &name, path, body).await
-}
-
 fn store_failed(status: u16) -> worker::Error {
     worker::Error::RustError(format!("pull request store answered {status}"))
 }
 
-/// Has the pull request's object run `get_pull_request` (`tools::relay`), and adds what its run
-/// did to this request's log line.
-pub async fn run_get_pull_request(
+/// Has the pull request's object run an MCP tool (`tools::relay`), whose `tools/call` body was
+/// `rpc_body`, and adds what its run did to this request's log line.
+pub async fn run_tool(
     env: &Env,
-    owner: &str,
-    repo: &str,
-    number: u64,
+    (owner, repo, number): (&str, &str, u64),
     call: &RelayedCall,
+    rpc_body: &str,
 ) -> Result<ToolResult> {
     let name = object_name(owner, repo, number);
-    let reply = wire::post_to_object(env, BINDING, &name, "/read", &call.to_json()).await?;
+    let body = call.to_wire(rpc_body);
+    let reply = wire::post_to_object(env, BINDING, &name, relay::PATH, &body).await?;
     if let Some(carried) = reply.header(LOG_HEADER) {
         crate::log::note(|record| record.absorb(&carried));
     }
@@ -115,43 +85,6 @@ pub async fn run_ticks(env: &Env, call: &ReviewerCall) -> Result<Vec<TickResult>
         200 => read_results(&answer.body, call.ticks.len()).ok_or_else(|| store_failed(200)),
         status => Err(store_failed(status)),
     }
-}
-
-/// The latest order and diagram.
-pub async fn current(env: &Env, owner: &str, repo: &str, number: u64) -> Result<CurrentState> {
-    Ok(get_json(env, owner, repo, number, "/state")
-        .await?
-        .unwrap_or_default())
-}
-
-/// Saves a new version, or reports the conflicting latest one.
-pub async fn save(
-    env: &Env,
-    owner: &str,
-    repo: &str,
-    number: u64,
-    request: &SaveRequest,
-) -> Result<SaveOutcome> {
-    let body = serde_json::to_string(request)?;
-    post_json(env, owner, repo, number, "/save", &body).await
-}
-
-/// One version of the order.
-pub async fn order_version(
-    env: &Env,
-    owner: &str,
-    repo: &str,
-    number: u64,
-    version: u64,
-) -> Result<Option<crate::tools::saved::SavedRecord>> {
-    get_json(
-        env,
-        owner,
-        repo,
-        number,
-        &format!("/version?kind=order&v={version}"),
-    )
-    .await
 }
 
 /// Deletes every tick `person` (the login ticks are written under) has on this pull request, for

@@ -73,38 +73,9 @@ pub enum Files {
     ForChecks,
 }
 
-/// Reads the repository, the pull request and its snapshot.
-pub async fn read_pull_with_files(
-    env: &Env,
-    github: &GitHub<'_>,
-    owner: &str,
-    repo: &str,
-    number: u64,
-    files: Files,
-) -> Result<PullRead, GitHubError> {
-    let (repository, pull) = read_pull(github, owner, repo, number).await?;
-    let lean = match files {
-        Files::ForChecks => cached_listing(env, owner, repo, &pull)
-            .await
-            .and_then(|text| Listing::read(&text)?.lean_snapshot()),
-        Files::Whole => None,
-    };
-    let snapshot = match lean {
-        Some(snapshot) => snapshot,
-        None => read_snapshot(env, github, owner, repo, &pull).await?.0,
-    };
-    Ok(PullRead {
-        repository,
-        pull,
-        snapshot,
-    })
-}
-
 /// The viewer's own GitHub read of the pull request with every file, as the pull request's
 /// object runs it for the reviewer routes (`tools::relay::reviewer`); or the message saying why
-/// GitHub would not show it. A first view at a new head builds the snapshot, and a view of the
-/// head another read or view here is building waits for that build, then reads what it cached
-/// (`ReadMemo`), so concurrent first views read GitHub's file pages once.
+/// GitHub would not show it ([`read_in_object`]).
 pub async fn read_as_viewer_in_object(
     env: &Env,
     memo: &ReadMemo,
@@ -112,17 +83,58 @@ pub async fn read_as_viewer_in_object(
     target: &PullPath,
 ) -> Result<PullRead, String> {
     let (owner, repo) = (target.owner.as_str(), target.repo.as_str());
-    let failed = |error: GitHubError| {
+    read_in_object(
+        env,
+        memo,
+        github,
+        (owner, repo, target.number),
+        Files::Whole,
+    )
+    .await
+    .map_err(|error| {
         let label = format!("{owner}/{repo}#{}", target.number);
         errors::github_failure(&error, &label)
-    };
-    let (repository, pull) = read_pull(github, owner, repo, target.number)
-        .await
-        .map_err(failed)?;
+    })
+}
+
+/// The caller's own GitHub read of the pull request (repository and pull request first) and its
+/// snapshot, as the pull request's object runs it for a relayed tool or a reviewer route. A
+/// first read at a new head builds the snapshot, and a read of the head another read here is
+/// building waits for that build, then reads what it cached (`ReadMemo`), so concurrent first
+/// reads read GitHub's file pages once.
+pub async fn read_in_object(
+    env: &Env,
+    memo: &ReadMemo,
+    github: &GitHub<'_>,
+    (owner, repo, number): (&str, &str, u64),
+    files: Files,
+) -> Result<PullRead, GitHubError> {
+    let (repository, pull) = read_pull(github, owner, repo, number).await?;
     let building_key = listing_key_of(owner, repo, &pull);
+    if files == Files::ForChecks {
+        memo.wait_for_build(&building_key).await;
+        let listing = match memo.listing(&building_key) {
+            Some(text) => Some(text),
+            None => {
+                let read = cached_listing(env, owner, repo, &pull).await;
+                let read = read.map(Rc::<str>::from);
+                if let Some(text) = &read {
+                    *memo.listing.borrow_mut() = Some((building_key.clone(), text.clone()));
+                }
+                read
+            }
+        };
+        if let Some(snapshot) = listing.and_then(|text| Listing::read(&text)?.lean_snapshot()) {
+            return Ok(PullRead {
+                repository,
+                pull,
+                snapshot,
+            });
+        }
+    }
     let key = snapshot_key(owner, repo, &pull.base.sha, &pull.head.sha);
     let mut snapshot = None;
-    // Twice at most: a build that started while this view read the cache is waited for once.
+    // Twice at most: a build that started while this read read the cache is waited for once.
     for _ in 0..2 {
         memo.wait_for_build(&building_key).await;
         snapshot = cached_snapshot(env, &key).await;
@@ -135,8 +147,7 @@ pub async fn read_as_viewer_in_object(
         None => {
             let _building = Building::start(memo, &building_key);
             build_snapshot(env, github, (owner, repo), &pull, &key)
-                .await
-                .map_err(failed)?
+                .await?
                 .0
         }
     };
@@ -417,7 +428,7 @@ impl Drop for Building<'_> {
 }
 
 /// Runs a `get_pull_request` the Worker relayed, in the pull request's object, whose saved
-/// state is `current` (`store::pull_request`, `POST /read`; `tools::relay` says why).
+/// state is `current` (`store::pull_request`, `POST /tool`; `tools::relay` says why).
 pub async fn get_pull_request_in_object(
     env: &Env,
     memo: &ReadMemo,

@@ -5,13 +5,12 @@
 //! no `await` in between, so no other request can interleave. History is append-only.
 //!
 //! Internal API (JSON over `fetch`, reached only through the Worker's binding):
-//! `GET /state` → [`CurrentState`]; `POST /read` [`RelayedCall`] → a `get_pull_request` result
-//! (`tools::relay`: the object runs the tool, `store::pull_read`, so a first read's CPU is not the
-//! Worker's); `POST /page`, `/diff`, `/context`, `/ticks/batch` [`ReviewerCall`] → the reviewer
+//! `POST /tool` [`RelayedCall::to_wire`] → an MCP tool's result (`tools::relay`: the object runs every
+//! tool that reads the pull request, so reading, decoding or building its snapshot is not the
+//! Worker's CPU; modules `tools` and `saves`, and `store::pull_read` for `get_pull_request`);
+//! `POST /page`, `/diff`, `/context`, `/ticks/batch` [`ReviewerCall`] → the reviewer
 //! routes run here (`tools::relay::reviewer`; modules `page`, `diff`, `ticks`, each reading this
 //! object's orders, history, ticks, recorded heads and drafts straight from its storage);
-//! `POST /save` [`SaveRequest`] → [`SaveOutcome`];
-//! `GET /version?kind=order&v=N` → [`SavedRecord`].
 //! Ticks are stored per person with the head each was made at (unticking deletes rows; a person
 //! holds at most [`MAX_TICKS_PER_PERSON`]), with the change ids of the newest 20 heads ticked at;
 //! path-keyed ticks from before content keys are replaced by content items when their person
@@ -43,7 +42,9 @@ mod arrange;
 mod diff;
 mod page;
 mod reviewer;
+mod saves;
 mod ticks;
+mod tools;
 mod writes;
 
 pub use ticks::note_ticked;
@@ -54,9 +55,9 @@ pub struct PullRequestStore {
     /// route whose viewer GitHub would not show the pull request) leaves no storage behind.
     state: State,
     sql: std::cell::OnceCell<SqlStorage>,
-    /// For `POST /read`, which reads GitHub and KV as the Worker would.
+    /// For the relayed tools and reviewer routes, which read GitHub and KV as the Worker would.
     env: Env,
-    /// What `POST /read` remembers between reads (`pull_read::ReadMemo`).
+    /// What the reads here remember between them (`pull_read::ReadMemo`).
     read_memo: super::pull_read::ReadMemo,
     /// Whether the schema was created in this instance. Created on first use rather than in
     /// the constructor: a reviewer route creates it only once the viewer's GitHub read
@@ -192,29 +193,18 @@ impl DurableObject for PullRequestStore {
                 return Response::error(format!("storage unavailable: {error}"), 500);
             }
         }
-        let query = |key: &str| {
-            url.query_pairs()
-                .find(|(k, _)| k == key)
-                .map(|(_, v)| v.into_owned())
-        };
-        let kind = match query("kind").as_deref() {
-            Some("diagram") => DocumentKind::Diagram,
-            _ => DocumentKind::Order,
-        };
         match (req.method(), url.path()) {
-            (Method::Get, "/state") => json_reply(serde_json::to_string(&self.current()?)),
-            (Method::Post, "/read") => {
-                let call: RelayedCall = json_body(&mut req).await?;
-                self.read(call).await
+            (Method::Post, relay::PATH) => {
+                let text = req.text().await?;
+                let Some(call) = RelayedCall::from_wire(&text) else {
+                    return Response::error("not a tool call", 400);
+                };
+                self.tool(call).await
             }
             (Method::Post, path) if ReviewerRoute::of_path(path).is_some() => {
                 let route = ReviewerRoute::of_path(path).unwrap_or(ReviewerRoute::Page);
                 let call: ReviewerCall = json_body(&mut req).await?;
                 self.reviewer(route, call).await
-            }
-            (Method::Post, "/save") => {
-                let request: SaveRequest = json_body(&mut req).await?;
-                json_reply(serde_json::to_string(&self.save(&request)?))
             }
             (Method::Post, "/ticks/forget") => {
                 let forget: ForgetTicks = json_body(&mut req).await?;
@@ -222,24 +212,9 @@ impl DurableObject for PullRequestStore {
                     + super::drafts::forget(self.sql(), &forget.person)?;
                 Response::ok(format!("{{\"removed\":{removed}}}"))
             }
-            (Method::Get, "/version") => {
-                let version: i64 = query("v").and_then(|v| v.parse().ok()).unwrap_or(0);
-                match self.version(kind, version)? {
-                    Some(record) => json_reply(serde_json::to_string(&record)),
-                    None => Response::error("no such version", 404),
-                }
-            }
             _ => Response::error("no such operation", 404),
         }
     }
-}
-
-/// A JSON reply from serialized text: one builder for every operation's answer.
-fn json_reply(text: serde_json::Result<String>) -> Result<Response> {
-    let text = text.map_err(|e| worker::Error::RustError(e.to_string()))?;
-    let headers = worker::Headers::new();
-    headers.set("content-type", "application/json")?;
-    Ok(Response::ok(text)?.with_headers(headers))
 }
 
 impl PullRequestStore {
@@ -269,24 +244,6 @@ impl PullRequestStore {
             order: self.latest(DocumentKind::Order, true)?.map(Row::record),
             diagram: self.latest(DocumentKind::Diagram, true)?.map(Row::record),
         })
-    }
-
-    /// Runs a `get_pull_request` the Worker relayed (`tools::relay`) in its own log record, and
-    /// answers with the result and what the run did.
-    async fn read(&self, call: RelayedCall) -> Result<Response> {
-        let record = std::rc::Rc::new(std::cell::RefCell::new(crate::log::Record::default()));
-        let run = super::pull_read::get_pull_request_in_object(
-            &self.env,
-            &self.read_memo,
-            call,
-            self.current()?,
-        );
-        let result = crate::log::Scoped::new(run, record.clone()).await;
-        let (kind, body) = relay::reply_of(result);
-        let headers = worker::Headers::new();
-        headers.set(relay::RESULT_HEADER, &kind)?;
-        headers.set(relay::LOG_HEADER, &record.borrow().carried())?;
-        Ok(Response::ok(body)?.with_headers(headers))
     }
 
     fn latest(&self, kind: DocumentKind, with_body: bool) -> Result<Option<Row>> {

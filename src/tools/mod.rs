@@ -10,6 +10,7 @@ pub mod conventions;
 pub mod get_pull_request;
 pub mod ordering_guide;
 pub mod relay;
+pub mod save_document;
 pub mod save_reading_order;
 pub mod saved;
 pub mod show_reading_order;

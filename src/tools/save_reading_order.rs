@@ -2,8 +2,8 @@
 //! pull request and base version, the pull request facts validation needs, the messages for write
 //! access and conflicts, and the result shapes.
 //!
-//! Validation itself lives in `review::order` and `review::diagram`; storing in the pull
-//! request's Durable Object (`store`), orchestrated by `service`.
+//! Validation itself lives in `review::order` and `review::diagram`; the path both saves take runs
+//! in the pull request's Durable Object (`store::pull_request::saves`, `tools::relay`).
 
 use serde_json::{json, Map, Value};
 
@@ -57,10 +57,13 @@ pub fn checked_target(
     }
 }
 
+/// The arguments naming the target, the rest being the document's.
+pub const TARGET_KEYS: [&str; 4] = ["owner", "repo", "number", "base_version"];
+
 /// The arguments without the target keys: what the order or diagram validator reads.
 pub fn document_arguments(args: &Map<String, Value>) -> Value {
     let mut rest = args.clone();
-    for key in ["owner", "repo", "number", "base_version"] {
+    for key in TARGET_KEYS {
         rest.remove(key);
     }
     Value::Object(rest)

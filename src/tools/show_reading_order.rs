@@ -5,8 +5,8 @@
 //! Also home of what the view's tools share: the target (`owner`, `repo`, `number` and an
 //! optional `version`), picking the saved version to show, and the messages when there is none.
 //!
-//! What not: no GitHub or storage access (the adapter, `service::views`, reads both and hands the
-//! records in); no order content in the result: the view asks `view_reading_order` for that, so
+//! What not: no GitHub or storage access (the adapter, `store::pull_request::tools`, reads both
+//! and hands the records in); no order content in the result: the view asks `view_reading_order` for that, so
 //! the model's context gets counts, not the notes.
 
 use serde::Serialize;

@@ -4,8 +4,9 @@
 // (tests/e2e/cpu-guard.mjs says why it is measured and not enforced by local workerd).
 //
 // Routes: the review page's first view after a push, a cached view, its first, a middle and the
-// last window of entries, a diff loaded on demand, a tick, and get_pull_request's first and
-// repeat read. Each is the median of three measurements of one request, so a slow spell on a
+// last window of entries, a diff loaded on demand, a tick, get_pull_request's first and repeat
+// read, and the agent's other tools (save_reading_order, show_reading_order, view_reading_order,
+// view_change, view_diagram, save_diagram). Each is the median of three measurements of one request, so a slow spell on a
 // shared machine has to hit two of three to count; the profile counts only the isolate's own time,
 // so other load on the machine does not add to it.
 //
@@ -27,6 +28,9 @@ const RUNS = 3;
  * object (main of 2026-12-04, Worker ms, median of 3) the guard failed the first view after a push
  * (54.5), a cached view (23.0), every window (16.7–19.9) and a tick (15.3), and a diff on demand
  * was at 7.4 (a run of 10.6); after it, all of them are 0.8–3.3, get_pull_request 3.2–4.3.
+ * Before the other tools ran there too (main of 2026-12-04, routes bench, 3,000 files):
+ * save_reading_order 18.7, view_reading_order 16.2, show_reading_order 10.5, view_diagram 10.4,
+ * view_change 8.9, save_diagram 5.5.
  */
 const KNOWN_OVER = new Map();
 
@@ -35,6 +39,12 @@ let stack;
 let page;
 let cookie = '';
 let parts;
+let sections;
+let orderVersion;
+let diagramVersion;
+let diagram;
+let change;
+const pull = { owner: 'logikflow', repo: 'big', number };
 
 before(async () => {
   // CPU_GUARD_BUILD: another named build to hold to the guard (e.g. a branch's, before a merge).
@@ -42,9 +52,17 @@ before(async () => {
   page = `${stack.baseUrl}/r/logikflow/big/pull/${number}`;
   // As reviewers find it: an agent has read the pull request and saved a reading order.
   const read = await getPullRequest();
-  const sections = fiftySections(read.files.map((f) => f.path));
-  const saved = await callTool('save_reading_order', { owner: 'logikflow', repo: 'big', number, base_version: read.baseVersion, overview: 'The guard\'s order.', sections });
+  sections = fiftySections(read.files.map((f) => f.path)).filter((s) => s.files.length > 0);
+  const saved = await callTool('save_reading_order', { ...pull, base_version: read.baseVersion, overview: 'The guard\'s order.', sections });
   assert.equal(saved.saved, true);
+  orderVersion = saved.version;
+  // A change of a file a push leaves alone (each push adds a line to one hunk of one file).
+  const file = read.files.filter((f) => f.changes?.length).at(-1);
+  assert.ok(file, 'the first read lists files with change ids');
+  change = { path: file.path, change: file.changes[0].id };
+  diagram = diagramOf(read);
+  const drawn = await callTool('save_diagram', { ...pull, base_version: read.diagramBaseVersion, diagram });
+  diagramVersion = drawn.version;
   const first = await get(page);
   cookie = first.reply.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ');
   parts = pageParts(first.text);
@@ -78,6 +96,21 @@ async function getPullRequest() {
   const read = await callTool('get_pull_request', { owner: 'logikflow', repo: 'big', number });
   assert.equal(read.changedFiles, 3200);
   return read;
+}
+
+/** A three-node diagram on two of the pull request's files (no change ids: pushes move them). */
+function diagramOf(read) {
+  const [first, second] = read.files;
+  return {
+    title: 'The guard\'s diagram',
+    groups: [{ id: 'server', title: 'Server' }],
+    nodes: [
+      { id: 'agent', title: 'Agent calls save', kind: 'trigger' },
+      { id: 'check', title: 'Validate', kind: 'decision', group: 'server', file: first.path },
+      { id: 'store', title: 'Store version', kind: 'data', group: 'server', file: second.path },
+    ],
+    edges: [{ from: 'agent', to: 'check', label: 'order' }, { from: 'check', to: 'store', dashed: true }],
+  };
 }
 
 const push = () => standinControl(stack, 'POST', 'push', { repo: 'logikflow/big', number });
@@ -131,3 +164,15 @@ guard('a tick', () => {
 });
 guard('get_pull_request, first read after a push', () => async () => { await push(); await getPullRequest(); });
 guard('get_pull_request, repeat read', () => getPullRequest);
+guard('save_reading_order (a section per file, at most 50)', () => async () => {
+  const saved = await callTool('save_reading_order', { ...pull, base_version: orderVersion, overview: 'The guard\'s order.', sections });
+  orderVersion = saved.version;
+});
+guard('show_reading_order', () => () => callTool('show_reading_order', pull));
+guard('view_reading_order', () => () => callTool('view_reading_order', pull));
+guard('view_change', () => () => callTool('view_change', { ...pull, ...change }));
+guard('view_diagram', () => () => callTool('view_diagram', pull));
+guard('save_diagram', () => async () => {
+  const saved = await callTool('save_diagram', { ...pull, base_version: diagramVersion, diagram });
+  diagramVersion = saved.version;
+});

@@ -4,6 +4,7 @@
 // result as the read that built it. Its own stack, so the pull requests start uncached.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { fiftySections } from '../bench/cpu.mjs';
 import { modernRequest, postMcp, standinControl, startStack } from './harness.mjs';
 
 let stack;
@@ -113,4 +114,33 @@ test('reads of a new head at the same time build its snapshot once (the object c
   assert.equal(pages.length, expected, `each file page read once, not once per read: ${JSON.stringify(pages.map((r) => r.path))}`);
   // Every read still checked the caller's own access (repository and pull request).
   assert.equal(log.requests.filter((r) => r.kind === 'rest' && /\/pulls\/1$/.test(r.path)).length, 6);
+});
+
+test('the other tools at a new head, at the same time, build its snapshot once too', async () => {
+  // Saves and views run in the pull request's object as reads do (src/tools/relay.rs), through the
+  // same in-flight mark (src/store/pull_read.rs `read_in_object`).
+  const call = async (name, args) => {
+    const { message, headers } = modernRequest(1, 'tools/call', { name, arguments: { owner: 'logikflow', repo: 'big', number: 3, ...args } }, name);
+    const reply = await postMcp(stack, message, headers);
+    assert.equal(reply.body.result.isError, false, `${name}: ${JSON.stringify(reply.body).slice(0, 400)}`);
+    return reply.body.result.structuredContent;
+  };
+  const first = await read(3, 'big');
+  const sections = fiftySections(first.files.map((f) => f.path)).filter((s) => s.files.length > 0);
+  const saved = await call('save_reading_order', { base_version: first.baseVersion, overview: 'Before the push.', sections });
+  await standinControl(stack, 'POST', 'push', { repo: 'logikflow/big', number: 3 });
+  await standinControl(stack, 'DELETE', 'requests');
+  const results = await Promise.all([
+    call('view_reading_order', {}),
+    call('show_reading_order', {}),
+    call('view_diagram', {}),
+    call('view_reading_order', {}),
+    call('save_reading_order', { base_version: saved.version, overview: 'After the push.', sections }),
+  ]);
+  assert.equal(results[4].version, saved.version + 1);
+  const log = await standinControl(stack, 'GET', 'requests');
+  const pages = log.requests.filter((r) => r.kind === 'rest' && /\/pulls\/3\/files/.test(r.path));
+  assert.equal(pages.length, Math.ceil(first.files.length / 100), `each file page read once: ${JSON.stringify(pages.map((r) => r.path))}`);
+  // Every call still checked the caller's own access.
+  assert.equal(log.requests.filter((r) => r.kind === 'rest' && /\/pulls\/3$/.test(r.path)).length, 5);
 });

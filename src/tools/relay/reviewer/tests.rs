@@ -87,6 +87,7 @@ fn every_route_has_its_own_path() {
     // The object's other operations are not reviewer routes.
     for path in [
         "/read",
+        "/tool",
         "/state",
         "/tick",
         "/ticks",
