@@ -152,20 +152,7 @@ pub fn parse(field: &dyn Fn(&str) -> Option<String>) -> Result<NewDraft, String>
 fn place(patch: &str, side: Side, line: u32) -> Option<usize> {
     let hunks = parse_patch(patch).ok()?;
     for (index, hunk) in hunks.iter().enumerate() {
-        let mut old = hunk.old_start;
-        let mut new = hunk.new_start;
-        for diff_line in &hunk.lines {
-            let (old_no, new_no) = match diff_line.kind {
-                LineKind::Added => (None, Some(new)),
-                LineKind::Removed => (Some(old), None),
-                LineKind::Context => (Some(old), Some(new)),
-            };
-            if old_no.is_some() {
-                old += 1;
-            }
-            if new_no.is_some() {
-                new += 1;
-            }
+        for (old_no, new_no, _) in hunk.numbered_lines() {
             let here = match side {
                 Side::Left => old_no,
                 Side::Right => new_no,
@@ -208,21 +195,8 @@ pub fn commented_lines_in(hunks: &[Hunk<'_>], anchor: &Anchor) -> Vec<String> {
     let start_side = anchor.start_side.unwrap_or(anchor.side);
     let mut out = Vec::new();
     for hunk in hunks {
-        let mut old = hunk.old_start;
-        let mut new = hunk.new_start;
         let mut inside = false;
-        for diff_line in &hunk.lines {
-            let (old_no, new_no) = match diff_line.kind {
-                LineKind::Added => (None, Some(new)),
-                LineKind::Removed => (Some(old), None),
-                LineKind::Context => (Some(old), Some(new)),
-            };
-            if old_no.is_some() {
-                old += 1;
-            }
-            if new_no.is_some() {
-                new += 1;
-            }
+        for (old_no, new_no, diff_line) in hunk.numbered_lines() {
             let on = |side: Side| match side {
                 Side::Left => old_no,
                 Side::Right => new_no,

@@ -95,6 +95,28 @@ impl<'a> Hunk<'a> {
             })
     }
 
+    /// Every line with its number in the old file (`None` for an added line) and in the new
+    /// file (`None` for a removed one): how GitHub anchors comments and the page numbers lines.
+    pub fn numbered_lines(
+        &self,
+    ) -> impl Iterator<Item = (Option<u32>, Option<u32>, &DiffLine<'a>)> + '_ {
+        let (mut old, mut new) = (self.old_start, self.new_start);
+        self.lines.iter().map(move |line| {
+            let (old_no, new_no) = match line.kind {
+                LineKind::Added => (None, Some(new)),
+                LineKind::Removed => (Some(old), None),
+                LineKind::Context => (Some(old), Some(new)),
+            };
+            if old_no.is_some() {
+                old = old.saturating_add(1);
+            }
+            if new_no.is_some() {
+                new = new.saturating_add(1);
+            }
+            (old_no, new_no, line)
+        })
+    }
+
     fn count(&self, kind: LineKind) -> usize {
         self.lines.iter().filter(|line| line.kind == kind).count()
     }

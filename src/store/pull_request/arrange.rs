@@ -27,16 +27,9 @@ impl PullRequestStore {
     ) -> worker::Result<HttpReply> {
         let (call, pull) = (viewer.call, viewer.pull);
         let base_url = call.base_url.as_str();
-        let read = match self.viewer_read(viewer).await? {
+        let read = match self.viewer_read_or_page(viewer).await? {
             Ok(read) => read,
-            Err(message) => {
-                return Ok(message_page(
-                    404,
-                    "Can't open this pull request",
-                    &message,
-                    base_url,
-                ))
-            }
+            Err(page) => return Ok(page),
         };
         if !read.repository.can_arrange() {
             let message = save::no_write_access(&call.login, &pull.owner, &pull.repo, "an order");

@@ -8,7 +8,7 @@
 //! a first view at a new head), 1 per comparison the banners need, and the comments and
 //! threads (`review_reads`).
 
-use super::reviewer::{html, message_page, Viewer};
+use super::reviewer::{html, Viewer};
 use super::PullRequestStore;
 use crate::github::api::{path, Comparison, RepoPath, MAX_COMPARED_FILES};
 use crate::github::client::GitHub;
@@ -27,16 +27,9 @@ impl PullRequestStore {
     pub(super) async fn page(&self, viewer: &Viewer<'_>) -> worker::Result<HttpReply> {
         let (call, github, pull) = (viewer.call, viewer.github, viewer.pull);
         let base_url = call.base_url.as_str();
-        let read = match self.viewer_read(viewer).await? {
+        let read = match self.viewer_read_or_page(viewer).await? {
             Ok(read) => read,
-            Err(message) => {
-                return Ok(message_page(
-                    404,
-                    "Can't open this pull request",
-                    &message,
-                    base_url,
-                ))
-            }
+            Err(page) => return Ok(page),
         };
         let current = self.current()?;
         let history = self.history(DocumentKind::Order)?;

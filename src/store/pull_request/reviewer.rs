@@ -83,6 +83,22 @@ impl PullRequestStore {
         }
         Ok(read)
     }
+
+    /// [`viewer_read`](Self::viewer_read) for the routes that answer with a page: why GitHub
+    /// would not show the pull request, as the 404 page.
+    pub(super) async fn viewer_read_or_page(
+        &self,
+        viewer: &Viewer<'_>,
+    ) -> Result<std::result::Result<crate::store::pull_read::PullRead, HttpReply>> {
+        Ok(self.viewer_read(viewer).await?.map_err(|message| {
+            message_page(
+                404,
+                "Can't open this pull request",
+                &message,
+                &viewer.call.base_url,
+            )
+        }))
+    }
 }
 
 /// Who is asking and about which pull request.

@@ -134,6 +134,22 @@ impl Ctx<'_> {
             .and_then(|f| f.patch.as_deref())
     }
 
+    /// Sends `body` to GitHub's REST `path` as the viewer; what GitHub made (its id and link)
+    /// or why it refused.
+    async fn create(
+        &self,
+        path: &str,
+        body: &impl serde::Serialize,
+    ) -> worker::Result<Result<gh::Created, Refusal>> {
+        let text = serde_json::to_string(body)?;
+        Ok(self
+            .viewer
+            .github
+            .write(path, &text)
+            .await
+            .map(|answer| serde_json::from_str(&answer).unwrap_or_default()))
+    }
+
     fn refusal(&self, refusal: &Refusal, kept: Option<&str>) -> HttpReply {
         let status = if refusal.status >= 400 {
             refusal.status
@@ -221,24 +237,18 @@ impl Ctx<'_> {
             anchor: &draft.anchor,
             body: &draft.body,
         };
-        let text = serde_json::to_string(&request)?;
         match self
-            .viewer
-            .github
-            .write(&gh::path::comments(self.repo, self.number()), &text)
-            .await
+            .create(&gh::path::comments(self.repo, self.number()), &request)
+            .await?
         {
-            Ok(answer) => {
-                let created: gh::Created = serde_json::from_str(&answer).unwrap_or_default();
-                Ok(self.answer.done(
-                    &format!("#comment-{}", created.id),
-                    serde_json::json!({
-                        "id": created.id,
-                        "html_url": created.html_url,
-                        "html": discussion::sent_html(self.login(), &draft.body, &created.html_url),
-                    }),
-                ))
-            }
+            Ok(created) => Ok(self.answer.done(
+                &format!("#comment-{}", created.id),
+                serde_json::json!({
+                    "id": created.id,
+                    "html_url": created.html_url,
+                    "html": discussion::sent_html(self.login(), &draft.body, &created.html_url),
+                }),
+            )),
             Err(refusal) if !self.answer.json => {
                 // Without the script the box is gone once the form is sent: keep the text as a
                 // draft, and say so.
@@ -352,15 +362,11 @@ impl Ctx<'_> {
                 })
                 .collect(),
         };
-        let text = serde_json::to_string(&review)?;
         match self
-            .viewer
-            .github
-            .write(&gh::path::reviews(self.repo, self.number()), &text)
-            .await
+            .create(&gh::path::reviews(self.repo, self.number()), &review)
+            .await?
         {
-            Ok(answer) => {
-                let created: gh::Created = serde_json::from_str(&answer).unwrap_or_default();
+            Ok(created) => {
                 let delete = DraftDelete {
                     person: self.login().to_string(),
                     ids: all.iter().map(|d| d.id).collect(),
@@ -382,23 +388,15 @@ impl Ctx<'_> {
     }
 
     async fn reply(&self, comment: u64, body: &str) -> worker::Result<HttpReply> {
-        let text = serde_json::to_string(&gh::NewReply { body })?;
-        match self
-            .viewer
-            .github
-            .write(&gh::path::replies(self.repo, self.number(), comment), &text)
-            .await
-        {
-            Ok(answer) => {
-                let created: gh::Created = serde_json::from_str(&answer).unwrap_or_default();
-                Ok(self.answer.done(
-                    &format!("#comment-{}", created.id),
-                    serde_json::json!({
-                        "id": created.id,
-                        "html": discussion::sent_html(self.login(), body, &created.html_url),
-                    }),
-                ))
-            }
+        let path = gh::path::replies(self.repo, self.number(), comment);
+        match self.create(&path, &gh::NewReply { body }).await? {
+            Ok(created) => Ok(self.answer.done(
+                &format!("#comment-{}", created.id),
+                serde_json::json!({
+                    "id": created.id,
+                    "html": discussion::sent_html(self.login(), body, &created.html_url),
+                }),
+            )),
             Err(refusal) => Ok(self.refusal(&refusal, Some(body))),
         }
     }

@@ -374,20 +374,12 @@ fn table(
         );
         escape_into(out, hunk.header);
         out.push_str("</span></td></tr>\n");
-        let mut old = hunk.old_start;
-        let mut new = hunk.new_start;
-        for line in &hunk.lines {
-            let (class, mark, old_no, new_no) = match line.kind {
-                LineKind::Added => ("add", '+', None, Some(new)),
-                LineKind::Removed => ("del", '-', Some(old), None),
-                LineKind::Context => ("ctx", ' ', Some(old), Some(new)),
+        for (old_no, new_no, line) in hunk.numbered_lines() {
+            let (class, mark) = match line.kind {
+                LineKind::Added => ("add", '+'),
+                LineKind::Removed => ("del", '-'),
+                LineKind::Context => ("ctx", ' '),
             };
-            if old_no.is_some() {
-                old = old.saturating_add(1);
-            }
-            if new_no.is_some() {
-                new = new.saturating_add(1);
-            }
             let _ = write!(out, "<tr class=\"{class}\"><td class=\"ln\">");
             // The link goes on the side GitHub anchors the line to: the new line, or the old
             // one for a removed line.
