@@ -15,6 +15,7 @@ pub mod log;
 pub mod mcp;
 pub mod oauth;
 pub mod person_data;
+pub mod ports;
 pub mod review;
 pub mod router;
 pub mod security;

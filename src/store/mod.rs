@@ -14,6 +14,7 @@ mod person;
 pub mod pull_read;
 mod pull_request;
 mod review_reads;
+mod sql;
 
 pub use kv::{get_text, put_text, KvText};
 pub use person::PersonStore;
