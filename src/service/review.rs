@@ -105,6 +105,7 @@ pub(super) fn call_for(caller: &Caller, pull: &PullPath, base_url: &str) -> Revi
         ticks: Vec::new(),
         form: String::new(),
         json: false,
+        may_write: caller.may_write,
     }
 }
 

@@ -76,7 +76,7 @@ impl PullRequestStore {
         let drafts = super::super::drafts::list(self.sql(), &call.login).unwrap_or_default();
         let back = pull_path(&pull.owner, &pull.repo, pull.number);
         let discussion = Discussion {
-            forms: Forms::new(&back, &call.csrf, &read.pull.head.sha),
+            forms: Forms::new(&back, &call.csrf, &read.pull.head.sha).may_write(call.may_write),
             drafts: &drafts,
             threads: &threads,
         };
@@ -101,7 +101,7 @@ impl PullRequestStore {
         let title = format!("{path} · {}/{}#{}", pull.owner, pull.repo, pull.number);
         Ok(html(
             200,
-            diff_view::fragment_page(&title, &back, path, &fragment, base_url),
+            diff_view::fragment_page(&title, &back, path, &fragment, (base_url, call.may_write)),
         )
         .with_header(CSRF_COOKIE_HEADER, "1"))
     }

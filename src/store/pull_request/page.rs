@@ -85,7 +85,8 @@ impl PullRequestStore {
                 &review_page::pull_path(&pull.owner, &pull.repo, pull.number),
                 &call.csrf,
                 head,
-            ),
+            )
+            .may_write(call.may_write),
             drafts: &drafts,
             threads: &threads,
         };

@@ -25,7 +25,7 @@ use crate::store::drafts as stored;
 use crate::store::pull_read::PullRead;
 use crate::web::comment_markdown;
 use crate::web::review_page::{discussion, pull_path};
-use crate::web::review_write::{check, Answer, Checked, Fields};
+use crate::web::review_write::{check, sends_to_github, Answer, Checked, Fields, READ_ONLY};
 
 /// The message when the drafts' storage or the person's index fails.
 const DRAFTS_UNAVAILABLE: &str =
@@ -51,6 +51,10 @@ impl PullRequestStore {
             Ok(checked) => checked,
             Err(message) => return Ok(answer.refuse(400, &message, Some(&body))),
         };
+        // The Worker refused this for a read-only sign-in already; the object holds the rule too.
+        if !call.may_write && sends_to_github(action, &fields) {
+            return Ok(answer.refuse(403, READ_ONLY, Some(&body)));
+        }
         let read = match self.viewer_read(viewer).await? {
             Ok(read) => read,
             Err(message) => return Ok(answer.refuse(404, &message, Some(&body))),
@@ -273,7 +277,8 @@ impl Ctx<'_> {
 
     fn draft_html(&self, draft: &Draft) -> String {
         let patch = self.patch(&draft.anchor.path);
-        let forms = discussion::Forms::new(&self.answer.back, self.csrf, self.head());
+        let forms = discussion::Forms::new(&self.answer.back, self.csrf, self.head())
+            .may_write(self.viewer.call.may_write);
         let gone = !draft.is_on(patch, self.head());
         let commented = drafts::commented_lines(patch, &draft.anchor);
         let mut out = String::new();

@@ -137,6 +137,11 @@ pub struct ReviewerCall {
     /// The answer is wanted as JSON (the page's script), not a page or a 303 (`Route::Write`).
     #[serde(default)]
     pub json: bool,
+    /// The viewer's sign-in may write (issue 36): without it the page offers no form that sends
+    /// to GitHub, and the object refuses such a write as the Worker did
+    /// (`web::review_write::sends_to_github`). Absent means read-only.
+    #[serde(default)]
+    pub may_write: bool,
 }
 
 impl ReviewerCall {
@@ -160,6 +165,7 @@ impl ReviewerCall {
             "ticks": ticks,
             "form": self.form,
             "json": self.json,
+            "may_write": self.may_write,
         })
         .to_string()
     }
