@@ -116,8 +116,15 @@ struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
+    /// The viewer's GitHub login, shown with what they send.
     fn login(&self) -> &str {
         &self.viewer.call.login
+    }
+
+    /// The key the viewer's drafts are stored under: their person id, not their login, which
+    /// another account may hold later (issue 36).
+    fn key(&self) -> &str {
+        &self.viewer.call.person
     }
 
     fn number(&self) -> u64 {
@@ -174,7 +181,7 @@ impl Ctx<'_> {
 
     /// The viewer's drafts here, oldest first.
     fn drafts(&self) -> worker::Result<Vec<Draft>> {
-        stored::list(self.store.sql(), self.login())
+        stored::list(self.store.sql(), self.key())
     }
 
     async fn store_draft(&self, put: &DraftPut) -> Result<u64, HttpReply> {
@@ -182,7 +189,7 @@ impl Ctx<'_> {
         // written first, as for ticks, so no draft is stored that the index does not list.
         let call = self.viewer.call;
         if let Err(error) =
-            super::note_ticked(&self.store.env, &call.person, &call.login, self.viewer.pull).await
+            super::note_ticked(&self.store.env, &call.person, self.viewer.pull).await
         {
             worker::console_error!("noting a pull request with drafts failed: {error}");
             return Err(self
@@ -220,7 +227,7 @@ impl Ctx<'_> {
         let draft = self.draft_of(new.anchor, new.body);
         if !single {
             let put = DraftPut {
-                person: self.login().to_string(),
+                person: self.key().to_string(),
                 id: None,
                 draft,
             };
@@ -257,7 +264,7 @@ impl Ctx<'_> {
                 // Without the script the box is gone once the form is sent: keep the text as a
                 // draft, and say so.
                 let put = DraftPut {
-                    person: self.login().to_string(),
+                    person: self.key().to_string(),
                     id: None,
                     draft,
                 };
@@ -302,7 +309,7 @@ impl Ctx<'_> {
         draft.body = body;
         draft.updated_at = crate::time::rfc3339(worker::Date::now().as_millis());
         let put = DraftPut {
-            person: self.login().to_string(),
+            person: self.key().to_string(),
             id: Some(id),
             draft,
         };
@@ -318,7 +325,7 @@ impl Ctx<'_> {
 
     fn delete_draft(&self, id: u64) -> worker::Result<HttpReply> {
         let delete = DraftDelete {
-            person: self.login().to_string(),
+            person: self.key().to_string(),
             ids: vec![id],
         };
         stored::delete(self.store.sql(), &delete)?;
@@ -373,7 +380,7 @@ impl Ctx<'_> {
         {
             Ok(created) => {
                 let delete = DraftDelete {
-                    person: self.login().to_string(),
+                    person: self.key().to_string(),
                     ids: all.iter().map(|d| d.id).collect(),
                 };
                 if let Err(error) = stored::delete(self.store.sql(), &delete) {
