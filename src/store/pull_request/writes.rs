@@ -31,6 +31,12 @@ use crate::web::review_write::{check, sends_to_github, Answer, Checked, Fields, 
 const DRAFTS_UNAVAILABLE: &str =
     "Drafts are unavailable right now; try again (your text is still in the box).";
 
+/// Deleting a draft id that isn't one of the viewer's drafts here (issue 36).
+const DRAFT_NOT_YOURS: &str = "Nothing was deleted: you hold no draft with this id on this pull request (it may have been sent or deleted meanwhile). Reload the page.";
+
+/// Resolving a thread id that isn't one of this pull request's threads (issue 36).
+const THREAD_NOT_HERE: &str = "Nothing was sent: this thread is not one of this pull request's review threads as GitHub lists them. Reload the page and use the thread's own Resolve button.";
+
 impl PullRequestStore {
     /// Runs a review write the Worker checked the shape of.
     pub(super) async fn write(
@@ -328,7 +334,10 @@ impl Ctx<'_> {
             person: self.key().to_string(),
             ids: vec![id],
         };
-        stored::delete(self.store.sql(), &delete)?;
+        // Only the viewer's own drafts are deleted; say so when nothing was (issue 36).
+        if stored::delete(self.store.sql(), &delete)? == 0 {
+            return Ok(self.answer.refuse(404, DRAFT_NOT_YOURS, None));
+        }
         Ok(self.answer.done(
             "#finish-review",
             serde_json::json!({ "deleted": id, "drafts": self.count() }),
@@ -414,6 +423,16 @@ impl Ctx<'_> {
     }
 
     async fn thread(&self, thread: &str, resolve: bool) -> worker::Result<HttpReply> {
+        // Only a thread of this pull request, as GitHub lists them to the viewer (the first
+        // `graphql::MAX_THREADS`, the ones the page offers Resolve on); nothing is sent
+        // otherwise (issue 36).
+        let comments = self.read.pull.review_comments.map_or(1, |n| n as usize);
+        let threads =
+            crate::store::review_reads::threads(self.viewer.github, self.viewer.pull, comments)
+                .await;
+        if !threads.iter().any(|t| t.id == thread) {
+            return Ok(self.answer.refuse(404, THREAD_NOT_HERE, None));
+        }
         let text = graphql::resolve_request(thread, resolve);
         let result = self
             .viewer
