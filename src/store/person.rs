@@ -81,6 +81,8 @@ pub struct PersonStore {
     schema_ready: Cell<bool>,
     /// The rate-limit window (per person, or per address for `ip:` objects).
     window: RefCell<Window>,
+    /// The person's review pages' window, apart from MCP's (issue 36, `rate_limit::web_limit`).
+    web_window: RefCell<Window>,
     /// The imported AES-GCM key, once.
     key: RefCell<Option<JsValue>>,
     /// The last opened GitHub token, keyed by its sealed text, so `/check` decrypts once.
@@ -205,6 +207,7 @@ impl PersonStore {
             env,
             schema_ready: Cell::new(false),
             window: RefCell::new(Window::default()),
+            web_window: RefCell::new(Window::default()),
             key: RefCell::new(None),
             opened: RefCell::new(None),
             refreshing_since: Cell::new(0),
@@ -496,10 +499,11 @@ impl PersonStore {
         {
             return Ok(api::CheckReply::Invalid);
         }
-        let admission = self
-            .window
-            .borrow_mut()
-            .admit(now_ms, request.limit_per_minute);
+        let admission = match (request.web, request.limit_per_minute) {
+            (true, 0) => Admission::Allowed,
+            (true, limit) => self.web_window.borrow_mut().admit(now_ms, limit),
+            (false, limit) => self.window.borrow_mut().admit(now_ms, limit),
+        };
         if let Admission::Limited {
             retry_after_seconds,
         } = admission

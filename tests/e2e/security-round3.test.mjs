@@ -134,6 +134,35 @@ describe('security round 3 (issue #36)', () => {
     }
   });
 
+  test('a fast review of the 320-file logikflow/big#1 never meets a 429', async () => {
+    // The review pages' budget (issue 36): page views, diffs and context spend none; form posts
+    // spend a window of their own (600 a minute), apart from MCP's 120.
+    const session = await webSignIn(stack, 'maint', '/settings');
+    const base = '/r/logikflow/big/pull/1';
+    const started = Date.now();
+    const statuses = [];
+    const get = async (path) => {
+      const response = await fetch(`${stack.baseUrl}${path}`, { headers: { cookie: session } });
+      statuses.push(response.status);
+      return response.text();
+    };
+    const page = await reviewPage(stack, session, base);
+    statuses.push(page.status);
+    let html = page.html;
+    // Every window of the page, and every diff it loads on demand.
+    for (let from = 100; from < 400; from += 100) html += await get(`${base}?from=${from}&fragment=1`);
+    const diffs = [...new Set([...html.matchAll(/href="([^"]*\/diff\?path=[^"]*)"/g)].map((m) => m[1].replaceAll('&amp;', '&')))];
+    for (const diff of diffs) await get(`${diff}&fragment=1`);
+    // Every item ticked, one post each, as fast as the server answers.
+    const items = [...new Set([...html.matchAll(/name="item" value="([^"]*)"/g)].map((m) => m[1].replaceAll('&amp;', '&')))];
+    assert.ok(items.length >= 300, `the page offers a tick per file (${items.length})`);
+    for (const item of items) statuses.push((await post(stack, page, 'ticks', { item, done: '1' }, base)).status);
+    const seconds = (Date.now() - started) / 1000;
+    console.log(`big#1: ${statuses.length} requests (${diffs.length} diffs, ${items.length} ticks) in ${seconds.toFixed(1)} s`);
+    assert.equal(statuses.filter((s) => s === 429).length, 0, 'no 429');
+    assert.deepEqual([...new Set(statuses)], [200]);
+  });
+
   test('W-B: a new holder of a released login sees none of the earlier holder\'s ticks or drafts; the renamed account keeps them', async () => {
     try {
       const first = await reviewPage(stack, await webSignIn(stack, 'reader', '/settings'));
