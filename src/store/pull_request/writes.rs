@@ -103,7 +103,8 @@ impl PullRequestStore {
                 .ok()
                 .map(|d| d.anchor);
                 let commented = anchor.map(|a| drafts::commented_lines(ctx.patch(&a.path), &a));
-                let html = comment_markdown::render(&body, commented.as_deref());
+                let html =
+                    comment_markdown::render(&discussion::shown(&body), commented.as_deref());
                 Ok(HttpReply::json(200, &serde_json::json!({ "html": html })))
             }
         }

@@ -217,8 +217,14 @@ pub fn comment_html(out: &mut String, comment: &ReviewComment, commented: &[Stri
     }
     out.push_str("</p><div class=\"cmt-body\">");
     let lines = (!commented.is_empty()).then_some(commented);
-    out.push_str(&comment_markdown::render(comment.body.trim(), lines));
+    out.push_str(&comment_markdown::render(&shown(&comment.body), lines));
     out.push_str("</div></div>\n");
+}
+
+/// A comment's body as the page renders it: trimmed, without bidirectional controls (issue 36:
+/// they would reorder the text unseen; `unicode::without_bidi_controls`).
+pub fn shown(body: &str) -> String {
+    crate::unicode::without_bidi_controls(body.trim())
 }
 
 /// A comment the viewer just sent (the script puts it in place).
@@ -234,7 +240,7 @@ pub fn sent_html(login: &str, body: &str, html_url: &str) -> String {
         None => out.push_str("just now"),
     }
     out.push_str("</p><div class=\"cmt-body\">");
-    out.push_str(&comment_markdown::render(body.trim(), None));
+    out.push_str(&comment_markdown::render(&shown(body), None));
     out.push_str("</div></div>\n");
     out
 }
@@ -272,7 +278,7 @@ pub fn draft_html(
     }
     let lines = (!commented.is_empty()).then_some(commented);
     out.push_str("<div class=\"cmt-body\">");
-    out.push_str(&comment_markdown::render(draft.body.trim(), lines));
+    out.push_str(&comment_markdown::render(&shown(&draft.body), lines));
     out.push_str("</div><div class=\"thread-actions\">");
     out.push_str("<details class=\"edit\"><summary class=\"button\">Edit</summary>");
     forms.open(out, "drafts", "cmt-form draft-form");
@@ -478,6 +484,21 @@ mod tests {
         );
         assert!(out.contains("value=\"request_changes\""), "{out}");
         assert_eq!(draft_count(1), "· 1 draft comment");
+    }
+
+    /// Issue 36: comment bodies are shown without bidirectional controls.
+    #[test]
+    fn comments_lose_bidi_controls() {
+        let html = sent_html(
+            "octo",
+            "Looks good \u{202E}txt.exe\u{202C} \u{2066}x\u{2069}",
+            "",
+        );
+        assert!(html.contains("Looks good txt.exe x"), "{html}");
+        assert!(
+            !html.contains('\u{202E}') && !html.contains('\u{2066}'),
+            "{html}"
+        );
     }
 
     /// Issue 36: a read-only sign-in is offered no form that sends to GitHub (single comment,
