@@ -199,7 +199,11 @@ pub fn comment_html(out: &mut String, comment: &ReviewComment, commented: &[Stri
     }
     out.push_str("</p><div class=\"cmt-body\">");
     let lines = (!commented.is_empty()).then_some(commented);
-    out.push_str(&comment_markdown::render(comment.body.trim(), lines));
+    out.push_str(&comment_markdown::render_from(
+        comment.body.trim(),
+        lines,
+        super::safe_github(&comment.html_url),
+    ));
     out.push_str("</div></div>\n");
 }
 
@@ -216,7 +220,11 @@ pub fn sent_html(login: &str, body: &str, html_url: &str) -> String {
         None => out.push_str("just now"),
     }
     out.push_str("</p><div class=\"cmt-body\">");
-    out.push_str(&comment_markdown::render(body.trim(), None));
+    out.push_str(&comment_markdown::render_from(
+        body.trim(),
+        None,
+        super::safe_github(html_url),
+    ));
     out.push_str("</div></div>\n");
     out
 }
