@@ -460,7 +460,7 @@ mod tests {
     fn issue_36_a_hostile_comment_adds_little_to_the_page() {
         for body in [
             "> ".repeat(32_768),
-            "- ".repeat(32_768),
+            "+ ".repeat(32_768),
             "\"".repeat(65_536),
         ] {
             let mut out = String::new();

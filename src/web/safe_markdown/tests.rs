@@ -411,7 +411,9 @@ fn issue_36_nested_lists_are_bounded() {
         .take(GITHUB_MAX_BODY)
         .collect();
     for body in [
+        // `- - -` is a thematic break, `+ + +` nested lists.
         "- ".repeat(GITHUB_MAX_BODY / 2),
+        "+ ".repeat(GITHUB_MAX_BODY / 2),
         "1. ".repeat(GITHUB_MAX_BODY / 3),
         "> - ".repeat(GITHUB_MAX_BODY / 4),
         indented,
@@ -424,6 +426,12 @@ fn issue_36_nested_lists_are_bounded() {
         assert!(html.len() < 150_000, "{} bytes", html.len());
         assert_well_formed(&html);
     }
+    assert_eq!(
+        comment(&"+ ".repeat(GITHUB_MAX_BODY / 2))
+            .matches("<ul>")
+            .count(),
+        MAX_NESTING
+    );
 }
 
 #[test]
