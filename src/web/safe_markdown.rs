@@ -23,6 +23,7 @@
 //! (they need GitHub's lookups). `build.rs` compiles this file by path to render the guide at
 //! build time, so it names nothing of the crate but `html` (escaping).
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
@@ -48,6 +49,15 @@ pub const MAX_NESTING: usize = 16;
 /// everyone who opens the pull request. 96 KiB keeps every realistic comment and the ordering
 /// guide (about 31 KB) whole, and a page with twenty hostile comments under 2 MB.
 pub const MAX_HTML_BYTES: usize = 96 * 1024;
+
+/// How many container markers (`>`, `-`, `+`, `*`, `1.`, `1)`) at the start of a line reach the
+/// parser; more are dropped before parsing. Block quotes and lists deeper than `MAX_NESTING` are
+/// shown flat anyway, but `pulldown-cmark` still builds every level: a comment of 65,536 `>` took
+/// 12 ms to parse natively, one of 32,768 `+ ` as long (the Worker's CPU budget is 10 ms a
+/// request); 64 levels take microseconds. Four times `MAX_NESTING` keeps what the parser sees
+/// identical for everything shown nested; a code line starting with more than 64 of them would
+/// lose the rest, which no real code does.
+const MAX_LINE_MARKERS: usize = 4 * MAX_NESTING;
 
 /// The `rel` every link gets: the target can't reach back into the page (`noopener`), learns
 /// nothing of where it was linked from (`noreferrer`), and gains no search ranking from it
@@ -109,6 +119,17 @@ pub fn render(markdown: &str, surface: Surface<'_>) -> Rendered {
 
 /// `render` with another size limit, for tests of the cut.
 pub(crate) fn render_bounded(markdown: &str, surface: Surface<'_>, limit: usize) -> Rendered {
+    // CommonMark replaces NUL with U+FFFD; the parser leaves it to the writer.
+    let markdown = if markdown.contains('\0') {
+        Cow::Owned(markdown.replace('\0', "\u{FFFD}"))
+    } else {
+        Cow::Borrowed(markdown)
+    };
+    write(&shallow_containers(&markdown), surface, limit)
+}
+
+/// Parses and writes, with no bound on container markers per line (`render_bounded` applies it).
+fn write(markdown: &str, surface: Surface<'_>, limit: usize) -> Rendered {
     let mut writer = Writer {
         out: String::with_capacity((markdown.len() + markdown.len() / 2 + 16).min(limit + 1024)),
         surface,
@@ -123,13 +144,7 @@ pub(crate) fn render_bounded(markdown: &str, surface: Surface<'_>, limit: usize)
         headings: Vec::new(),
         used_ids: HashMap::new(),
     };
-    // CommonMark replaces NUL with U+FFFD; the parser leaves it to the writer.
-    let markdown = if markdown.contains('\0') {
-        std::borrow::Cow::Owned(markdown.replace('\0', "\u{FFFD}"))
-    } else {
-        std::borrow::Cow::Borrowed(markdown)
-    };
-    for event in Parser::new_ext(&markdown, options()) {
+    for event in Parser::new_ext(markdown, options()) {
         writer.event(event);
         if writer.cut || writer.out.len() >= writer.limit {
             writer.cut = true;
@@ -137,6 +152,73 @@ pub(crate) fn render_bounded(markdown: &str, surface: Surface<'_>, limit: usize)
         }
     }
     writer.finish()
+}
+
+/// The text with at most `MAX_LINE_MARKERS` container markers at the start of each line: the
+/// markers between the first `MAX_LINE_MARKERS - 1` and the last are dropped, so the innermost
+/// container (a quote or a list item) and what follows it are kept.
+fn shallow_containers(markdown: &str) -> Cow<'_, str> {
+    if !markdown
+        .split('\n')
+        .any(|line| markers(line).len() > MAX_LINE_MARKERS)
+    {
+        return Cow::Borrowed(markdown);
+    }
+    let mut out = String::with_capacity(markdown.len());
+    for line in markdown.split_inclusive('\n') {
+        let found = markers(line);
+        match (found.get(MAX_LINE_MARKERS - 2), found.last()) {
+            (Some(&(_, kept_end)), Some(&(last_start, _))) if found.len() > MAX_LINE_MARKERS => {
+                // Markers are ASCII, so both splits are on character boundaries. The space ends
+                // a kept bullet or number, which needs one, and is a quote's optional one.
+                out.push_str(line.get(..kept_end).unwrap_or(line));
+                out.push(' ');
+                out.push_str(line.get(last_start..).unwrap_or(""));
+            }
+            _ => out.push_str(line),
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// The container markers at the start of `line`, as byte ranges (start, end): `>`, a bullet
+/// (`-`, `+`, `*`) or an ordered marker (up to nine digits and `.` or `)`), each bullet and
+/// number followed by a space or tab, with any spaces and tabs between them.
+fn markers(line: &str) -> Vec<(usize, usize)> {
+    let bytes = line.as_bytes();
+    let spaced = |at: usize| matches!(bytes.get(at), Some(b' ' | b'\t'));
+    let mut found = Vec::new();
+    let mut i = 0;
+    while let Some(&byte) = bytes.get(i) {
+        let start = i;
+        match byte {
+            b' ' | b'\t' => {
+                i += 1;
+                continue;
+            }
+            b'>' => i += 1,
+            b'-' | b'+' | b'*' if spaced(i + 1) => i += 1,
+            b'0'..=b'9' => {
+                let digits = bytes
+                    .get(i..)
+                    .unwrap_or_default()
+                    .iter()
+                    .take_while(|b| b.is_ascii_digit())
+                    .count();
+                let after = i + digits;
+                if digits > 9
+                    || !matches!(bytes.get(after), Some(b'.' | b')'))
+                    || !spaced(after + 1)
+                {
+                    break;
+                }
+                i = after + 1;
+            }
+            _ => break,
+        }
+        found.push((start, i));
+    }
+    found
 }
 
 /// The guide's title (its first `#` heading) and its HTML with a table of contents of its `##`

@@ -434,6 +434,38 @@ fn issue_36_nested_lists_are_bounded() {
     );
 }
 
+/// Markers beyond `MAX_LINE_MARKERS` never reach the parser, and nothing shown changes: the
+/// text is shown flat at `MAX_NESTING` either way.
+#[test]
+fn container_markers_past_the_bound_are_dropped_before_parsing() {
+    let line = |marker: &str, depth: usize, text: &str| format!("{}{text}\n", marker.repeat(depth));
+    for marker in ["> ", ">", "- ", "+ ", "* ", "1. ", "2) ", "> - ", " >  1. "] {
+        let bounded = shallow_containers(&line(marker, 1000, "x")).into_owned();
+        assert!(
+            markers(&bounded).len() <= MAX_LINE_MARKERS,
+            "{marker:?}: {bounded}"
+        );
+        assert!(bounded.ends_with("x\n"), "{marker:?}: {bounded}");
+        let within = line(marker, MAX_LINE_MARKERS / 2, "x");
+        assert_eq!(shallow_containers(&within), within);
+        for text in ["deep", "- item", "| a |", "x  ", "```"] {
+            let deep = line(marker, 300, text);
+            let surface = || Surface::Comment {
+                commented: None,
+                github: None,
+            };
+            assert_eq!(
+                render(&deep, surface()).html,
+                write(&deep, surface(), MAX_HTML_BYTES).html,
+                "{marker:?} {text:?}"
+            );
+        }
+    }
+    for kept in ["a\n```\n>>>\n```", "- - -", "1234567890. x", "-x", "2.x"] {
+        assert_eq!(shallow_containers(kept), kept);
+    }
+}
+
 #[test]
 fn deeper_than_the_cap_is_shown_flat_with_its_text() {
     let html = comment(&format!("{} deep", "> ".repeat(40)));
