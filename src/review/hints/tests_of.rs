@@ -361,7 +361,10 @@ fn mirrored(path: &str, index: &PathIndex<'_>) -> Option<usize> {
     let as_is = named.is_none()
         && ext != "py"
         && !prefix.iter().any(|part| SOURCE_TREES.contains(part))
-        && !HELPER_NAMES.contains(&paths::stem(name));
+        && !HELPER_NAMES.contains(&paths::stem(name))
+        // Tool configuration (`.eslintrc.js`, `jest.config.js`) is not a test.
+        && !name.starts_with('.')
+        && !name.contains(".config.");
     let mut names: Vec<String> = Vec::new();
     if as_is {
         names.push(name.to_string());
@@ -702,6 +705,11 @@ mod tests {
                 "tests/lib/utils.js",
                 "lib/config.js",
                 "tests/fixtures/lib/config.js",
+                // Tool configuration in a test folder.
+                ".eslintrc.js",
+                "test/.eslintrc.js",
+                "jest.config.js",
+                "test/jest.config.js",
                 // Python files need test names.
                 "src/acme/models.py",
                 "tests/acme/models.py",

@@ -208,6 +208,33 @@ pub fn resolve(
 #[cfg(test)]
 mod tests {
     use crate::review::hints::testing::check_deps as check;
+    use crate::review::hints::testing::check_deps_in;
+
+    #[test]
+    fn composer_psr4_maps() {
+        let files = [
+            (
+                "packages/http/tests/Unit/ClientTest.php",
+                "+<?php\n+use Acme\\Http\\Client;\n+use Acme\\Http\\Tests\\Fixtures\\Fake;\n+use Acme\\Http\\Gone;",
+            ),
+            ("packages/http/src/Client.php", ""),
+            ("packages/http/tests/Fixtures/Fake.php", ""),
+            ("packages/other/src/Gone.php", ""),
+        ];
+        let composer = r#"{"autoload": {"psr-4": {"Acme\\Http\\": "src/"}},
+            "autoload-dev": {"psr-4": {"Acme\\Http\\Tests\\": "tests/"}}}"#;
+        check_deps_in(
+            &files,
+            &[("packages/http/composer.json", composer)],
+            "packages/http/tests/Unit/ClientTest.php -> packages/http/src/Client.php, \
+             packages/http/tests/Fixtures/Fake.php",
+        );
+        // Without composer.json no suffix of the name reaches `src/Client.php`.
+        check(
+            &files,
+            "packages/http/tests/Unit/ClientTest.php -> packages/http/tests/Fixtures/Fake.php",
+        );
+    }
 
     #[test]
     fn laravel_and_symfony_uses() {
