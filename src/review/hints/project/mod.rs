@@ -62,8 +62,9 @@ pub fn wanted(changed: &[&str]) -> Vec<String> {
             if lang == Language::Rust && paths::file_name(dir) == "src" {
                 continue;
             }
-            // A Python project's `pyproject.toml` sits above its `src/` and its packages.
-            if lang == Language::Python && below_src(dir) {
+            // A Python project's `pyproject.toml` and a PHP package's `composer.json` sit above
+            // its `src/`.
+            if matches!(lang, Language::Python | Language::Php) && below_src(dir) {
                 continue;
             }
             for name in files_for(lang) {
@@ -235,6 +236,23 @@ mod tests {
         assert!(js.contains(&"packages/ui/package.json".to_string()));
         assert!(js.contains(&"tsconfig.base.json".to_string()));
         assert_eq!(js.first().map(String::as_str), Some("jsconfig.json"));
+        // A Python project's file sits above `src/`, never inside it.
+        assert_eq!(
+            wanted(&["packages/core/src/acme/core/db.py"]),
+            [
+                "pyproject.toml",
+                "packages/pyproject.toml",
+                "packages/core/pyproject.toml"
+            ]
+        );
+        assert_eq!(
+            wanted(&["packages/http/src/Http/Client.php"]),
+            [
+                "composer.json",
+                "packages/composer.json",
+                "packages/http/composer.json"
+            ]
+        );
     }
 
     #[test]
