@@ -3,7 +3,8 @@
 # (tests/scripts/setup.sh --test), so it works on a fresh machine; a second run reuses the installs.
 #
 # Layers, in order: formatting and lints; native unit tests of the pure core; the release wasm
-# build, failing at 1 MiB gzip or more (tests/scripts/wasm-size.sh); the wasm half's own tests
+# build, failing at 1 MiB gzip or more (tests/scripts/wasm-size.sh), which also makes the CPU
+# guard's build with function names from the same cargo output; the wasm half's own tests
 # (wasm-bindgen-test on Node); the dry-run deploy's upload size; then end-to-end tests against
 # the GitHub stand-in and `wrangler dev` (workerd with local KV and Durable Objects) driven by
 # real MCP clients, the MCP Inspector CLI and the official conformance suite.
@@ -29,15 +30,9 @@ grep -c '^test result: ok' /tmp/logikflow-cargo-test.log >/dev/null
 step "fuzzing (${FUZZ_SECONDS:-10} s per target from the committed seed corpus)"
 bash tests/scripts/fuzz.sh "${FUZZ_SECONDS:-10}"
 
-step "release build"
+step "release build (the shipped wasm and build/named/, the CPU guard's, from one cargo build)"
 bash tests/scripts/build.sh
 bash tests/scripts/wasm-size.sh build/index_bg.wasm
-
-step "build with function names (the CPU guard's, tests/e2e/cpu-guard.mjs)"
-# Its own target folder (v0 symbol names), into target/named-build; build/ stays as it is. Made
-# again only when a source is newer than it (LOGIKFLOW_BUILD=skip).
-LOGIKFLOW_BUILD=skip LOGIKFLOW_NAMES=1 CARGO_PROFILE_RELEASE_STRIP=false RUSTFLAGS='-C symbol-mangling-version=v0' \
-  CARGO_TARGET_DIR=target/named LOGIKFLOW_OUT=target/named-build bash tests/scripts/build.sh
 
 step "wasm tests (wasm-bindgen-test on Node 22)"
 # The wasm half's own tests: the adapters and the service's decisions that compile only for
