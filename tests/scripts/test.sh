@@ -26,21 +26,22 @@ exec 3>&1
 # `step LANE NAME`: ends the lane's previous step (its time goes to the table) and starts NAME
 # ("" starts nothing). Its lines go to the lane's output and, from a lane, to the terminal too.
 step() {
-  local lane=$1 name=$2 now=$SECONDS lines=""
+  local lane=$1 name=$2 now=$SECONDS lines=()
   if [ -f "$times/$lane.current" ]; then
     local previous since
     read -r since previous < "$times/$lane.current"
     printf '%s\t%s\t%s\n' "$lane" "$previous" "$((now - since))" >> "$times/steps"
-    lines=$(printf '== %s: %s done in %ss' "$lane" "$previous" "$((now - since))")
+    lines+=("== $lane: $previous done in $((now - since))s")
   fi
   if [ -n "$name" ]; then
     echo "$now $name" > "$times/$lane.current"
-    lines=$(printf '%s\n\n== %s: %s (at %ss)' "$lines" "$lane" "$name" "$((now - started))")
+    lines+=("" "== $lane: $name (at $((now - started))s)")
   else
     rm -f "$times/$lane.current"
   fi
-  printf '%s\n' "$lines"
-  if [ "$lane" != main ]; then printf '%s\n' "$lines" >&3; fi
+  [ "${#lines[@]}" -gt 0 ] || return 0
+  printf '%s\n' "${lines[@]}"
+  if [ "$lane" != main ]; then printf '%s\n' "${lines[@]}" >&3; fi
 }
 
 step main "setup"
