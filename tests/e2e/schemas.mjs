@@ -8,7 +8,7 @@ import { root } from './harness.mjs';
  * Every tool `tools/list` serves, in its order: the one list the end-to-end tests compare the
  * served tools with (a new tool is added here, beside its row in src/mcp/catalog.rs).
  */
-export const TOOL_NAMES = ['get_ordering_guide', 'get_pull_request', 'save_reading_order', 'save_diagram', 'show_reading_order', 'view_reading_order', 'view_diagram', 'view_change'];
+export const TOOL_NAMES = ['get_ordering_guide', 'get_pull_request', 'save_reading_order', 'save_diagram', 'get_review_feedback', 'show_reading_order', 'view_reading_order', 'view_diagram', 'view_change'];
 /** The MCP Apps view's own tools (`visibility: ["app"]`). */
 export const APP_ONLY_TOOL_NAMES = ['view_reading_order', 'view_diagram', 'view_change'];
 /**
