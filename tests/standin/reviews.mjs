@@ -307,7 +307,8 @@ export class ReviewBook {
     return all.filter((c) => !c.in_reply_to_id).slice(0, limit).map((root) => {
       const resolved = book.resolved.get(root.id) ?? false;
       const may = !config.pullRequestsReadOnly && ReviewBook.mayResolve(level, login, pr, root);
-      const comments = all.filter((c) => c.id === root.id || c.in_reply_to_id === root.id);
+      // The first comment, then its replies as written (a reply's id can be lower than a derived root's).
+      const comments = [root, ...all.filter((c) => c.in_reply_to_id === root.id)];
       const outdated = root.position === null;
       return {
         id: `PRRT_standin${root.id}`,
