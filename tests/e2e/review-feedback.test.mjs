@@ -5,7 +5,8 @@
 // them. Then `get_pull_request`'s nextStep points to the feedback, and `get_review_feedback`
 // gives the verdict and both threads with their sections and change ids, `changedSince` true for
 // exactly the one whose line changed, and its suggestion as lines; outputs are validated against
-// schema/.
+// schema/. The review page (its served HTML; no browser here) marks that thread "Changed since
+// this comment" with the head, and its outline counts open threads per section.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -113,6 +114,18 @@ test('a review answered: verdict, threads in sections, what changed since, the s
   assert.equal(answer.truncated, false);
   assert.match(answer.nextStep, /^First answer the changes requested by octo/);
   assert.match(answer.nextStep, /section 1 "Rounding" \(1\), section 2 "Docs" \(1\)/);
+
+  // The review page marks the thread whose lines changed, with the head, and only that one.
+  const page = await fetch(`${stack.baseUrl}/r/logikflow/private/pull/1`);
+  assert.equal(page.status, 200);
+  const html = await page.text();
+  const marks = html.split('Changed since this comment</span>').length - 1;
+  assert.equal(marks, 1, 'one thread changed since');
+  assert.ok(html.includes(`now at <code>${demo.push.head_sha.slice(0, 7)}</code>`));
+  // Its outline counts each section's open threads: one in "Rounding", one in "Docs".
+  const start = html.indexOf('<nav class="outline"');
+  const outline = html.slice(start, html.indexOf('</nav>', start));
+  assert.equal(outline.split('<span class="badge threads">1 open thread</span>').length - 1, 2, outline.slice(0, 2000));
 
   // The same answer in the 2026-07-28 era.
   const current = await modern('tools/call', { name: 'get_review_feedback', arguments: PULL }, 'get_review_feedback');

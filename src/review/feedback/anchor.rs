@@ -73,10 +73,17 @@ pub fn changed_since(
     let Some(line) = thread.line else {
         return true;
     };
-    let Some((hunk, row)) = row_of(&hunks, thread.side, line) else {
+    rows_changed(&hunks, thread.side, line, &root.diff_hunk)
+}
+
+/// Whether the rows a comment's `diff_hunk` kept differ from the head's `hunks` ending at `line`
+/// on `side` (the last step of [`changed_since`]; the review page asks it of a current thread
+/// written at an earlier head). A line no longer in the diff is a change.
+pub fn rows_changed(hunks: &[Hunk<'_>], side: DiffSide, line: u32, diff_hunk: &str) -> bool {
+    let Some((hunk, row)) = row_of(hunks, side, line) else {
         return true;
     };
-    let written = rows_of_diff_hunk(&root.diff_hunk);
+    let written = rows_of_diff_hunk(diff_hunk);
     if written.is_empty() {
         return false;
     }

@@ -42,6 +42,7 @@ use serde::Serialize;
 
 use crate::review::order::Order;
 
+pub use anchor::rows_changed;
 pub use suggestion::{parse_suggestion, SuggestedLines};
 
 /// Which version of a line a thread is on: `Left` the base (a removed line, or the old side of an
