@@ -5,15 +5,21 @@
 // them. Then `get_pull_request`'s nextStep points to the feedback, and `get_review_feedback`
 // gives the verdict and both threads with their sections and change ids, `changedSince` true for
 // exactly the one whose line changed, and its suggestion as lines; outputs are validated against
-// schema/. The review page (its served HTML; no browser here) marks that thread "Changed since
-// this comment" with the head, and its outline counts open threads per section.
+// schema/. The review page marks that thread "Changed since this comment" with the head and its
+// outline counts open threads per section, in its served HTML and in Chromium (axe-core,
+// screenshots in tests/artifacts/screenshots/review-feedback-*.png).
 import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { modernRequest, postMcp, standinControl, startStack } from './harness.mjs';
+import { launchChromium, modernRequest, postMcp, root, standinControl, startStack } from './harness.mjs';
 import { validateToolInput, validateToolOutput } from './schemas.mjs';
 
+const require = createRequire(import.meta.url);
+const shots = join(root, 'tests/artifacts/screenshots');
 const PULL = { owner: 'logikflow', repo: 'private', number: 1 };
 let stack;
 let client;
@@ -126,6 +132,32 @@ test('a review answered: verdict, threads in sections, what changed since, the s
   const start = html.indexOf('<nav class="outline"');
   const outline = html.slice(start, html.indexOf('</nav>', start));
   assert.equal(outline.split('<span class="badge threads">1 open thread</span>').length - 1, 2, outline.slice(0, 2000));
+
+  // In Chromium: the mark and the counts are seen, axe-core finds nothing serious, screenshots.
+  mkdirSync(shots, { recursive: true });
+  const browser = await launchChromium();
+  try {
+    const tab = await browser.newPage({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
+    await tab.goto(`${stack.baseUrl}/r/logikflow/private/pull/1`);
+    const mark = tab.locator('.changed-since');
+    assert.equal(await mark.count(), 1);
+    assert.ok(await mark.isVisible());
+    assert.equal(await tab.locator('nav.outline .badge.threads').count(), 2);
+    await tab.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+    const violations = await tab.evaluate(async () => {
+      const result = await window.axe.run(document, { resultTypes: ['violations'] });
+      return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
+    });
+    assert.deepEqual(violations, []);
+    await tab.screenshot({ path: join(shots, 'review-feedback-outline-desktop.png') });
+    await mark.scrollIntoViewIfNeeded();
+    await tab.screenshot({ path: join(shots, 'review-feedback-changed-desktop.png') });
+    await tab.setViewportSize({ width: 390, height: 844 });
+    await mark.scrollIntoViewIfNeeded();
+    await tab.screenshot({ path: join(shots, 'review-feedback-changed-phone.png') });
+  } finally {
+    await browser.close();
+  }
 
   // The same answer in the 2026-07-28 era.
   const current = await modern('tools/call', { name: 'get_review_feedback', arguments: PULL }, 'get_review_feedback');
