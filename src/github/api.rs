@@ -323,6 +323,12 @@ pub struct ReviewComment {
     pub created_at: String,
     #[serde(default, deserialize_with = "crate::json::or_default")]
     pub html_url: String,
+    /// The head it was written at (issue #38: what changed since).
+    #[serde(default)]
+    pub original_commit_id: Option<String>,
+    /// The hunk's `@@` line and its rows down to the commented line, when it was written.
+    #[serde(default, deserialize_with = "crate::json::or_default")]
+    pub diff_hunk: String,
 }
 
 impl ReviewComment {

@@ -326,7 +326,7 @@ pub mod graphql {
     }
 
     #[derive(Deserialize)]
-    struct Problem {
+    pub(crate) struct Problem {
         #[serde(default, rename = "type")]
         kind: String,
         #[serde(default)]
@@ -376,7 +376,7 @@ pub mod graphql {
         true
     }
 
-    fn refused(errors: &[Problem]) -> GitHubError {
+    pub(crate) fn refused(errors: &[Problem]) -> GitHubError {
         let first = errors.first();
         match first.map(|p| p.kind.as_str()) {
             Some("RATE_LIMITED") => GitHubError::RateLimited {

@@ -5,6 +5,7 @@
 pub mod change_id;
 pub mod diagram;
 pub mod drafts;
+pub mod feedback;
 pub mod files;
 pub mod hints;
 pub mod layout;

@@ -321,6 +321,10 @@ async fn run_tool(
         ToolName::GetOrderingGuide => return get_ordering_guide(base_url),
         ToolName::GetPullRequest => gpr::parse_args(&request.arguments)
             .map(|args| ((args.owner, args.repo, args.number), Failure::Read)),
+        ToolName::GetReviewFeedback => {
+            crate::tools::get_review_feedback::parse_args(&request.arguments)
+                .map(|args| ((args.owner, args.repo, args.number), Failure::Read))
+        }
         ToolName::SaveReadingOrder | ToolName::SaveDiagram => {
             let kind = match request.tool {
                 ToolName::SaveDiagram => DocumentKind::Diagram,

@@ -40,6 +40,7 @@ use crate::tools::saved::{
 
 mod arrange;
 mod diff;
+mod feedback;
 mod page;
 mod reviewer;
 mod saves;

@@ -283,6 +283,9 @@ fn result_head(inputs: &ResultInputs<'_>) -> Value {
     if let Some(problem) = &snapshot.conventions_problem {
         head["conventionsProblem"] = json!(problem);
     }
+    if let Some(next) = crate::review::feedback::next_step::for_pull_request(pull.review_comments) {
+        head["nextStep"] = json!(next);
+    }
     head
 }
 

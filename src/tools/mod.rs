@@ -8,6 +8,7 @@ pub mod arguments;
 pub mod caller;
 pub mod conventions;
 pub mod get_pull_request;
+pub mod get_review_feedback;
 pub mod ordering_guide;
 pub mod relay;
 pub mod save_document;

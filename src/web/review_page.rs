@@ -1154,7 +1154,8 @@ fn since_banner(out: &mut String, page: &ReviewPage<'_>) {
 }
 
 /// The outline beside the diff: sections and files in order with each file's state, "X of Y"
-/// per section, and the view switch. A labelled landmark; folded on phones.
+/// per section with its open review threads (issue #38), and the view switch. A labelled
+/// landmark; folded on phones.
 fn outline(out: &mut String, page: &ReviewPage<'_>, plan: &Plan<'_>, ctx: &Ctx<'_>) {
     let Some(order) = page.order else {
         return;
@@ -1261,6 +1262,8 @@ fn outline(out: &mut String, page: &ReviewPage<'_>, plan: &Plan<'_>, ctx: &Ctx<'
         }
         out.push_str("</a></li>\n");
     };
+    let open =
+        discussion::open_threads_by_section(page.files, order, page.comments, page.discussion);
     for (index, section) in order.sections.iter().enumerate() {
         let entries = plan.sections.get(index).map_or(&[][..], Vec::as_slice);
         let (done, total) = reviewable(entries);
@@ -1271,10 +1274,11 @@ fn outline(out: &mut String, page: &ReviewPage<'_>, plan: &Plan<'_>, ctx: &Ctx<'
             index + 1
         );
         section_title(out, section.title.as_deref());
-        let _ = writeln!(
-            out,
-            "</a> <span class=\"count\">{done} of {total}</span><ol class=\"outline-files\">"
-        );
+        let _ = write!(out, "</a> <span class=\"count\">{done} of {total}</span>");
+        if let Some(&count) = open.get(index).filter(|&&count| count > 0) {
+            discussion::open_threads_html(out, count);
+        }
+        out.push_str("<ol class=\"outline-files\">\n");
         for entry in entries {
             file_link(out, entry);
         }

@@ -29,7 +29,7 @@ test('TypeScript SDK: initialize, list, call the guide, read the resource, get t
     assert.equal(client.getServerVersion().name, 'logikflow');
     assert.match(client.getInstructions(), /get_pull_request/);
     const { tools } = await client.listTools();
-    assert.equal(tools.length, 8);
+    assert.equal(tools.length, TOOL_NAMES.length);
     const guide = await client.callTool({ name: 'get_ordering_guide', arguments: {} });
     assert.equal(guide.isError, false);
     assert.match(guide.content[0].text, /## Reading hints/);

@@ -95,6 +95,7 @@ describe('protocol', () => {
       get_pull_request: undefined,
       save_reading_order: ['model'],
       save_diagram: ['model'],
+      get_review_feedback: undefined,
       show_reading_order: ['model', 'app'],
       view_reading_order: ['app'],
       view_diagram: ['app'],
@@ -115,7 +116,7 @@ describe('protocol', () => {
     // One that doesn't declare it is not offered the view's own tools; the others are the same.
     const plain = (await inEra('modern', 'tools/list')).body.result.tools;
     assert.deepEqual(plain, lists[0].filter((tool) => !expected[tool.name]?.every((who) => who === 'app')));
-    assert.deepEqual(plain.map((t) => t.name), ['get_ordering_guide', 'get_pull_request', 'save_reading_order', 'save_diagram', 'show_reading_order']);
+    assert.deepEqual(plain.map((t) => t.name), ['get_ordering_guide', 'get_pull_request', 'save_reading_order', 'save_diagram', 'get_review_feedback', 'show_reading_order']);
     for (const tools of lists) {
       assert.deepEqual(tools.map((t) => t.name), Object.keys(expected));
       for (const tool of tools) {

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { modernRequest, postMcp, startStack } from './harness.mjs';
-import { MODEL_TOOL_NAMES } from './schemas.mjs';
+import { MODEL_TOOL_NAMES, TOOL_NAMES } from './schemas.mjs';
 
 let stack;
 before(async () => { stack = await startStack({ vars: { ALLOWED_ORIGINS: 'https://inspector.example' } }); });
@@ -220,7 +220,7 @@ describe('2025-11-25 and 2025-06-18', () => {
       // A fresh request, as if to another instance that never saw the initialize.
       const list = await postMcp(stack, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, { 'mcp-protocol-version': version });
       assert.equal(list.status, 200);
-      assert.equal(list.body.result.tools.length, 8);
+      assert.equal(list.body.result.tools.length, TOOL_NAMES.length);
     });
   }
 

@@ -13,7 +13,7 @@ import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { freePort, modernRequest, postMcp, root, standinControl, startStack } from './harness.mjs';
-import { MODEL_TOOL_NAMES } from './schemas.mjs';
+import { MODEL_TOOL_NAMES, TOOL_NAMES } from './schemas.mjs';
 
 import {
   OAUTH_VARS, answerConsent, authorizeCode, authorizeUrl, callTool, connect, cookieFrom, exchange, hidden, listTools, pkce,
@@ -607,7 +607,7 @@ describe('OAuth', () => {
       const client = new Client({ name: 'sdk-oauth', version: '1.0.0' });
       await client.connect(new StreamableHTTPClientTransport(new URL(stack.mcpUrl), { authProvider: provider }));
       const { tools } = await client.listTools();
-      assert.equal(tools.length, 8);
+      assert.equal(tools.length, TOOL_NAMES.length);
       await client.close();
     } finally {
       await standinControl(stack, 'POST', 'oauth-user', { login: 'octo' });
@@ -709,7 +709,7 @@ describe('OAuth limits and lifetimes', () => {
       const before = provider.savedTokens.access_token;
       await sleep(3_500);
       const { tools } = await client.listTools();
-      assert.equal(tools.length, 8);
+      assert.equal(tools.length, TOOL_NAMES.length);
       assert.notEqual(provider.savedTokens.access_token, before, 'the SDK refreshed its tokens');
       await client.close();
     } finally {

@@ -20,7 +20,7 @@ const PLANS = {
 
 /**
  * The lines of a patch with their diff position (1-based, counted below the first `@@` line as
- * GitHub does) and their old and new line numbers.
+ * GitHub does), their old and new line numbers, their hunk's `@@` line and the line as written.
  */
 export function patchLines(patch) {
   return lines(patch);
@@ -37,7 +37,7 @@ function lines(patch) {
       position++;
       const kind = line[0];
       if (kind === '\\') continue;
-      out.push({ kind, position, old: kind === '+' ? null : oldNo, new: kind === '-' ? null : newNo, hunk: hunk.header });
+      out.push({ kind, position, old: kind === '+' ? null : oldNo, new: kind === '-' ? null : newNo, hunk: hunk.header, text: line });
       if (kind !== '+') oldNo++;
       if (kind !== '-') newNo++;
     }

@@ -688,7 +688,8 @@ export function pushToPull(repo, pr, counter, nowIso, edits) {
  * A push that edits named files' patches, for tests of review state across pushes. Each edit is
  * `{ path, op }`: `grow` adds a line to the file's first hunk (its content, so its change id,
  * changes); `add-hunk` appends a new hunk after the last one; `shift` moves every hunk down by
- * three lines without changing what it changes (as an edit above it in the file would).
+ * three lines without changing what it changes (as an edit above it in the file would);
+ * `edit-line` (with `line`) rewrites the added line with that number at head.
  */
 function scriptedPush(repo, pr, counter, nowIso, edits, oldHead, newHead) {
   const files = pr.files.slice();
@@ -712,8 +713,10 @@ function scriptedPush(repo, pr, counter, nowIso, edits, oldHead, newHead) {
       additions += 1;
     } else if (edit.op === 'shift') {
       for (const h of hunks) h.newStart += 3;
+    } else if (edit.op === 'edit-line') {
+      if (!editLine(hunks, Number(edit.line), counter)) throw new Error(`no added line ${edit.line} in ${edit.path}`);
     } else {
-      throw new Error(`unknown edit ${edit.op}: grow, add-hunk or shift`);
+      throw new Error(`unknown edit ${edit.op}: grow, add-hunk, shift or edit-line`);
     }
     files[i] = { ...f, sha: sha1(`${f.sha}:push:${counter}`), patch: rebuildPatch(hunks), additions };
     changed.push(f.filename);
@@ -724,6 +727,26 @@ function scriptedPush(repo, pr, counter, nowIso, edits, oldHead, newHead) {
   pr.updatedAt = nowIso;
   repo.pushed.commits.get(newHead).files.push(...changed);
   return { oldHead, newHead, file: changed[0] ?? null, files: changed };
+}
+
+/**
+ * Rewrites the added line numbered `line` at head (`edit-line`): the lines under a review comment
+ * on it change, and so does its hunk's content (and change id). Returns whether there was one.
+ */
+function editLine(hunks, line, counter) {
+  for (const hunk of hunks) {
+    let number = hunk.newStart;
+    for (let k = 0; k < hunk.lines.length; k++) {
+      const text = hunk.lines[k];
+      if (text[0] === '-' || text[0] === '\\') continue;
+      if (number === line && text[0] === '+') {
+        hunk.lines[k] = `+${text.slice(1).trimEnd()} (changed by push ${counter})`;
+        return true;
+      }
+      number++;
+    }
+  }
+  return false;
 }
 
 /** The files the pushed commits between `base` and `head` changed (pushes record them). */

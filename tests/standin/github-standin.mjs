@@ -20,7 +20,7 @@ import { USERS, OWNER, userByLogin, renameUser, claimLogin, restoreUsers, buildW
 import { FaultTable, FaultSpecError, STATUS_MESSAGES } from './faults.mjs';
 import { Auth } from './oauth.mjs';
 import { Apps, readManifest } from './apps.mjs';
-import { reviewComments } from './comments.mjs';
+import { reviewComments, patchLines } from './comments.mjs';
 import { ReviewBook, Refused } from './reviews.mjs';
 import * as shapes from './shapes.mjs';
 
@@ -559,7 +559,15 @@ export async function startStandin(options = {}) {
     }
     const at = { repo, pr, login: ctx.login, level, config, derived: reviewComments(ctx.origin, repo, pr) };
     if (/reviewThreads/.test(query)) {
-      return send(ctx, 200, { data: { repository: { pullRequest: { reviewThreads: { nodes: reviews.threads(at) } } } } });
+      // The connections' sizes as the query asks (`reviewThreads(first:N)`, `reviews(last:N)`).
+      const first = Number(/reviewThreads\(first:(\d+)/.exec(query)?.[1] ?? 100);
+      const total = reviews.threadCount(at);
+      const pullRequest = {
+        reviewThreads: { totalCount: total, pageInfo: { hasNextPage: total > first }, nodes: reviews.threads(at, first) },
+      };
+      const last = /\breviews\(last:(\d+)/.exec(query);
+      if (last) pullRequest.reviews = reviews.reviewNodes(at, Number(last[1]));
+      return send(ctx, 200, { data: { repository: { pullRequest } } });
     }
     return send(ctx, 200, reviews.resolve(at, threadId, !/unresolveReviewThread/.test(query)));
   }
@@ -920,6 +928,49 @@ export async function startStandin(options = {}) {
         const pr = repo?.pulls.get(body.number);
         if (!pr) throw new HttpError(404, `No pull request ${body.repo}#${body.number}`, DOCS.root);
         return ok(reviews.addPending(ctx.origin, repo, pr, body.login), 201);
+      }
+      case 'POST reviews/demo': {
+        // The review an author's agent answers (issue #38): `reviewer` requests changes with two
+        // line comments, on the first added line of the first two files that have one (the
+        // first with a suggestion); with `push: true`, a push then rewrites the line under the
+        // first comment only, so GitHub shows that thread outdated and carries the other.
+        need(typeof body.repo === 'string', 'repo must be "owner/name"');
+        need(Number.isInteger(body.number), 'number must be an integer');
+        need(userByLogin(body.reviewer), 'reviewer must be one of octo, reader, maint');
+        const repo = world.repos.get(body.repo.toLowerCase());
+        const pr = repo?.pulls.get(body.number);
+        if (!pr) throw new HttpError(404, `No pull request ${body.repo}#${body.number}`, DOCS.root);
+        const targets = pr.files
+          .filter((f) => f.patch && f.status !== 'removed')
+          .map((f) => ({ path: f.filename, row: patchLines(f.patch).find((l) => l.kind === '+') }))
+          .filter((t) => t.row)
+          .slice(0, 2);
+        need(targets.length === 2, 'the pull request needs two files with added lines');
+        const [first, second] = targets;
+        const suggestion = `${first.row.text.slice(1)} // reviewed`;
+        const review = {
+          commit_id: pr.headSha,
+          event: 'REQUEST_CHANGES',
+          body: 'Two things before this can go in.',
+          comments: [
+            { path: first.path, line: first.row.new, side: 'RIGHT', body: `Say what this rounds to:\n\n\`\`\`suggestion\n${suggestion}\n\`\`\`` },
+            { path: second.path, line: second.row.new, side: 'RIGHT', body: 'Is there a test for this line?' },
+          ],
+        };
+        let result;
+        try {
+          result = reviews.createReview({ origin: ctx.origin, repo, pr, login: body.reviewer, config }, review);
+        } catch (err) {
+          if (err instanceof Refused) throw new HttpError(err.status, err.body.message, DOCS.root);
+          throw err;
+        }
+        const out = { review: result.body, comments: review.comments.map(({ path, line }) => ({ path, line })), suggestion: [suggestion] };
+        if (body.push === true) {
+          pushCounter++;
+          const pushed = pushToPull(repo, pr, pushCounter, new Date(now()).toISOString().replace(/\.\d+Z$/, 'Z'), [{ path: first.path, op: 'edit-line', line: first.row.new }]);
+          out.push = { old_head_sha: pushed.oldHead, head_sha: pushed.newHead, changed_file: first.path };
+        }
+        return ok(out, 201);
       }
       case 'POST clock':
         need(Number.isInteger(body.advanceMs) && body.advanceMs >= 0, 'advanceMs must be a non-negative integer');

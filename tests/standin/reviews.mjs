@@ -64,8 +64,18 @@ export class ReviewBook {
 
   /** The comments GitHub lists: the derived ones and those written, without pending ones of others. */
   listed(repo, pr, derived, login) {
+    return this.visible(repo, pr, derived, login).map(({ pending, ...c }) => c);
+  }
+
+  /**
+   * The comments `login` may see, written ones carried to the current head (`carried`), each
+   * still marked `pending` when it is part of a review not yet submitted.
+   */
+  visible(repo, pr, derived, login) {
     const book = this.of(repo, pr);
-    const written = book.comments.filter((c) => !c.pending || c.user.login === login).map(({ pending, ...c }) => c);
+    const mine = book.comments.filter((c) => !c.pending || c.user.login === login);
+    const roots = new Map(mine.filter((c) => !c.in_reply_to_id).map((c) => [c.id, c]));
+    const written = mine.map((c) => ReviewBook.carried(pr, c, roots.get(c.in_reply_to_id ?? c.id) ?? c));
     return [...derived, ...written].sort((a, b) => a.id - b.id);
   }
 
@@ -84,6 +94,56 @@ export class ReviewBook {
     if (!file?.patch) return null;
     const found = patchLines(file.patch).find((l) => (side === 'LEFT' ? l.old : l.new) === line);
     return found ? found.hunk : null;
+  }
+
+  /**
+   * GitHub's `diff_hunk` of a comment on `line` (`side`): the hunk's `@@` line and its rows down to
+   * the commented one.
+   */
+  static diffHunkOf(file, side, line) {
+    const rows = patchLines(file.patch);
+    const at = rows.findIndex((l) => (side === 'LEFT' ? l.old : l.new) === line);
+    const first = rows.findIndex((l) => l.hunk === rows[at].hunk);
+    return [rows[at].hunk, ...rows.slice(first, at + 1).map((l) => l.text)].join('\n');
+  }
+
+  /** The rows of a `diff_hunk` below its `@@` line. */
+  static rowsOf(diffHunk) {
+    return String(diffHunk ?? '').split('\n').slice(1);
+  }
+
+  /**
+   * A written comment as GitHub shows it at the pull request's current head. GitHub carries a
+   * comment across pushes while the diff around its line is unchanged: here, while the rows of its
+   * `diff_hunk` still stand, in order, in the file's current patch and end on a line of its side;
+   * it then sits on that line (`line`, `position`, `commit_id` the head). Otherwise it is outdated:
+   * `line` and `position` `null`, `commit_id` the last head it was current at. Replies follow the
+   * first comment of their thread.
+   */
+  static carried(pr, comment, root = comment) {
+    if (root.original_commit_id === pr.headSha) return comment;
+    const file = pr.files.find((f) => f.filename === root.path);
+    const want = ReviewBook.rowsOf(root.diff_hunk);
+    const rows = file?.patch ? patchLines(file.patch) : [];
+    const sideOf = (row) => (root.side === 'LEFT' ? row.old : row.new);
+    let found = null;
+    for (let end = want.length - 1; end < rows.length && !found && want.length > 0; end++) {
+      const window = rows.slice(end - want.length + 1, end + 1);
+      const same = window.every((row, i) => row.text === want[i] && row.hunk === window[0].hunk);
+      if (same && sideOf(rows[end]) !== null && rows[end - want.length + 1] === rows.find((r) => r.hunk === rows[end].hunk)) found = rows[end];
+    }
+    if (!found) {
+      return { ...comment, line: null, start_line: null, position: null, commit_id: comment.commit_id };
+    }
+    const line = sideOf(found);
+    const shift = line - root.original_line;
+    return {
+      ...comment,
+      line,
+      start_line: root.original_start_line == null ? null : root.original_start_line + shift,
+      position: found.position,
+      commit_id: pr.headSha,
+    };
   }
 
   /** Checks a comment's anchor against the diff; returns the diff line it ends on. */
@@ -106,7 +166,7 @@ export class ReviewBook {
       startOk = start !== null && start === end;
     }
     if (end === null || !startOk) throw lineRefused();
-    return { path: spec.path, line, side, start_line: spec.start_line ?? null, start_side: spec.start_line ? (spec.start_side ?? side) : null, hunk: end };
+    return { path: spec.path, line, side, start_line: spec.start_line ?? null, start_side: spec.start_line ? (spec.start_side ?? side) : null, hunk: ReviewBook.diffHunkOf(file, side, line) };
   }
 
   comment(origin, repo, pr, login, anchor, body, extra = {}) {
@@ -232,22 +292,82 @@ export class ReviewBook {
     return LEVELS.indexOf(level) >= 2 || pr.author === login || root.user.login === login;
   }
 
-  /** GraphQL `pullRequest.reviewThreads` nodes. */
-  threads({ repo, pr, login, level, config, derived }) {
+  /**
+   * GraphQL `pullRequest.reviewThreads` nodes, oldest first, with GitHub's `PullRequestReviewThread`
+   * fields (`isOutdated`, `path`, `line`, `startLine`, `originalLine`, `originalStartLine`,
+   * `diffSide`, `startDiffSide`, `subjectType`) and each thread's comments as
+   * `PullRequestReviewComment` nodes (`databaseId`, `author`, `body`, `createdAt`, `url`,
+   * `diffHunk`, `state` `PENDING` or `SUBMITTED`, `commit`, `originalCommit`, `outdated`).
+   * `limit` is the connection's `first:` (every thread's comments are listed; `totalCount` says how
+   * many there are).
+   */
+  threads({ repo, pr, login, level, config, derived }, limit = 100) {
     const book = this.of(repo, pr);
-    const all = this.listed(repo, pr, derived, login);
-    return all.filter((c) => !c.in_reply_to_id).map((root) => {
+    const all = this.visible(repo, pr, derived, login);
+    return all.filter((c) => !c.in_reply_to_id).slice(0, limit).map((root) => {
       const resolved = book.resolved.get(root.id) ?? false;
       const may = !config.pullRequestsReadOnly && ReviewBook.mayResolve(level, login, pr, root);
+      // The first comment, then its replies as written (a reply's id can be lower than a derived root's).
+      const comments = [root, ...all.filter((c) => c.in_reply_to_id === root.id)];
+      const outdated = root.position === null;
       return {
         id: `PRRT_standin${root.id}`,
         isResolved: resolved,
+        isOutdated: outdated,
+        path: root.path,
+        line: root.line,
+        startLine: root.start_line ?? null,
+        originalLine: root.original_line ?? null,
+        originalStartLine: root.original_start_line ?? null,
+        diffSide: root.side,
+        startDiffSide: root.start_side ?? null,
+        subjectType: 'LINE',
         viewerCanResolve: may && !resolved,
         viewerCanUnresolve: may && resolved,
         viewerCanReply: !config.pullRequestsReadOnly,
-        comments: { nodes: [{ databaseId: root.id }] },
+        comments: {
+          totalCount: comments.length,
+          nodes: comments.map((c) => ({
+            databaseId: c.id,
+            author: { login: c.user.login },
+            body: c.body,
+            createdAt: c.created_at,
+            url: c.html_url,
+            diffHunk: c.diff_hunk,
+            state: c.pending ? 'PENDING' : 'SUBMITTED',
+            commit: { oid: c.commit_id },
+            originalCommit: { oid: c.original_commit_id },
+            outdated,
+          })),
+        },
       };
     });
+  }
+
+  /** How many threads `threads` could list. */
+  threadCount({ repo, pr, login, derived }) {
+    return this.visible(repo, pr, derived, login).filter((c) => !c.in_reply_to_id).length;
+  }
+
+  /**
+   * GraphQL `pullRequest.reviews(last:N)`: the last `limit` reviews, oldest first, as
+   * `PullRequestReview` nodes (`databaseId`, `author`, `state`, `body`, `submittedAt`, `url`,
+   * `commit`); a pending review only for its author, as GitHub shows it.
+   */
+  reviewNodes({ repo, pr, login }, limit = 100) {
+    const seen = this.of(repo, pr).reviews.filter((r) => r.state !== 'PENDING' || r.user.login === login);
+    return {
+      totalCount: seen.length,
+      nodes: seen.slice(-limit).map((r) => ({
+        databaseId: r.id,
+        author: { login: r.user.login },
+        state: r.state,
+        body: r.body,
+        submittedAt: r.submitted_at ?? null,
+        url: r.html_url ?? null,
+        commit: { oid: r.commit_id },
+      })),
+    };
   }
 
   /** GraphQL `resolveReviewThread` / `unresolveReviewThread`: `{data, errors}`. */

@@ -1478,3 +1478,80 @@ describe('writing reviews (issue 29)', () => {
     assert.equal(refused.json.data.unresolveReviewThread, null);
   });
 });
+
+describe('reading a review back (issue 38)', () => {
+  const PR = '/repos/logikflow/private/pulls/1';
+  const REVIEW = 'query($owner:String!,$name:String!,$number:Int!){repository(owner:$owner,name:$name){pullRequest(number:$number){reviewThreads(first:100){totalCount pageInfo{hasNextPage} nodes{isResolved isOutdated path line startLine originalLine originalStartLine diffSide comments(first:100){totalCount nodes{author{login} body createdAt url diffHunk state originalCommit{oid}}}}} reviews(last:100){totalCount nodes{author{login} state body submittedAt url commit{oid}}}}}}';
+  const read = async (token = TOKENS.maint, first = 100) => (await api('/graphql', {
+    method: 'POST', token, body: JSON.stringify({ query: REVIEW.replace('reviewThreads(first:100)', `reviewThreads(first:${first})`), variables: { owner: 'logikflow', name: 'private', number: 1 } }),
+  })).json;
+
+  beforeEach(async () => {
+    await ctl('/reset', {});
+  });
+
+  test('the demo review: diff hunks as GitHub keeps them, one thread outdated by the push, the other carried', async () => {
+    const before = (await api(PR)).json.head.sha;
+    const demo = await ctl('/reviews/demo', { repo: 'logikflow/private', number: 1, reviewer: 'octo', push: true });
+    assert.equal(demo.status, 201);
+    assert.equal(demo.json.review.state, 'CHANGES_REQUESTED');
+    const head = demo.json.push.head_sha;
+    assert.notEqual(head, before);
+    const pull = (await read()).data.repository.pullRequest;
+    assert.equal(pull.reviewThreads.totalCount, 2);
+    assert.equal(pull.reviewThreads.pageInfo.hasNextPage, false);
+    const [edited, kept] = demo.json.comments.map((c) => pull.reviewThreads.nodes.find((t) => t.path === c.path));
+    assert.deepEqual([edited.isOutdated, edited.line, edited.originalLine], [true, null, demo.json.comments[0].line]);
+    assert.deepEqual([kept.isOutdated, kept.line], [false, demo.json.comments[1].line]);
+    for (const thread of [edited, kept]) {
+      const [comment] = thread.comments.nodes;
+      assert.equal(comment.state, 'SUBMITTED');
+      assert.equal(comment.originalCommit.oid, before);
+      // GitHub's diff_hunk: the hunk's @@ line, then its rows down to the commented line.
+      const rows = comment.diffHunk.split('\n');
+      assert.match(rows[0], /^@@ -\d+,\d+ \+\d+,\d+ @@/);
+      assert.ok(rows.at(-1).startsWith('+'), rows.at(-1));
+    }
+    assert.match(edited.comments.nodes[0].body, /```suggestion\n/);
+    assert.deepEqual(pull.reviews.nodes.map((r) => [r.author.login, r.state, r.commit.oid]), [['octo', 'CHANGES_REQUESTED', before]]);
+    // REST lists the carried comment on its line at the new head, the outdated one without.
+    const comments = (await api(`${PR}/comments`, { token: TOKENS.maint })).json;
+    const rest = new Map(comments.map((c) => [c.path, c]));
+    assert.deepEqual([rest.get(kept.path).line, rest.get(kept.path).commit_id], [kept.line, head]);
+    assert.deepEqual([rest.get(edited.path).line, rest.get(edited.path).position], [null, null]);
+  });
+
+  test('pending comments and reviews are their writer\'s alone; first:N pages the threads; hidden to reader', async () => {
+    const { json: pr } = await api(PR);
+    const demo = await ctl('/reviews/demo', { repo: 'logikflow/private', number: 1, reviewer: 'octo' });
+    const [{ path, line }] = demo.json.comments;
+    const pending = await api(`${PR}/reviews`, { method: 'POST', token: TOKENS.octo, body: JSON.stringify({ commit_id: pr.head.sha, comments: [{ path, line, side: 'RIGHT', body: 'draft' }] }) });
+    assert.equal(pending.json.state, 'PENDING');
+    const mine = (await read(TOKENS.octo)).data.repository.pullRequest;
+    assert.equal(mine.reviewThreads.totalCount, 3);
+    assert.equal(mine.reviewThreads.nodes[2].comments.nodes[0].state, 'PENDING');
+    assert.deepEqual(mine.reviews.nodes.map((r) => r.state), ['CHANGES_REQUESTED', 'PENDING']);
+    const theirs = (await read(TOKENS.maint)).data.repository.pullRequest;
+    assert.equal(theirs.reviewThreads.totalCount, 2);
+    assert.deepEqual(theirs.reviews.nodes.map((r) => r.state), ['CHANGES_REQUESTED']);
+    const paged = (await read(TOKENS.maint, 1)).data.repository.pullRequest.reviewThreads;
+    assert.deepEqual([paged.nodes.length, paged.totalCount, paged.pageInfo.hasNextPage], [1, 2, true]);
+    const hidden = await read(TOKENS.reader);
+    assert.equal(hidden.data.repository, null);
+    assert.equal(hidden.errors[0].type, 'NOT_FOUND');
+  });
+
+  test('an edit-line push rewrites one added line; an unknown line is refused', async () => {
+    const { json: files } = await api(`${PR}/files`, { token: TOKENS.maint });
+    const readme = files.find((f) => f.filename === 'README.md');
+    const line = 6;
+    const pushed = await ctl('/push', { repo: 'logikflow/private', number: 1, edits: [{ path: 'README.md', op: 'edit-line', line }] });
+    assert.equal(pushed.status, 200);
+    const after = (await api(`${PR}/files`, { token: TOKENS.maint })).json.find((f) => f.filename === 'README.md');
+    assert.notEqual(after.patch, readme.patch);
+    assert.match(after.patch, /\(changed by push \d+\)/);
+    assertValidPatch(after.patch, 'README.md');
+    const refused = await ctl('/push', { repo: 'logikflow/private', number: 1, edits: [{ path: 'README.md', op: 'edit-line', line: 1 }] });
+    assert.equal(refused.status, 422);
+  });
+});

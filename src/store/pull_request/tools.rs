@@ -1,7 +1,7 @@
 //! The agent-side MCP tools the Worker relays here (`tools::relay` says why): which tool a
 //! call is, and `show_reading_order` and the MCP Apps view's read-only tools, all through one
 //! reader (`tools::views` decides what each call needs and shapes the answer). The saves are
-//! `saves`'s; `get_pull_request` is `pull_read`'s.
+//! `saves`'s; `get_pull_request` is `pull_read`'s; `get_review_feedback` is `feedback`'s.
 //!
 //! Every view reads the pull request from GitHub with the caller's own token before anything
 //! stored is returned, exactly like `get_pull_request`: a view can't show an order to someone
@@ -60,6 +60,7 @@ impl PullRequestStore {
             }
             ToolName::SaveReadingOrder => self.save_document(call, DocumentKind::Order).await,
             ToolName::SaveDiagram => self.save_document(call, DocumentKind::Diagram).await,
+            ToolName::GetReviewFeedback => self.review_feedback(call).await,
             ToolName::ShowReadingOrder
             | ToolName::ViewReadingOrder
             | ToolName::ViewDiagram

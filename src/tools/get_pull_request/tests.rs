@@ -675,3 +675,29 @@ fn the_typed_file_list_matches_the_value_written_one() {
     }
     assert!(trimmed_seen > 100, "{trimmed_seen}");
 }
+
+/// Issue #38: with review comments, `nextStep` points to the feedback; without, there is none.
+#[test]
+fn next_step_points_to_the_review_when_reviewers_commented() {
+    let snapshot = build_snapshot(vec![pull_file("a.rs", "added", None)], 1, None, None);
+    let (args, repository) = (args(false), repository(true));
+    let next_step = |review_comments| {
+        let pull = PullRequest {
+            review_comments,
+            ..pull()
+        };
+        let shaped = shape_result(with(&args, &repository, &pull, &snapshot));
+        document(&shaped.text)["nextStep"]
+            .as_str()
+            .map(str::to_string)
+    };
+    let said = next_step(Some(2)).unwrap_or_default();
+    assert!(
+        said.starts_with(
+            "Reviewers left 2 review comments on this pull request: call get_review_feedback"
+        ),
+        "{said}"
+    );
+    assert_eq!(next_step(Some(0)), None);
+    assert_eq!(next_step(None), None);
+}

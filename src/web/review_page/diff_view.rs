@@ -331,8 +331,12 @@ pub fn diff(
         out.push_str(
             "<div class=\"cmts cmts-rest\"><p class=\"cmts-title\">Comments on GitHub not on a line of this diff</p>\n",
         );
+        let head = links.discussion.map(|d| d.head_sha());
         for (comment, placed) in links.comments.iter().zip(&placed) {
             if rest((comment, placed)) {
+                if let Some(head) = head.filter(|h| discussion::changed_since(comment, h, None)) {
+                    discussion::changed_since_html(out, head);
+                }
                 discussion::comment_html(out, comment, &[]);
             }
         }
@@ -483,7 +487,12 @@ fn line_comments(
             .filter(|comment| discussion::root_of(comment) == root)
             .copied()
             .collect();
-        discussion::thread_html(out, &thread, links.discussion, &commented);
+        let changed = links.discussion.map(|d| d.head_sha()).filter(|head| {
+            thread
+                .first()
+                .is_some_and(|root| discussion::changed_since(root, head, Some(hunks)))
+        });
+        discussion::thread_html(out, &thread, links.discussion, &commented, changed);
     }
     if let Some(discussion) = links.discussion {
         for draft in drafts {

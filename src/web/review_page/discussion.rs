@@ -8,6 +8,10 @@
 //! works without the script; `/static/review-comments.js` adds a "Comment" button on each line, the
 //! Write/Preview box and the keys, posting the same forms in the background.
 //! Bodies are Markdown (`comment_markdown`), logins and paths escaped text.
+//! After the author's push (issue #38), a thread whose lines changed since it was written says
+//! so with the head ([`changed_since`], the rule of `review::feedback`), and the outline counts
+//! each section's open threads ([`open_threads_by_section`]), so a reviewer re-reviewing goes
+//! straight to the answers.
 //!
 //! What not: no GitHub requests, no storage; which comments exist and what the viewer may do is
 //! the caller's.
@@ -87,6 +91,11 @@ impl Discussion<'_> {
             || drafts::commented_lines_in(hunks, &draft.anchor) == draft.lines
     }
 
+    /// The head the page shows.
+    pub fn head_sha(&self) -> &str {
+        &self.forms.head_sha
+    }
+
     fn thread_of(&self, root: u64) -> Option<&Thread> {
         self.threads.iter().find(|t| t.first_comment == root)
     }
@@ -97,13 +106,139 @@ pub fn root_of(comment: &ReviewComment) -> u64 {
     comment.in_reply_to_id.unwrap_or(comment.id)
 }
 
+/// Whether the lines under the thread `root` starts changed after it was written, at the page's
+/// `head` (issue #38, the rule of `review::feedback`): written at an earlier head, and GitHub
+/// marks it outdated or the rows its `diff_hunk` kept differ from `hunks` ending at its line.
+pub fn changed_since(
+    root: &ReviewComment,
+    head: &str,
+    hunks: Option<&[crate::review::patch::Hunk<'_>]>,
+) -> bool {
+    use crate::review::feedback::{rows_changed, DiffSide};
+    let written_before = root
+        .original_commit_id
+        .as_deref()
+        .is_some_and(|original| original != head);
+    if root.in_reply_to_id.is_some() || !written_before {
+        return false;
+    }
+    if root.is_outdated() {
+        return true;
+    }
+    let side = match root.side.as_str() {
+        "LEFT" => DiffSide::Left,
+        _ => DiffSide::Right,
+    };
+    match (hunks, root.line) {
+        (Some(hunks), Some(line)) => rows_changed(hunks, side, line, &root.diff_hunk),
+        _ => false,
+    }
+}
+
+/// How many open review threads each section of `order` shows (by index), placed as
+/// `get_review_feedback` places them (`review::feedback`): a thread is open unless GitHub's
+/// GraphQL threads (`discussion`) say it is resolved.
+pub fn open_threads_by_section(
+    files: &[crate::tools::get_pull_request::SnapshotFile],
+    order: &crate::review::order::Order,
+    comments: &[ReviewComment],
+    discussion: Option<&Discussion<'_>>,
+) -> Vec<usize> {
+    use crate::review::feedback::{
+        feedback, CommentInput, DiffSide, FileAtHead, Inputs, ThreadInput,
+    };
+    let mut counts = vec![0; order.sections.len()];
+    let threads: Vec<ThreadInput> = comments
+        .iter()
+        .filter(|c| c.in_reply_to_id.is_none())
+        .map(|root| ThreadInput {
+            path: root.path.clone(),
+            side: match root.side.as_str() {
+                "LEFT" => DiffSide::Left,
+                _ => DiffSide::Right,
+            },
+            line: root.line,
+            start_line: root.start_line,
+            original_line: root.original_line,
+            original_start_line: None,
+            outdated: root.is_outdated(),
+            resolved: discussion
+                .and_then(|d| d.thread_of(root.id))
+                .is_some_and(|t| t.resolved),
+            comments: vec![CommentInput {
+                original_commit: root.original_commit_id.clone(),
+                diff_hunk: root.diff_hunk.clone(),
+                ..CommentInput::default()
+            }],
+        })
+        .collect();
+    if threads.is_empty() {
+        return counts;
+    }
+    let files: Vec<FileAtHead<'_>> = files
+        .iter()
+        .filter(|file| {
+            threads.iter().any(|t| {
+                t.path == file.path || file.previous_path.as_deref() == Some(t.path.as_str())
+            })
+        })
+        .map(|file| FileAtHead {
+            path: &file.path,
+            previous_path: file.previous_path.as_deref(),
+            patch: file.patch.as_deref(),
+            change_ids: file.changes.iter().map(|c| c.id.as_str()).collect(),
+        })
+        .collect();
+    let placed = feedback(&Inputs {
+        head_sha: discussion.map_or("", |d| d.head_sha()),
+        author: None,
+        files: &files,
+        order: Some(order),
+        threads: &threads,
+        reviews: &[],
+        include_resolved: false,
+        truncated: false,
+    });
+    for thread in placed.threads {
+        if let Some(count) = thread
+            .section
+            .and_then(|section| counts.get_mut(section.index - 1))
+        {
+            *count += 1;
+        }
+    }
+    counts
+}
+
+/// The outline's "N open threads" beside a section.
+pub fn open_threads_html(out: &mut String, count: usize) {
+    let _ = write!(
+        out,
+        " <span class=\"badge threads\">{count} open {}</span>",
+        if count == 1 { "thread" } else { "threads" }
+    );
+}
+
+/// "Changed since this comment", with the head the page shows.
+pub fn changed_since_html(out: &mut String, head: &str) {
+    let short = head.get(..7).unwrap_or(head);
+    let _ = write!(
+        out,
+        "<p class=\"changed-since\"><span class=\"badge changed\">Changed since this comment</span> \
+         <span class=\"muted\">the lines under it changed in a later push; now at <code>{}</code></span></p>",
+        escape(short)
+    );
+}
+
 /// One thread: its comments, then (with a discussion) the reply box and Resolve or Unresolve
-/// where the viewer may. A resolved thread is folded, as on GitHub.
+/// where the viewer may. A resolved thread is folded, as on GitHub. `changed` is the head when
+/// the lines under it changed since it was written ([`changed_since`]).
 pub fn thread_html(
     out: &mut String,
     comments: &[&ReviewComment],
     discussion: Option<&Discussion<'_>>,
     commented: &dyn Fn(&ReviewComment) -> Vec<String>,
+    changed: Option<&str>,
 ) {
     let Some(first) = comments.first() else {
         return;
@@ -131,6 +266,9 @@ pub fn thread_html(
             },
             escape(first.author())
         );
+    }
+    if let Some(head) = changed {
+        changed_since_html(out, head);
     }
     for comment in comments {
         comment_html(out, comment, &commented(comment));

@@ -1,6 +1,7 @@
 //! Tests of the diff view: which entries load on demand, line links to GitHub, review comments
-//! under their lines (outdated ones apart, bodies escaped), fragments, and the size of a large
-//! pull request's page.
+//! under their lines (outdated ones apart, bodies escaped), threads changed since they were
+//! written and the outline's open threads per section (issue #38), fragments, and the size of a
+//! large pull request's page.
 
 use super::{diff, fragment, github_file_anchor, DiffLinks, View};
 use crate::github::api::{Account, ReviewComment};
@@ -35,6 +36,8 @@ fn comment(id: u64, path: &str, side: &str, line: Option<u32>, body: &str) -> Re
         }),
         created_at: "2026-11-30T12:00:00Z".into(),
         html_url: format!("{PR}#discussion_r{id}"),
+        original_commit_id: None,
+        diff_hunk: String::new(),
     }
 }
 
@@ -400,4 +403,129 @@ fn a_350_file_pull_request_page_is_under_one_mebibyte() {
     // Tick ids of a later window never clash with the first window's.
     assert!(html.contains("id=\"t2-1\""));
     assert!(!html.contains("id=\"t1\""));
+}
+
+/// Issue #38: a thread whose lines changed after it was written says so, with the head; one
+/// written at the head, or whose rows still stand, doesn't.
+#[test]
+fn a_thread_whose_lines_changed_since_says_so() {
+    use crate::web::review_page::discussion::{Discussion, Forms};
+    let written = |id: u64, line: Option<u32>, at: &str, diff_hunk: &str, body: &str| {
+        let mut c = comment(id, "src/main.rs", "RIGHT", line, body);
+        c.original_commit_id = Some(at.into());
+        c.diff_hunk = diff_hunk.into();
+        c
+    };
+    let kept = "@@ -10,3 +10,3 @@ fn main\n keep();\n-old();\n+new();";
+    let comments = [
+        written(1, Some(11), "head1", kept, "rows still stand"),
+        written(
+            2,
+            Some(11),
+            "head1",
+            "@@ -10,3 +10,3 @@\n keep();\n-old();\n+newer();",
+            "line rewritten",
+        ),
+        written(3, None, "head1", kept, "outdated by a push"),
+        written(
+            4,
+            Some(11),
+            "head2",
+            "@@ -1 +1 @@\n+x",
+            "written at this head",
+        ),
+    ];
+    let discussion = Discussion {
+        forms: Forms::new("/r/acme/app/pull/7", "token", "head2"),
+        drafts: &[],
+        threads: &[],
+    };
+    let hunks = parse_patch(PATCH).unwrap_or_else(|error| panic!("{error}"));
+    let ids = describe_changes(&hunks).into_iter().map(|c| c.id).collect();
+    let shown = Shown::Hunks {
+        additions: 1,
+        deletions: 1,
+        hunks,
+        ids,
+        missing: 0,
+    };
+    let view = View::new("/r/acme/app/pull/7", PR, &comments).with_discussion(Some(&discussion));
+    let links: DiffLinks = view.links("src/main.rs", true);
+    let mut html = String::new();
+    diff(
+        &mut html,
+        "src/main.rs",
+        &shown,
+        &|_, id| id.to_string(),
+        &links,
+    );
+    let mark = "Changed since this comment</span> <span class=\"muted\">the lines under it changed in a later push; now at <code>head2</code>";
+    assert_eq!(html.matches(mark).count(), 2, "{html}");
+    // The comment each mark stands above: the first of the four bodies after it.
+    let bodies = [
+        "rows still stand",
+        "line rewritten",
+        "outdated by a push",
+        "written at this head",
+    ];
+    let marked: Vec<&str> = html
+        .split(mark)
+        .skip(1)
+        .filter_map(|after| {
+            bodies
+                .iter()
+                .filter_map(|body| after.find(body).map(|at| (at, *body)))
+                .min()
+                .map(|(_, body)| body)
+        })
+        .collect();
+    assert_eq!(marked, ["line rewritten", "outdated by a push"]);
+}
+
+/// Issue #38: the outline counts each section's open threads, placed like the feedback tool
+/// places them; a resolved thread and a reply don't count.
+#[test]
+fn the_outline_counts_open_threads_per_section() {
+    use crate::github::reviews::graphql::Thread;
+    use crate::review::order::Order;
+    use crate::web::review_page::discussion::{open_threads_by_section, Discussion, Forms};
+    let files = [
+        file("src/main.rs", PATCH),
+        file("README.md", "@@ -1 +1 @@\n-a\n+b"),
+    ];
+    let order: Order = serde_json::from_value(serde_json::json!({"sections": [
+        {"title": "Docs", "files": [{"path": "README.md"}]},
+        {"title": "Code", "files": [{"path": "src/main.rs"}]},
+    ]}))
+    .unwrap_or_else(|e| panic!("{e}"));
+    let mut reply = comment(3, "src/main.rs", "RIGHT", Some(11), "a reply");
+    reply.in_reply_to_id = Some(1);
+    let comments = [
+        comment(1, "src/main.rs", "RIGHT", Some(11), "open"),
+        comment(2, "src/main.rs", "LEFT", Some(11), "resolved"),
+        reply,
+        comment(4, "src/main.rs", "RIGHT", None, "outdated, still open"),
+        comment(5, "README.md", "RIGHT", Some(1), "docs"),
+    ];
+    let threads = [Thread {
+        id: "PRRT_2".into(),
+        resolved: true,
+        can_resolve: false,
+        can_unresolve: true,
+        can_reply: true,
+        first_comment: 2,
+    }];
+    let discussion = Discussion {
+        forms: Forms::new("/r/acme/app/pull/7", "token", "head2"),
+        drafts: &[],
+        threads: &threads,
+    };
+    assert_eq!(
+        open_threads_by_section(&files, &order, &comments, Some(&discussion)),
+        [1, 2]
+    );
+    assert_eq!(open_threads_by_section(&files, &order, &[], None), [0, 0]);
+    let mut html = String::new();
+    crate::web::review_page::discussion::open_threads_html(&mut html, 2);
+    assert_eq!(html, " <span class=\"badge threads\">2 open threads</span>");
 }

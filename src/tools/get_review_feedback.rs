@@ -1,0 +1,128 @@
+//! `get_review_feedback`: its arguments, and its answer from plain inputs (issue #38).
+//!
+//! The tool's body is [`answer`]: the pull request as read, its file snapshot, the latest saved
+//! order and the review GitHub gave (`graphql`, which reads it) in, the result's JSON out. The reads are
+//! the adapter's (`store::pull_request::feedback`), so the body can be moved onto another
+//! dispatch without change; the rules are the review core's (`review::feedback`).
+//!
+//! What not: no GitHub requests, no storage.
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use super::arguments::{flag, pull_number, repo_part, unknown_keys, Problems};
+use super::get_pull_request::{review_url, Snapshot};
+use super::saved::SavedRecord;
+use crate::github::api::PullRequest;
+use crate::review::feedback::{feedback, Feedback, FileAtHead, Inputs};
+use crate::review::order::Order;
+use graphql::Review;
+
+/// The tool's arguments.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Args {
+    pub owner: String,
+    pub repo: String,
+    pub number: u64,
+    pub include_resolved: bool,
+}
+
+impl Args {
+    /// `owner/repo#number`, as messages name the pull request.
+    pub fn label(&self) -> String {
+        format!("{}/{}#{}", self.owner, self.repo, self.number)
+    }
+}
+
+pub fn parse_args(args: &Map<String, Value>) -> Result<Args, String> {
+    let mut problems = Problems::default();
+    let parsed = Args {
+        owner: repo_part(args, "owner", &mut problems),
+        repo: repo_part(args, "repo", &mut problems),
+        number: pull_number(args, &mut problems),
+        include_resolved: flag(args, "include_resolved", false, &mut problems),
+    };
+    unknown_keys(
+        args,
+        &["owner", "repo", "number", "include_resolved"],
+        &mut problems,
+    );
+    if problems.is_empty() {
+        Ok(parsed)
+    } else {
+        Err(problems.message("The request is invalid"))
+    }
+}
+
+/// Everything the answer is built from.
+pub struct Sources<'a> {
+    pub args: &'a Args,
+    pub base_url: &'a str,
+    pub pull: &'a PullRequest,
+    pub snapshot: &'a Snapshot,
+    /// The latest saved order, when one is.
+    pub order: Option<&'a SavedRecord>,
+    pub review: &'a Review,
+}
+
+/// The result as JSON text.
+pub fn answer(sources: &Sources<'_>) -> String {
+    let Sources {
+        args,
+        base_url,
+        pull,
+        snapshot,
+        order,
+        review,
+    } = sources;
+    let files: Vec<FileAtHead<'_>> = snapshot
+        .files
+        .iter()
+        .map(|file| FileAtHead {
+            path: &file.path,
+            previous_path: file.previous_path.as_deref(),
+            patch: file.patch.as_deref(),
+            change_ids: file.changes.iter().map(|c| c.id.as_str()).collect(),
+        })
+        .collect();
+    // A stored order always reads (it was validated when saved); one that doesn't places nothing.
+    let parsed: Option<Order> = order.and_then(|record| crate::json::read(&record.body).ok());
+    let decided = feedback(&Inputs {
+        head_sha: &pull.head.sha,
+        author: pull.user.as_ref().map(|user| user.login.as_str()),
+        files: &files,
+        order: parsed.as_ref(),
+        threads: &review.threads,
+        reviews: &review.reviews,
+        include_resolved: args.include_resolved,
+        truncated: review.truncated,
+    });
+    let result = Answer {
+        review_url: review_url(base_url, &args.owner, &args.repo, args.number),
+        repository: format!("{}/{}", args.owner, args.repo),
+        number: pull.number,
+        url: &pull.html_url,
+        head_sha: &pull.head.sha,
+        order_version: parsed.as_ref().and(order.map(|record| record.version)),
+        feedback: decided,
+    };
+    serde_json::to_string(&result).unwrap_or_default()
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Answer<'a> {
+    review_url: String,
+    repository: String,
+    number: u64,
+    url: &'a str,
+    head_sha: &'a str,
+    order_version: Option<u64>,
+    #[serde(flatten)]
+    feedback: Feedback,
+}
+
+pub mod graphql;
+
+#[cfg(test)]
+mod tests;
