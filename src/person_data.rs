@@ -11,7 +11,7 @@
 //! What not: no I/O. `service::person_data` runs the steps; `store::person` and
 //! `store::pull_request` delete the rows.
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 /// Person-object operations (JSON POSTs, like `oauth::person_api`'s).
@@ -45,7 +45,7 @@ pub const MAX_VERSIONS: u64 = 1000;
 
 /// A pull request a person ticked on, with the login the ticks were written under (ticks are
 /// keyed by login, which a person can change on GitHub).
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 pub struct Ticked {
     pub owner: String,
     pub repo: String,
@@ -73,7 +73,7 @@ impl Ticked {
 
 /// `LIST_TICKED`'s reply (at most [`PULLS_PER_REQUEST`] entries, least recently ticked first),
 /// and `DROP_TICKED`'s request (the entries whose ticks are gone).
-#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize, Serialize)]
 pub struct TickedList {
     pub pulls: Vec<Ticked>,
 }
@@ -85,7 +85,7 @@ impl TickedList {
 }
 
 /// What `FORGET` removed, for the confirmation page.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize, Serialize)]
 pub struct Forgotten {
     pub grants: u64,
     pub api_tokens: u64,

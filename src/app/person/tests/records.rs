@@ -1,0 +1,1 @@
+//! The person's records on the real SQL.
