@@ -120,7 +120,7 @@ pub enum BearerRefusal {
 /// refresh token), so a remembered check would keep a revoked token working there for as long as
 /// it is remembered, where revocation must hold from the very next request; and a request served
 /// from memory would not be counted against the person's limit. The object remembers checks
-/// itself (`store::person`), where revocation clears them. Issue #19 measured what the hop costs:
+/// itself (`app::person`), where revocation clears them. Issue #19 measured what the hop costs:
 /// about what the benchmark's one-hop JavaScript reference costs; a Durable Object RPC call costs
 /// the same there as this `fetch`.
 pub async fn authenticate_bearer(
@@ -128,6 +128,29 @@ pub async fn authenticate_bearer(
     config: &Config,
     base_url: &str,
     token: &str,
+) -> Result<Caller, BearerRefusal> {
+    let limit = config.rate_limit_per_minute.max(1);
+    check_token(env, config, (base_url, token), (limit, false)).await
+}
+
+/// [`authenticate_bearer`] for a review page's session cookie (issue 36): a post spends the
+/// person's web budget, a read none (`rate_limit::web_limit`), never MCP's.
+pub async fn authenticate_web(
+    env: &Env,
+    config: &Config,
+    base_url: &str,
+    token: &str,
+    post: bool,
+) -> Result<Caller, BearerRefusal> {
+    let limit = crate::oauth::rate_limit::web_limit(post).unwrap_or(0);
+    check_token(env, config, (base_url, token), (limit, true)).await
+}
+
+async fn check_token(
+    env: &Env,
+    config: &Config,
+    (base_url, token): (&str, &str),
+    (limit_per_minute, web): (u32, bool),
 ) -> Result<Caller, BearerRefusal> {
     let Some((kind, person)) = ours(config, token) else {
         return Err(BearerRefusal::Invalid);
@@ -137,7 +160,8 @@ pub async fn authenticate_bearer(
     }
     let request = api::CheckRequest {
         token: token.to_string(),
-        limit_per_minute: config.rate_limit_per_minute.max(1),
+        limit_per_minute,
+        web,
         resource: crate::oauth::authorize::canonical_resource(base_url),
     };
     let reply: api::CheckReply = call_person(env, &person.object_name(), api::CHECK, &request)

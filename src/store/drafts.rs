@@ -1,6 +1,7 @@
 //! The `drafts` table of a pull request's Durable Object (wasm only, issue 29): each reviewer's
-//! comments before they are sent, one row per draft, keyed by the reviewer's login like ticks
-//! (so "Delete my data" finds them through the same index of pull requests).
+//! comments before they are sent, one row per draft, keyed by the reviewer's person id like
+//! ticks (issue 36: not the login, which another account may claim; so "Delete my data" finds
+//! them through the same index of pull requests).
 //!
 //! A row holds the draft as JSON (`review::drafts::Draft` without its id, which is the row's) and
 //! when it last changed. A person holds at most `MAX_DRAFTS_PER_PERSON` drafts on one pull

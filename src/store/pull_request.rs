@@ -481,6 +481,38 @@ impl PullRequestStore {
             .rows_written())
     }
 
+    /// Whether any tick or draft is stored under `key` (issue 36: a login, from before rows were
+    /// keyed by person id).
+    fn holds_rows(&self, key: &str) -> Result<bool> {
+        for table in ["ticks", "drafts"] {
+            let query = format!("SELECT 1 FROM {table} WHERE person = ? LIMIT 1");
+            let found = self
+                .sql()
+                .exec(&query, vec![key.to_string().into()])?
+                .raw()
+                .next()
+                .is_some();
+            if found {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// Moves every tick and draft stored under `from` to `to`, in one synchronous run (committed
+    /// together); a tick `to` holds already stays as it is.
+    fn move_rows(&self, from: &str, to: &str) -> Result<()> {
+        let keys = || vec![to.to_string().into(), from.to_string().into()];
+        self.sql().exec(
+            "UPDATE OR IGNORE ticks SET person = ? WHERE person = ?",
+            keys(),
+        )?;
+        self.forget_ticks(from)?;
+        self.sql()
+            .exec("UPDATE drafts SET person = ? WHERE person = ?", keys())?;
+        Ok(())
+    }
+
     fn history(&self, kind: DocumentKind) -> Result<Vec<VersionSummary>> {
         let query = format!(
             "{} FROM {} ORDER BY version DESC",

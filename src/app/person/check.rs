@@ -48,11 +48,13 @@ impl<S: Sql, C: Clock, K: Sealer, G: GitHubTransport> Person<'_, S, C, K, G> {
         {
             return Ok(api::CheckReply::Invalid);
         }
-        let admission = self
-            .memory
-            .window
-            .borrow_mut()
-            .admit(now_ms, request.limit_per_minute);
+        // A review page's request (issue 36) spends the web window, apart from MCP's, and a
+        // read (limit 0) spends nothing.
+        let admission = match (request.web, request.limit_per_minute) {
+            (true, 0) => Admission::Allowed,
+            (true, limit) => self.memory.web_window.borrow_mut().admit(now_ms, limit),
+            (false, limit) => self.memory.window.borrow_mut().admit(now_ms, limit),
+        };
         if let Admission::Limited {
             retry_after_seconds,
         } = admission

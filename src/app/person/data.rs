@@ -1,8 +1,11 @@
 //! A person's data on request: the index of pull requests they ticked on, and "Delete my data"
 //! (`person_data` has the messages and limits; `service::person_data` runs the steps).
 //!
-//! Why an index: ticks live in each pull request's object and nothing can list every object a
-//! person touched, so each tick also notes its pull request here. Entries unchanged for a year
+//! Why an index: ticks and drafts live in each pull request's object and nothing can list every
+//! object a person touched, so each tick also notes its pull request here, with the key the rows
+//! are under there (the person's `gh:<id>` since issue 36, their login before); `has_ticked`
+//! tells a pull request's object whether rows under a login are this person's
+//! (`person_data::adopts_login_rows`). Entries unchanged for a year
 //! (`person_data::TICK_RETENTION_SECONDS`) go, as the ticks themselves do.
 //! What not: the ticks are the pull request's object's; this deletes only this object's rows.
 
@@ -45,6 +48,11 @@ impl<S: Sql, C: Clock, K: Sealer, G: GitHubTransport> Person<'_, S, C, K, G> {
             })
             .collect();
         Ok(data::TickedList { pulls })
+    }
+
+    /// Whether the index lists a pull request under a key (`person_data::adopts_login_rows`).
+    pub fn has_ticked(&self, pull: &data::Ticked) -> Result<bool> {
+        Ok(self.records()?.has_ticked(&pull.key())?)
     }
 
     /// Removes index entries whose ticks were deleted.

@@ -1,4 +1,4 @@
-//! What a person's object remembers between requests, in memory: the rate window, the tokens
+//! What a person's object remembers between requests, in memory: the rate windows, the tokens
 //! it has checked, the GitHub row and the token it opens to, and the GitHub refresh in flight.
 //!
 //! Why: the token check is on every `/mcp` request's path, so its SQLite reads, its last-use
@@ -20,6 +20,8 @@ pub struct Memory {
     pub(super) schema_ready: Cell<bool>,
     /// The rate-limit window (per person, or per address for `ip:` objects).
     pub(super) window: RefCell<Window>,
+    /// The person's review pages' window, apart from MCP's (issue 36, `rate_limit::web_limit`).
+    pub(super) web_window: RefCell<Window>,
     /// Bearer tokens this object has checked, with what they allow, oldest first.
     pub(super) checked: RefCell<Vec<Checked>>,
     /// The `github` row (login, sealed token) as last read or written.

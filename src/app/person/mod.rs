@@ -10,7 +10,8 @@
 //! so only the sealing and GitHub's refresh can await, and neither sits between a read and the
 //! write it decides.
 //!
-//! State kept in memory between requests ([`memory::Memory`]): the rate window (an object is
+//! State kept in memory between requests ([`memory::Memory`]): the rate windows, MCP's and the
+//! review pages' (an object is
 //! evicted only after idling longer than a window, so eviction loses nothing that matters), the
 //! tokens already checked ([`check::CHECKED_CAPACITY`] of them), the opened GitHub token, and
 //! when a GitHub refresh started ([`github::REFRESH_IN_FLIGHT_SECONDS`]).
@@ -142,6 +143,9 @@ impl<S: Sql, C: Clock, K: Sealer, G: GitHubTransport> Person<'_, S, C, K, G> {
                 self.drop_ticked(&list)?;
                 json(&request::Done {})
             }
+            Request::HasTicked(pull) => json(&request::Listed {
+                listed: self.has_ticked(&pull)?,
+            }),
             Request::Forget => json(&self.forget_everything()?),
         }
     }

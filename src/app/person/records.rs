@@ -14,8 +14,9 @@
 //!   times. They do not expire; revoking deletes the row.
 //! * `pending` — consent forms awaiting an answer: hash of the id, hash of the CSRF token, the
 //!   authorization request, expiry.
-//! * `ticked` — the pull requests the person ticked on, with the login the ticks are under and
-//!   when they last ticked there (`person_data`).
+//! * `ticked` — the pull requests the person ticked on or keeps drafts on, with the key the rows
+//!   are under there (their `gh:<id>` since issue 36, their login before) and when they last
+//!   ticked there (`person_data`). Entries unchanged for a year go, as the ticks themselves do.
 //!
 //! Why synchronous: every method runs to completion without awaiting, so an operation that reads,
 //! decides and writes through these methods cannot interleave with another request.
@@ -142,6 +143,12 @@ struct CodeRow {
 struct Flag {
     #[serde(deserialize_with = "flag")]
     may_write: bool,
+}
+
+#[derive(Deserialize)]
+struct Listed {
+    #[allow(dead_code)]
+    listed: i64,
 }
 
 #[derive(Deserialize)]
@@ -483,6 +490,16 @@ impl<'a, S: Sql> Records<'a, S> {
             "SELECT owner, repo, number, login FROM ticked ORDER BY at LIMIT ?",
             &[int(limit as u64)],
         )
+    }
+
+    /// Whether an entry is listed under `key`.
+    pub fn has_ticked(&self, key: &str) -> Result<bool, SqlError> {
+        Ok(self
+            .first::<Listed>(
+                "SELECT 1 AS listed FROM ticked WHERE key = ?",
+                &[key.into()],
+            )?
+            .is_some())
     }
 
     pub fn drop_ticked(&self, key: &str) -> Result<(), SqlError> {

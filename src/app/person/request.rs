@@ -30,7 +30,15 @@ pub enum Request {
         limit: usize,
     },
     DropTicked(data::TickedList),
+    /// Whether the index lists a pull request under a key (`person_data::adopts_login_rows`).
+    HasTicked(data::Ticked),
     Forget,
+}
+
+/// `HAS_TICKED`'s reply: `{"listed": bool}`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Listed {
+    pub listed: bool,
 }
 
 /// The reply of an operation that answers nothing but success: `{}`.
@@ -58,6 +66,7 @@ impl Request {
                 limit: data::batch_limit(body),
             },
             data::DROP_TICKED => Request::DropTicked(decode(body)?),
+            data::HAS_TICKED => Request::HasTicked(decode(body)?),
             data::FORGET => Request::Forget,
             _ => return Ok(None),
         }))

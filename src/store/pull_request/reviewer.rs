@@ -80,6 +80,7 @@ impl PullRequestStore {
         .await;
         if read.is_ok() {
             self.schema()?;
+            self.adopt_login_rows(viewer).await;
         }
         Ok(read)
     }

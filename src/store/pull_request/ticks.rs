@@ -10,6 +10,10 @@
 //! storage; then every tick, with no await between them (the object's writes of one
 //! synchronous run are committed together), each against the cap of
 //! [`MAX_TICKS_PER_PERSON`] ticks a person holds here. The reply gives one result per tick.
+//!
+//! Ticks (and drafts) are keyed by the person id (`gh:<id>`), not the login (issue 36); rows from
+//! before, under a login, move to the rightful account's id on its first request here
+//! ([`PullRequestStore::adopt_login_rows`], `person_data::adopts_login_rows`).
 
 use super::reviewer::Viewer;
 use super::{HeadRecord, PullRequestStore, Tick};
@@ -58,7 +62,7 @@ impl PullRequestStore {
         if expanded.iter().all(Option::is_none) {
             return Ok(expanded.iter().map(|_| not_on_page()).collect());
         }
-        if let Err(error) = note_ticked(&self.env, &call.person, &call.login, viewer.pull).await {
+        if let Err(error) = note_ticked(&self.env, &call.person, viewer.pull).await {
             worker::console_error!("noting a ticked pull request failed: {error}");
             let unavailable =
                 TickResult::refused(503, "Ticks are unavailable right now; try again.");
@@ -82,7 +86,8 @@ impl PullRequestStore {
                 continue;
             };
             let reply = self.tick(&Tick {
-                person: call.login.clone(),
+                // Keyed by the person id, not the login (issue 36).
+                person: call.person.clone(),
                 items,
                 done: tick.done,
                 head_sha: head.to_string(),
@@ -113,15 +118,10 @@ impl PullRequestStore {
     }
 }
 
-/// Notes in the person's object (`person`, a `gh:<id>`) that `login` ticked on this pull
-/// request (see `person_data`). Local users (`local:<login>`) have no object and nothing to
-/// note.
-pub async fn note_ticked(
-    env: &worker::Env,
-    person: &str,
-    login: &str,
-    pull: &PullPath,
-) -> worker::Result<()> {
+/// Notes in the person's object (`person`, a `gh:<id>`) that they keep ticks or drafts on this
+/// pull request, under their person id (issue 36; see `person_data`). Local users
+/// (`local:<login>`) have no object and nothing to note.
+pub async fn note_ticked(env: &worker::Env, person: &str, pull: &PullPath) -> worker::Result<()> {
     if !person.starts_with("gh:") {
         return Ok(());
     }
@@ -129,7 +129,7 @@ pub async fn note_ticked(
         owner: pull.owner.clone(),
         repo: pull.repo.clone(),
         number: pull.number,
-        login: login.to_string(),
+        login: person.to_string(),
     };
     let body = entry.to_json().to_string();
     let reply =
@@ -141,4 +141,60 @@ pub async fn note_ticked(
             data::NOTE_TICKED
         ))),
     }
+}
+
+impl PullRequestStore {
+    /// Moves the viewer's ticks and drafts from before issue 36, stored under their login, to
+    /// their person id, when they are theirs (`person_data::adopts_login_rows` says how that is
+    /// known): the index is asked only when rows under the login exist here, and the new key is
+    /// noted in the index before any row moves. A failure leaves the rows where they were (not
+    /// shown, tried again on the next request) and is logged.
+    pub(super) async fn adopt_login_rows(&self, viewer: &Viewer<'_>) {
+        if let Err(error) = self.try_adopt_login_rows(viewer).await {
+            worker::console_error!("moving rows to the person id failed: {error}");
+        }
+    }
+
+    async fn try_adopt_login_rows(&self, viewer: &Viewer<'_>) -> worker::Result<()> {
+        let call = viewer.call;
+        if !data::adopts_login_rows(&call.person, &call.login, true)
+            || !self.holds_rows(&call.login)?
+        {
+            return Ok(());
+        }
+        let listed = call.person.starts_with("local:")
+            || listed_under(&self.env, &call.person, &call.login, viewer.pull).await?;
+        if data::adopts_login_rows(&call.person, &call.login, listed) {
+            note_ticked(&self.env, &call.person, viewer.pull).await?;
+            self.move_rows(&call.login, &call.person)?;
+        }
+        Ok(())
+    }
+}
+
+/// Whether `person`'s index lists this pull request under `login` (`person_data::HAS_TICKED`).
+async fn listed_under(
+    env: &worker::Env,
+    person: &str,
+    login: &str,
+    pull: &PullPath,
+) -> worker::Result<bool> {
+    let entry = Ticked {
+        owner: pull.owner.clone(),
+        repo: pull.repo.clone(),
+        number: pull.number,
+        login: login.to_string(),
+    };
+    let body = entry.to_json().to_string();
+    let reply =
+        crate::subrequest::post_to_object(env, "PERSONS", person, data::HAS_TICKED, &body).await?;
+    if reply.status != 200 {
+        return Err(worker::Error::RustError(format!(
+            "PERSONS {} answered {}",
+            data::HAS_TICKED,
+            reply.status
+        )));
+    }
+    let answer: serde_json::Value = serde_json::from_str(&reply.body)?;
+    Ok(answer.get("listed").and_then(serde_json::Value::as_bool) == Some(true))
 }

@@ -187,3 +187,43 @@ fn the_last_use_is_written_at_most_once_a_minute() {
     assert!(world.allowed(&access));
     assert_eq!(last_used(&world), first + USE_WRITTEN_EVERY_SECONDS);
 }
+
+fn check_web(world: &World, token: &str, limit: u32) -> CheckReply {
+    let request = CheckRequest {
+        limit_per_minute: limit,
+        web: true,
+        ..World::check_request(token)
+    };
+    block_on(world.person().check(&request)).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Issue 36: the review pages spend a window of their own, and their reads spend none.
+#[test]
+fn the_review_pages_window_is_apart_and_reads_are_free() {
+    let world = World::new();
+    let (access, _) = world.connect("app");
+    for _ in 0..3 {
+        check_limited(&world, &access, 3);
+    }
+    assert!(matches!(
+        check_limited(&world, &access, 3),
+        CheckReply::Limited { .. }
+    ));
+    // MCP's window is full; the pages' posts and reads still go through.
+    for _ in 0..3 {
+        assert!(matches!(
+            check_web(&world, &access, 3),
+            CheckReply::Allowed { .. }
+        ));
+    }
+    assert!(matches!(
+        check_web(&world, &access, 3),
+        CheckReply::Limited { .. }
+    ));
+    for _ in 0..50 {
+        assert!(matches!(
+            check_web(&world, &access, 0),
+            CheckReply::Allowed { .. }
+        ));
+    }
+}

@@ -92,3 +92,24 @@ fn delete_my_data_removes_every_row_and_the_tokens_fail_at_once() {
     assert!(!world.allowed(&access), "refused on the very next request");
     assert!(world.memory.opened.borrow().is_none());
 }
+
+/// Issue 36: a pull request's object asks whether rows under a login are this person's.
+#[test]
+fn the_index_says_whether_it_lists_a_pull_request_under_a_key() {
+    let world = World::new();
+    note(&world, 7);
+    let listed = serde_json::to_string(&ticked(7)).unwrap_or_default();
+    assert_eq!(
+        world.answer("/data/ticked/has", &listed),
+        r#"{"listed":true}"#
+    );
+    let other = Ticked {
+        login: "gh:42".into(),
+        ..ticked(7)
+    };
+    let body = serde_json::to_string(&other).unwrap_or_default();
+    assert_eq!(
+        world.answer("/data/ticked/has", &body),
+        r#"{"listed":false}"#
+    );
+}

@@ -233,6 +233,7 @@ impl World {
         api::CheckRequest {
             token: token.into(),
             limit_per_minute: 120,
+            web: false,
             resource: RESOURCE.into(),
         }
     }
