@@ -12,7 +12,7 @@
 //! `store::pull_request` delete the rows.
 
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// Person-object operations (JSON POSTs, like `oauth::person_api`'s).
 pub const NOTE_TICKED: &str = "/data/ticked/note";
@@ -87,7 +87,7 @@ pub struct Ticked {
 impl Ticked {
     /// The JSON the Worker and the person's object exchange.
     pub fn to_json(&self) -> Value {
-        json!({ "owner": self.owner, "repo": self.repo, "number": self.number, "login": self.login })
+        serde_json::to_value(self).unwrap_or_default()
     }
 
     /// The index's key: the pull request as its object is named (lower-cased) and the login.
@@ -111,7 +111,7 @@ pub struct TickedList {
 
 impl TickedList {
     pub fn to_json(&self) -> Value {
-        json!({ "pulls": self.pulls.iter().map(Ticked::to_json).collect::<Vec<_>>() })
+        serde_json::to_value(self).unwrap_or_default()
     }
 }
 
@@ -125,7 +125,7 @@ pub struct Forgotten {
 
 impl Forgotten {
     pub fn to_json(&self) -> Value {
-        json!({ "grants": self.grants, "api_tokens": self.api_tokens, "github_token": self.github_token })
+        serde_json::to_value(self).unwrap_or_default()
     }
 }
 
