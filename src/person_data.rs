@@ -3,16 +3,16 @@
 //!
 //! Why an index of ticked pull requests: ticks live in each pull request's Durable Object, and
 //! nothing can list every object a person touched. So each tick also notes its pull request in
-//! the person's object (`store::person`, table `ticked`), and deleting walks that list.
+//! the person's object (`app::person`, table `ticked`), and deleting walks that list.
 //! Deleting goes in batches of [`PULLS_PER_REQUEST`], pull requests first and credentials last:
 //! a batch that fails leaves the person signed in with the rest still listed, to try again, and a
 //! Worker request never runs into its subrequest limit however many pull requests there are.
 //!
-//! What not: no I/O. `service::person_data` runs the steps; `store::person` and
+//! What not: no I/O. `service::person_data` runs the steps; `app::person` and
 //! `store::pull_request` delete the rows.
 
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 /// Person-object operations (JSON POSTs, like `oauth::person_api`'s).
 pub const NOTE_TICKED: &str = "/data/ticked/note";
@@ -28,7 +28,7 @@ pub const HAS_TICKED: &str = "/data/ticked/has";
 ///
 /// A login names an account only for a while: GitHub lets a person rename their account and
 /// anyone claim the released name, and the account a login named when a row was written is not
-/// stored with the row. What is stored is the person's own index (`store::person`, table
+/// stored with the row. What is stored is the person's own index (`app::person`, table
 /// `ticked`, keyed `gh:<id>`): before any tick or draft was stored, its pull request was noted
 /// there with the login the rows went under. So the rule: rows under `login` move to `person`
 /// only when `person`'s own index lists this pull request under `login` (`listed_in_index`),
@@ -76,7 +76,7 @@ pub const MAX_VERSIONS: u64 = 1000;
 /// the person id (`gh:<id>`) since issue 36, a GitHub login before (which a person can change on
 /// GitHub, and another account then claim; see [`adopts_login_rows`]). The field keeps its
 /// name so entries written before read the same.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 pub struct Ticked {
     pub owner: String,
     pub repo: String,
@@ -87,7 +87,7 @@ pub struct Ticked {
 impl Ticked {
     /// The JSON the Worker and the person's object exchange.
     pub fn to_json(&self) -> Value {
-        json!({ "owner": self.owner, "repo": self.repo, "number": self.number, "login": self.login })
+        serde_json::to_value(self).unwrap_or_default()
     }
 
     /// The index's key: the pull request as its object is named (lower-cased) and the login.
@@ -104,19 +104,19 @@ impl Ticked {
 
 /// `LIST_TICKED`'s reply (at most [`PULLS_PER_REQUEST`] entries, least recently ticked first),
 /// and `DROP_TICKED`'s request (the entries whose ticks are gone).
-#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize, Serialize)]
 pub struct TickedList {
     pub pulls: Vec<Ticked>,
 }
 
 impl TickedList {
     pub fn to_json(&self) -> Value {
-        json!({ "pulls": self.pulls.iter().map(Ticked::to_json).collect::<Vec<_>>() })
+        serde_json::to_value(self).unwrap_or_default()
     }
 }
 
 /// What `FORGET` removed, for the confirmation page.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize, Serialize)]
 pub struct Forgotten {
     pub grants: u64,
     pub api_tokens: u64,
@@ -125,7 +125,7 @@ pub struct Forgotten {
 
 impl Forgotten {
     pub fn to_json(&self) -> Value {
-        json!({ "grants": self.grants, "api_tokens": self.api_tokens, "github_token": self.github_token })
+        serde_json::to_value(self).unwrap_or_default()
     }
 }
 

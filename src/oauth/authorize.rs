@@ -219,7 +219,7 @@ pub struct ConsentHeaders<'a> {
 /// bound to one as the pages' tokens are (`web::csrf`); it is bound to the pending consent
 /// instead: a fresh random value per consent form, its cookie named after that consent
 /// (`csrf_cookie_name`), and its hash stored with the pending consent in the person's object,
-/// which refuses any other value (`store::person`, `/consent`). A planted cookie therefore can't
+/// which refuses any other value (`app::person`, `/consent`). A planted cookie therefore can't
 /// make a valid pair: only the token the server issued with that consent id is accepted, and
 /// the consent id itself is a secret of the page the person was shown.
 pub fn parse_consent_form(

@@ -12,29 +12,30 @@
 //! review pages' own registration, authorization request and token requests), `form` and `error`
 //! (RFC 6749 error codes and their one rendering).
 //! The wasm-only parts carry the decisions out: `service::oauth_server` (the endpoints: HTTP, KV,
-//! GitHub), `seal` (AES-GCM for GitHub tokens at rest) and `store::PersonStore` (each person's
-//! state).
+//! GitHub), `seal` (AES-GCM for GitHub tokens at rest) and `app::person` (each person's
+//! state, run by the `store::PersonStore` object).
 //!
 //! # Each MUST and the test that holds it
 //!
 //! End-to-end tests are in `tests/e2e/oauth.test.mjs` (and, for `/settings`,
-//! `tests/e2e/settings.test.mjs`); each is named by the start of its title.
+//! `tests/e2e/settings.test.mjs`); each is named by the start of its title. What the person's
+//! object does with them is tested in-process too (`app::person::tests`, named by module).
 //!
 //! | Rule (issue #5, DESIGN.md §5) | Native test | End-to-end test |
 //! |---|---|---|
 //! | AS metadata: `issuer` equals its URL, S256 only, CIMD and `iss` flags | `metadata::tests::metadata` | `authorization server metadata`, `the conformance suite` |
 //! | 401 + `WWW-Authenticate` with `resource_metadata` and `scope` | `challenge::tests::missing_token_points_at_metadata` | `an unauthenticated /mcp request` |
-//! | expired or revoked token → 401 `invalid_token` | `grants::tests::access_tokens` | `expired access tokens are refused`, `revocation ends the grant` |
+//! | expired or revoked token → 401 `invalid_token` | `grants::tests::access_tokens`, `app::person::tests::refresh` | `revocation ends the grant` |
 //! | token without write on a save → 403 `insufficient_scope` | `challenge::tests::insufficient_scope_names_the_scope` | `an unticked write box` |
 //! | registration: https, loopback http any port, app schemes; no `javascript:`, `data:`, fragments | `redirect_uri::tests::registration_rules`, `clients::tests::registration_requests` | `dynamic registration` |
 //! | CIMD: https URL with a path, `client_id` equal, required fields, ≤ 5 KB, exact redirects | `clients::tests::metadata_document_urls`, `clients::tests::metadata_documents` | `a client ID metadata document client` |
-//! | redirect URI exact match (loopback: any port) | `redirect_uri::tests::matching` | `authorize errors`, `W1. a code presented by another client, redirect URI or resource` |
+//! | redirect URI exact match (loopback: any port) | `redirect_uri::tests::matching`, `app::person::tests::codes` | `authorize errors` |
 //! | client and redirect URI first, shown on a page; later errors go back with `state` and `iss` | `authorize::tests::request_rules_in_order` | `authorize errors` |
 //! | PKCE S256 only: plain and missing refused | `pkce::tests::only_s256_is_accepted` | `authorize errors` |
 //! | PKCE verifier checked at the token endpoint | `pkce::tests::verifiers`, `grants::tests::code_exchanges` | `W1. a wrong PKCE verifier` |
-//! | `resource` must be our `/mcp` (authorize and token) | `authorize::tests::request_rules_in_order`, `grants::tests::code_exchanges` | `authorize errors`, `W1. a code presented by another client, redirect URI or resource` |
-//! | codes single use, 10 minutes; a second use revokes the grant; a failed use spends the code (below, issue 31) | `grants::tests::code_exchanges` | `a reused code revokes the grant`, `W1. …` |
-//! | access 1 h; refresh rotates, 30 days from use, 180 days at most | `grants::tests::refreshes`, `grants::tests::refresh_lifetimes` | `refresh rotates`, `the SDK refreshes by itself` |
+//! | `resource` must be our `/mcp` (authorize and token) | `authorize::tests::request_rules_in_order`, `grants::tests::code_exchanges`, `app::person::tests::codes` | `authorize errors` |
+//! | codes single use, 10 minutes; a second use revokes the grant; a failed use spends the code (below, issue 31) | `grants::tests::code_exchanges`, `app::person::tests::codes` | `a reused code revokes the grant`, `W1. …` |
+//! | access 1 h; refresh rotates, 30 days from use, 180 days at most | `grants::tests::refreshes`, `grants::tests::refresh_lifetimes`, `app::person::tests::refresh` | `refresh rotates`, `the SDK refreshes by itself` |
 //! | a replayed refresh token revokes the grant | `grants::tests::refreshes` | `refresh rotates; a replayed refresh token` |
 //! | authorization response carries `code`, `state`, `iss` | `authorize::tests::validated_request`, `error::tests::redirect_reply_carries_state_and_iss` | `full flow`, `deny sends access_denied` |
 //! | consent: CSRF token + `__Host-` cookie bound to the pending consent, same origin (`Origin` or `Sec-Fetch-Site`, one of them required), form body, single use | `authorize::tests::consent_forms` | `a consent POST without the CSRF cookie` |
@@ -66,14 +67,14 @@
 //!
 //! ### Hardening, round 2 (issue 31)
 //!
-//! Each row's end-to-end test fails without its fix (checked against the code before it); W1's
-//! are in `tests/e2e/oauth.test.mjs`, the rest in `tests/e2e/security.test.mjs`, plus the
+//! Each row's test fails without its fix (checked against the code before it); W1's are
+//! in-process in `app::person::tests::codes` with a smoke case each in `tests/e2e/oauth.test.mjs`, the rest in `tests/e2e/security.test.mjs`, plus the
 //! arrange editor's in `tests/e2e/review-page.test.mjs`.
 //!
 //! | rule | unit tests | end-to-end test |
 //! |---|---|---|
-//! | W1: an exchange that fails after naming a code we minted (wrong or malformed `code_verifier`, another `client_id`, `redirect_uri` or `resource`, too late) spends the code: the right request then gets `invalid_grant`; decided and carried out in one synchronous step of the person's object | `grants::tests::code_exchanges`, `web_client::tests::the_callback_grant_is_refused_with_a_wrong_verifier_or_client` | `W1. a wrong PKCE verifier is refused and spends the code`, `W1. a code presented by another client, redirect URI or resource is spent`, `W1. the review pages' sign-in spends its code` |
-//! | W1: any attempt with a code that already made tokens (a wrong verifier or client included) revokes them, as a replay does | `grants::tests::code_exchanges` | `W1. a failed attempt with an already redeemed code`, `a reused code revokes the grant` |
+//! | W1: an exchange that fails after naming a code we minted (wrong or malformed `code_verifier`, another `client_id`, `redirect_uri` or `resource`, too late) spends the code: the right request then gets `invalid_grant`; decided and carried out in one synchronous step of the person's object | `grants::tests::code_exchanges`, `web_client::tests::the_callback_grant_is_refused_with_a_wrong_verifier_or_client`, `app::person::tests::codes::w1_a_code_presented_with_another_redirect_uri_or_resource_is_spent`, `…::another_client_presenting_the_code_burns_it` | `W1. a wrong PKCE verifier is refused and spends the code`, `W1. the review pages' sign-in spends its code` |
+//! | W1: any attempt with a code that already made tokens (a wrong verifier or client included) revokes them, as a replay does | `grants::tests::code_exchanges`, `app::person::tests::codes::w1_a_failed_attempt_with_a_redeemed_code_revokes_what_it_made` | `a reused code revokes the grant` |
 //! | W2: the pages' CSRF token is HMAC-SHA-256 of the browser session's nonce and the signed-in person under a key derived from `TOKEN_ENCRYPTION_KEY`: a planted cookie makes no valid pair, another person's pair is refused | `security::hmac::tests::rfc_4231_vectors`, `security::browser_post::tests::session_tokens`, `web::csrf::tests::verification` | `W2. a planted CSRF pair`, `W2. a CSRF pair works only for the person` |
 //! | W2: every state-changing browser request (settings forms, ticks, arrange, sign-out, Delete my data, consent) needs `Origin` equal to this site or `Sec-Fetch-Site: same-origin`, neither naming another; one with neither is refused with a page that says why | `security::browser_post::tests::origins`, `web::csrf::tests::verification`, `authorize::tests::consent_forms` | `W2. a real pair with neither Origin nor Sec-Fetch-Site`, `a consent POST without the CSRF cookie`, `arrange on the web: forged and invalid posts` |
 //! | form endpoints refuse other content types (`text/plain`, multipart, JSON) with 415; the arrange save takes JSON only | `security::browser_post::tests::content_types`, `web::csrf::tests::verification`, `authorize::tests::consent_forms` | `31. form endpoints refuse a body that is not a form`, `a consent POST without the CSRF cookie`, `arrange on the web: forged and invalid posts` |

@@ -3,7 +3,7 @@
 //! Why: one typed definition used on both sides of the `fetch` keeps them from drifting, and
 //! round-trip tests catch a renamed field natively. Enums use serde's default external tagging.
 //! Each operation is one POST to `https://person/<op>` with one of these bodies.
-//! What not: no behaviour; `grants` decides, `store::person` carries it out.
+//! What not: no behaviour; `grants` decides, `app::person` carries it out (in the `store::PersonStore` object).
 
 use serde::{Deserialize, Serialize};
 

@@ -114,7 +114,7 @@ mod tests {
             .unwrap_or_else(|refusal| panic!("{refusal:?}"))
     }
 
-    /// The code record the person's object keeps for that request (`store::person`).
+    /// The code record the person's object keeps for that request (`app::person`).
     fn code_record(request: &AuthorizationRequest) -> CodeRecord {
         request.code_record(false, 100)
     }

@@ -8,4 +8,5 @@
 
 pub mod clock;
 pub mod github;
+pub mod person;
 pub mod sql;

@@ -120,7 +120,7 @@ pub enum BearerRefusal {
 /// refresh token), so a remembered check would keep a revoked token working there for as long as
 /// it is remembered, where revocation must hold from the very next request; and a request served
 /// from memory would not be counted against the person's limit. The object remembers checks
-/// itself (`store::person`), where revocation clears them. Issue #19 measured what the hop costs:
+/// itself (`app::person`), where revocation clears them. Issue #19 measured what the hop costs:
 /// about what the benchmark's one-hop JavaScript reference costs; a Durable Object RPC call costs
 /// the same there as this `fetch`.
 pub async fn authenticate_bearer(

@@ -287,6 +287,8 @@ describe('OAuth', () => {
   // W1 (issue 31): a code is spent by any redemption attempt that reaches the person's object,
   // so a code an attacker tried first (wrong verifier, another client, redirect URI or resource)
   // is dead for everyone, and a code that already made tokens revokes them as a replay does.
+  // Each mismatch and the revocation are tested in-process (`src/app/person/tests/codes.rs`);
+  // here one smoke case per refusal the token endpoint answers.
   test('W1. a wrong PKCE verifier is refused and spends the code: the right verifier then gets invalid_grant', async () => {
     const clientId = await registerClient(stack);
     const { code, verifier } = await authorizeCode(stack, { clientId });
@@ -303,26 +305,6 @@ describe('OAuth', () => {
     assert.equal(right.body.access_token, undefined, 'no tokens from a code a failed attempt spent');
   });
 
-  test('W1. a code presented by another client, redirect URI or resource is spent: the right request then gets invalid_grant', async () => {
-    const clientId = await registerClient(stack);
-    const attempts = [
-      [{ clientId: await registerClient(stack) }, 'invalid_grant', /another client/],
-      [{ clientId: 'lfd_someoneelse' }, 'invalid_grant', /another client/],
-      [{ redirectUri: 'http://127.0.0.1:33419/callback' }, 'invalid_grant', /redirect_uri differs/],
-      [{ resource: 'https://other.example/mcp' }, 'invalid_target', /resource differs/],
-    ];
-    for (const [mismatch, error, description] of attempts) {
-      const { code, verifier } = await authorizeCode(stack, { clientId });
-      const refused = await exchange(stack, { code, verifier, clientId, ...mismatch });
-      assert.equal(refused.status, 400, JSON.stringify(mismatch));
-      assert.equal(refused.body.error, error, JSON.stringify(mismatch));
-      assert.match(refused.body.error_description, description);
-      const right = await exchange(stack, { code, verifier, clientId });
-      assert.equal(right.status, 400, `after ${JSON.stringify(mismatch)}: ${JSON.stringify(right.body)}`);
-      assert.equal(right.body.error, 'invalid_grant');
-    }
-  });
-
   test('a reused code revokes the grant', async () => {
     const clientId = await registerClient(stack);
     const { code, verifier } = await authorizeCode(stack, { clientId });
@@ -336,20 +318,6 @@ describe('OAuth', () => {
     assert.equal(revoked.status, 401, 'the access token from the first exchange is revoked');
     assert.match(revoked.headers.get('www-authenticate'), /invalid_token/);
     assert.equal((await refresh(stack, first.body.refresh_token, clientId)).body.error, 'invalid_grant');
-  });
-
-  test('W1. a failed attempt with an already redeemed code (wrong verifier or client) revokes the tokens it made', async () => {
-    for (const wrong of [{ verifier: pkce().verifier }, { clientId: 'lfd_someoneelse' }]) {
-      const clientId = await registerClient(stack);
-      const { code, verifier } = await authorizeCode(stack, { clientId });
-      const first = await exchange(stack, { code, verifier, clientId });
-      assert.equal(first.status, 200);
-      assert.equal((await listTools(stack, first.body.access_token)).status, 200);
-      const attempt = await exchange(stack, { code, verifier, clientId, ...wrong });
-      assert.equal(attempt.body.error, 'invalid_grant', JSON.stringify(wrong));
-      assert.equal((await listTools(stack, first.body.access_token)).status, 401, `revoked after ${JSON.stringify(wrong)}`);
-      assert.equal((await refresh(stack, first.body.refresh_token, clientId)).body.error, 'invalid_grant');
-    }
   });
 
   test('W1. the review pages\' sign-in spends its code on a wrong verifier too', async () => {
@@ -682,19 +650,6 @@ describe('OAuth limits and lifetimes', () => {
     assert.match(limited.body.error.message, /retry in \d+ seconds?/);
     assert.equal(limited.body.id, 1, 'the refusal carries the request id');
     assert.equal((await listTools(stack, reader.tokens.access_token)).status, 200, 'another person has their own window');
-  });
-
-  test('expired access tokens are refused; a refresh brings access back', async () => {
-    const { clientId, tokens } = await connect(stack, { login: 'maint' });
-    assert.equal(tokens.expires_in, 3);
-    assert.equal((await listTools(stack, tokens.access_token)).status, 200);
-    await sleep(3_500);
-    const expired = await listTools(stack, tokens.access_token);
-    assert.equal(expired.status, 401);
-    assert.match(expired.headers.get('www-authenticate'), /invalid_token/);
-    const rotated = await refresh(stack, tokens.refresh_token, clientId);
-    assert.equal(rotated.status, 200, JSON.stringify(rotated.body));
-    assert.equal((await listTools(stack, rotated.body.access_token)).status, 200);
   });
 
   test('the SDK refreshes by itself after the access token expires', async () => {

@@ -212,20 +212,33 @@ fn every_table_column_index_and_binding_is_in_storage_md() {
     let storage = read("docs/storage.md");
     let mut missing = Vec::new();
     let mut tables = 0;
-    let store = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/store");
-    let mut files: Vec<_> = std::fs::read_dir(&store)
-        .expect("src/store")
-        .map(|entry| entry.expect("a directory entry").path())
-        .filter(|path| {
-            // The objects' schemas are `.sql` files beside the objects' code (`include_str!`);
-            // migrations and queries stay in the `.rs` files.
-            path.extension()
+    // The objects' schemas are `.sql` files beside the records' code (`include_str!`), under
+    // `src/app` (issue #37) or still under `src/store`; migrations and queries are `.rs` files.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    let mut folders = vec![root.join("src/store"), root.join("src/app")];
+    while let Some(folder) = folders.pop() {
+        let Ok(entries) = std::fs::read_dir(&folder) else {
+            continue;
+        };
+        for path in entries.flatten().map(|entry| entry.path()) {
+            if path.is_dir() {
+                folders.push(path);
+            } else if path
+                .extension()
                 .is_some_and(|ext| ext == "rs" || ext == "sql")
-        })
-        .collect();
+            {
+                files.push(path);
+            }
+        }
+    }
     files.sort();
     for path in files {
-        let file = format!("src/store/{}", path.file_name().unwrap().to_string_lossy());
+        let file = path
+            .strip_prefix(root)
+            .unwrap_or(&path)
+            .to_string_lossy()
+            .to_string();
         let (found, indexes) = schema(&read(&file), &file);
         for table in found {
             tables += 1;
@@ -253,7 +266,7 @@ fn every_table_column_index_and_binding_is_in_storage_md() {
     }
     assert!(
         tables >= 12,
-        "found only {tables} tables under src/store; did the schema move? Point this test at it"
+        "found only {tables} tables under src/store and src/app; did the schema move? Point this test at it"
     );
 
     // Every KV namespace and Durable Object class bound in wrangler.toml.

@@ -33,6 +33,31 @@ const ENTRY: u8 = 4;
 /// Paths that run up a layer today, each with why: (from module, to module prefix).
 const KNOWN_UPWARD: &[(&str, &str, &str)] = &[];
 
+/// `store` holds only thin shells (issue #37, DESIGN §2): an object decodes a request, calls
+/// `app`, and encodes the reply; the platform's side of the ports sits beside it. So no SQL
+/// statement is written in `store` (the records are `app`'s, run natively on the same SQL) and
+/// no store file is longer than [`STORE_FILE_LINES`] lines of code.
+const STORE_FILE_LINES: usize = 200;
+
+/// Store modules not yet thin, each with why; the list may only shrink.
+const KNOWN_THICK_STORE: &[(&str, &str)] = &[
+    (
+        "store::pull_request",
+        "issue #37 part A moves it to `app::pull_request`",
+    ),
+    ("store::pull_request::arrange", "issue #37 part A"),
+    ("store::pull_request::diff", "issue #37 part A"),
+    ("store::pull_request::page", "issue #37 part A"),
+    ("store::pull_request::reviewer", "issue #37 part A"),
+    ("store::pull_request::saves", "issue #37 part A"),
+    ("store::pull_request::ticks", "issue #37 part A"),
+    ("store::pull_request::tools", "issue #37 part A"),
+    ("store::pull_request::writes", "issue #37 part A"),
+    ("store::pull_read", "issue #37 part A"),
+    ("store::review_reads", "issue #37 part A"),
+    ("store::drafts", "issue #37 part A"),
+];
+
 /// Core modules that name the runtime, each behind `cfg(target_arch = "wasm32")`, with why.
 const KNOWN_RUNTIME_NAMES: &[(&str, &str)] = &[(
     "json",
@@ -494,4 +519,54 @@ fn the_checker_reads_use_groups_and_super_chains() {
     );
     assert_eq!(paths_named("use super::super::x;", "f::g::h"), vec!["f::x"]);
     assert_eq!(paths_named("use super::*;", "f::g"), Vec::<String>::new());
+}
+
+/// Whether `code` holds a SQL statement (a string starting with one of SQL's verbs).
+fn writes_sql(code: &str) -> bool {
+    [
+        "\"SELECT ",
+        "\"INSERT ",
+        "\"UPDATE ",
+        "\"DELETE ",
+        "\"CREATE ",
+    ]
+    .iter()
+    .any(|verb| code.contains(verb))
+        || code.contains(".sql\")")
+}
+
+#[test]
+fn store_holds_only_thin_shells() {
+    let mut problems = Vec::new();
+    for Module { name, code, .. } in modules() {
+        if layer_of(&name) != ADAPTERS || !(name == "store" || name.starts_with("store::")) {
+            continue;
+        }
+        if KNOWN_THICK_STORE.iter().any(|(known, _)| *known == name) {
+            continue;
+        }
+        let lines = code.lines().filter(|line| !line.trim().is_empty()).count();
+        if lines > STORE_FILE_LINES {
+            problems.push(format!(
+                "{name}: {lines} lines of code (at most {STORE_FILE_LINES})"
+            ));
+        }
+        if writes_sql(&code) && name != "store::sql" {
+            problems.push(format!("{name} writes SQL; records belong in `app`"));
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "store is shells only (DESIGN §2; move the work to `app`):\n{}",
+        problems.join("\n")
+    );
+}
+
+#[test]
+fn the_application_layer_is_core_and_the_shell_check_sees_sql() {
+    assert_eq!(layer_of("app::person::grants"), CORE);
+    assert_eq!(layer_of("store::person"), ADAPTERS);
+    assert!(writes_sql(r#"self.sql.run("DELETE FROM grants", &[])"#));
+    assert!(writes_sql(r#"include_str!("person.sql")"#));
+    assert!(!writes_sql("fn answer(&self) -> Reply"));
 }
