@@ -46,6 +46,12 @@ pub struct AuthorizationRequest {
     pub code_challenge: CodeChallenge,
     /// The canonical resource the tokens will be bound to: `{base_url}/mcp`.
     pub resource: String,
+    /// The request asked for the consent page even when consent is remembered
+    /// (`prompt=consent`, OpenID Connect Core 1.0 §3.1.2.1), so a person can choose other
+    /// access than last time, less or more, without disconnecting first (issue #36). Left out
+    /// of the stored JSON when false, so flows stored before it read and write as they did.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub ask_again: bool,
 }
 
 impl AuthorizationRequest {
@@ -151,6 +157,7 @@ pub fn validate(
         }
     }
     check_scope(params.get("scope").map_err(fail)?).map_err(fail)?;
+    let ask_again = asks_for_consent(params.get("prompt").map_err(fail)?);
     Ok(AuthorizationRequest {
         client_id: client.client_id.clone(),
         client_name: client.display_name().to_string(),
@@ -160,7 +167,15 @@ pub fn validate(
         state: state.map(str::to_string),
         code_challenge,
         resource,
+        ask_again,
     })
+}
+
+/// Whether a `prompt` value (space-separated, OpenID Connect Core 1.0 §3.1.2.1) asks for the
+/// consent page. Its other values (`login`, `select_account`, `none`) change nothing here: the
+/// person always signs in with GitHub, and a remembered consent is the only page skipped.
+pub fn asks_for_consent(prompt: Option<&str>) -> bool {
+    prompt.is_some_and(|prompt| prompt.split(' ').any(|value| value == "consent"))
 }
 
 /// Absent, or space-separated values we offer (`reviews`; `offline_access` is accepted and
@@ -514,5 +529,14 @@ mod tests {
                 Err(Error::UnsupportedMediaType),
             );
         }
+    }
+
+    #[test]
+    fn prompt_consent_asks_for_the_page() {
+        assert!(asks_for_consent(Some("consent")));
+        assert!(asks_for_consent(Some("login consent")));
+        assert!(!asks_for_consent(Some("login")));
+        assert!(!asks_for_consent(Some("consented")));
+        assert!(!asks_for_consent(None));
     }
 }

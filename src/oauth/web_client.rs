@@ -37,20 +37,33 @@ pub fn registration(base_url: &str) -> Result<Registration, Error> {
 
 /// The authorization request (RFC 6749 §4.1.1 with an S256 challenge of `verifier`, RFC 7636),
 /// as the URL the browser is sent to.
-pub fn authorize_url(base_url: &str, client_id: &str, verifier: &str, state: &str) -> String {
-    append_query(
-        &format!("{base_url}/authorize"),
-        &[
-            ("response_type", "code"),
-            ("client_id", client_id),
-            ("redirect_uri", &redirect_uri(base_url)),
-            ("code_challenge", &pkce::s256(verifier)),
-            ("code_challenge_method", "S256"),
-            ("state", state),
-            ("scope", SCOPE),
-            ("resource", &canonical_resource(base_url)),
-        ],
-    )
+///
+/// `ask_again` adds `prompt=consent`: the person asked to choose their access again ("Change
+/// access" in Settings), so a remembered consent doesn't skip the page.
+pub fn authorize_url(
+    base_url: &str,
+    client_id: &str,
+    verifier: &str,
+    state: &str,
+    ask_again: bool,
+) -> String {
+    let redirect = redirect_uri(base_url);
+    let challenge = pkce::s256(verifier);
+    let resource = canonical_resource(base_url);
+    let mut pairs = vec![
+        ("response_type", "code"),
+        ("client_id", client_id),
+        ("redirect_uri", redirect.as_str()),
+        ("code_challenge", challenge.as_str()),
+        ("code_challenge_method", "S256"),
+        ("state", state),
+        ("scope", SCOPE),
+        ("resource", resource.as_str()),
+    ];
+    if ask_again {
+        pairs.push(("prompt", "consent"));
+    }
+    append_query(&format!("{base_url}/authorize"), &pairs)
 }
 
 /// The code exchange at `/signin/callback`: the code, with the verifier kept in the browser's
@@ -103,15 +116,27 @@ mod tests {
 
     /// The authorization request the pages send, validated as `/authorize` validates any.
     fn authorized() -> AuthorizationRequest {
+        authorized_asking(false)
+    }
+
+    fn authorized_asking(ask_again: bool) -> AuthorizationRequest {
         let client = registration(BASE)
             .unwrap_or_else(|e| panic!("{e:?}"))
             .record("lfd_web".into(), 1);
-        let url = authorize_url(BASE, &client.client_id, VERIFIER, "st");
+        let url = authorize_url(BASE, &client.client_id, VERIFIER, "st", ask_again);
         let query = url
             .strip_prefix("https://logikflow.dev/authorize?")
             .unwrap_or_else(|| panic!("{url}"));
         authorize::validate(&Params::parse(query), &client, BASE)
             .unwrap_or_else(|refusal| panic!("{refusal:?}"))
+    }
+
+    /// Issue #36: "Change access" signs in again with `prompt=consent`, which `/authorize` reads
+    /// as asking for the consent page; a plain sign-in doesn't.
+    #[test]
+    fn change_access_asks_for_the_consent_page() {
+        assert!(authorized_asking(true).ask_again);
+        assert!(!authorized().ask_again);
     }
 
     /// The code record the person's object keeps for that request (`app::person`).

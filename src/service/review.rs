@@ -224,7 +224,7 @@ pub async fn arrange(
 ) -> worker::Result<HttpReply> {
     let post = req.method() == worker::Method::Post;
     if !caller.may_write {
-        let message = "This browser signed in to LogiKFlow with read access only, so it can't save an order. Sign out, then sign in again and allow saving reading orders.";
+        let message = "This browser signed in to LogiKFlow with read access only, so it can't save an order. Sign in again with \"Change access\" in Settings (/settings) and allow saving reading orders.";
         // A POST answers JSON like every arrange POST (issue 36).
         return Ok(if post {
             HttpReply::json(403, &serde_json::json!({ "error": message }))

@@ -117,7 +117,7 @@ fn session_cookies(reply: HttpReply, issued: &IssuedTokens, secure: bool) -> Htt
         )
 }
 
-/// `GET /signin?next=…`: starts the OAuth flow for the review pages.
+/// `GET /signin?next=…[&access=change]`: starts the OAuth flow for the review pages.
 pub async fn sign_in(req: &Request, env: &Env, base_url: &str) -> worker::Result<HttpReply> {
     let url = req.url()?;
     let secure = url.scheme() == "https";
@@ -127,10 +127,14 @@ pub async fn sign_in(req: &Request, env: &Env, base_url: &str) -> worker::Result
             .map(|(_, v)| v.into_owned())
             .as_deref(),
     );
+    // `access=change`: the person asked to choose their access again (Settings).
+    let ask_again = url
+        .query_pairs()
+        .any(|(k, v)| k == "access" && v == "change");
     let client_id = pages_client(env, base_url).await?;
     let verifier = random_text()?;
     let state = random_text()?;
-    let location = web_client::authorize_url(base_url, &client_id, &verifier, &state);
+    let location = web_client::authorize_url(base_url, &client_id, &verifier, &state, ask_again);
     let flow = format!("{state}.{verifier}.{}", encode(&next));
     Ok(HttpReply::empty(302)
         .with_header("location", location)

@@ -24,7 +24,7 @@ pub const MAX_FORM_BYTES: usize = 1024 * 1024;
 
 /// Why a read-only sign-in sends nothing to GitHub, and how to get write access (issue 36): the
 /// one home of the words, for the Worker's refusal, the object's, and the page's notice.
-pub const READ_ONLY: &str = "This browser signed in to LogiKFlow with read access only (\"Save reading orders and diagrams\" was unticked), so LogiKFlow sends no reviews, comments, replies or resolved threads to GitHub as you from it. Drafts and previews still work. To send, sign out, sign in again and keep that box ticked.";
+pub const READ_ONLY: &str = "This browser signed in to LogiKFlow with read access only (\"Save reading orders and diagrams\" was unticked), so LogiKFlow sends no reviews, comments, replies or resolved threads to GitHub as you from it. Drafts and previews still work. To send, sign in again with \"Change access\" in Settings (/settings) and keep that box ticked.";
 
 /// Whether `action` with these fields sends something to GitHub as the viewer: a review, a
 /// single comment, a reply, a thread resolved or unresolved. A draft kept here, its change or

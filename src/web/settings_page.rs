@@ -63,6 +63,10 @@ fn csrf_field(out: &mut String, csrf: &str) {
     out.push_str("\">");
 }
 
+/// How a person signed in with one access chooses another without disconnecting first: the
+/// sign-in again, with the consent page shown even though consent is remembered (issue #36).
+pub const CHANGE_ACCESS: &str = "<p><a href=\"/signin?access=change&amp;next=/settings\">Change access</a>: sign in again and choose whether this browser may also save orders and diagrams and send reviews and comments to GitHub as you.</p>\n";
+
 /// The page for a signed-in GitHub person.
 pub fn settings(view: &SettingsView<'_>, base_url: &str) -> String {
     let mut out = String::with_capacity(4096);
@@ -71,6 +75,7 @@ pub fn settings(view: &SettingsView<'_>, base_url: &str) -> String {
     out.push_str("</strong>.</p>\n<form method=\"post\" action=\"/signout\" class=\"inline\">");
     csrf_field(&mut out, view.csrf);
     out.push_str("<button type=\"submit\">Sign out</button></form>\n");
+    out.push_str(CHANGE_ACCESS);
     if let Some(notice) = view.notice {
         out.push_str("<p class=\"notice\" role=\"alert\">");
         out.push_str(&escape(notice));

@@ -33,8 +33,9 @@ impl<S: Sql, C: Clock, K: Sealer, G: GitHubTransport> Person<'_, S, C, K, G> {
         let auth = &request.request;
         let remembered = records.consent(&auth.client_id, &consent_key(&auth.redirect_uri))?;
         // Remembered consent skips the page only when it already covers everything the app can
-        // get; a read-only consent is asked again, so the app can ask for more.
-        if remembered == Some(true) {
+        // get; a read-only consent is asked again, so the app can ask for more. A request that
+        // asks for the page (`prompt=consent`) gets it, so the person can also choose less.
+        if remembered == Some(true) && !auth.ask_again {
             let code = self.issue_code(&request.person, auth, true, now)?;
             return Ok(api::BeginReply::Code { code });
         }

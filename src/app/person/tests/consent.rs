@@ -23,6 +23,25 @@ fn write_consent_is_remembered_and_skips_the_page() {
     );
 }
 
+/// Issue #36: a person who remembered write access can sign in again read-only without
+/// disconnecting first: a request asking for the page gets it, and the new answer is remembered.
+#[test]
+fn a_request_asking_for_consent_gets_the_page_though_write_is_remembered() {
+    let world = World::new();
+    world.code("app", true);
+    let BeginReply::Consent { consent_id } = world.begin_asking_again("app") else {
+        panic!("prompt=consent was not honoured");
+    };
+    assert!(matches!(
+        world.consent(&consent_id, false),
+        ConsentReply::Approved { .. }
+    ));
+    assert!(
+        matches!(world.begin("app"), BeginReply::Consent { .. }),
+        "the read-only answer replaced the remembered write consent"
+    );
+}
+
 #[test]
 fn read_only_consent_is_asked_again() {
     let world = World::new();

@@ -154,6 +154,7 @@ impl World {
             )
             .unwrap_or_else(|e| panic!("{e:?}")),
             resource: RESOURCE.into(),
+            ask_again: false,
         }
     }
 
@@ -163,11 +164,26 @@ impl World {
     }
 
     pub fn begin_with(&self, client: &str, github: GitHubTokens) -> api::BeginReply {
+        self.begin_request(World::authorization(client), github)
+    }
+
+    /// `/begin` for an authorization request that asks for the consent page (`prompt=consent`).
+    pub fn begin_asking_again(&self, client: &str) -> api::BeginReply {
+        let mut request = World::authorization(client);
+        request.ask_again = true;
+        self.begin_request(request, github_token("gho_one", None))
+    }
+
+    fn begin_request(
+        &self,
+        request: AuthorizationRequest,
+        github: GitHubTokens,
+    ) -> api::BeginReply {
         let request = api::BeginRequest {
             person: self.person.clone(),
             login: "octo".into(),
             github,
-            request: World::authorization(client),
+            request,
             csrf_hash: crate::oauth::tokens::hash(CSRF),
         };
         block_on(self.person().begin(&request)).unwrap_or_else(|e| panic!("{e}"))
