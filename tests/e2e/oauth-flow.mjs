@@ -182,12 +182,15 @@ export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Signs `login` in on the web through /signin (GitHub stand-in, consent, /signin/callback);
  * returns the session's Cookie header value (access and refresh cookies). */
-export async function webSignIn(stack, login = 'octo', next = '/settings', { write = true } = {}) {
-  const start = await fetch(`${stack.baseUrl}/signin?next=${encodeURIComponent(next)}`, { redirect: 'manual' });
+export async function webSignIn(stack, login = 'octo', next = '/settings', { write = true, askAgain = false, consentShown } = {}) {
+  // `askAgain`: Settings' "Change access" (`access=change`, sent on as `prompt=consent`).
+  const change = askAgain ? '&access=change' : '';
+  const start = await fetch(`${stack.baseUrl}/signin?next=${encodeURIComponent(next)}${change}`, { redirect: 'manual' });
   assert.equal(start.status, 302, await start.text());
   const signinCookie = cookieFrom(start, 'lkf_signin');
   assert.ok(signinCookie, 'sign-in sets its flow cookie');
   const result = await signIn(stack, new URL(start.headers.get('location'), stack.baseUrl), { login });
+  if (consentShown !== undefined) assert.equal(Boolean(result.consent), consentShown, 'the consent page was shown');
   const redirect = await afterConsent(stack, result, write);
   assert.equal(redirect.pathname, '/signin/callback');
   const done = await fetch(redirect, { redirect: 'manual', headers: { cookie: signinCookie } });

@@ -65,6 +65,9 @@ describe('security round 3 (issue #36)', () => {
     for (const [tail, fields] of [
       ['review', { event: 'approve', body: '' }],
       ['review', { event: 'request_changes', body: 'Forged verdict.' }],
+      // The one verdict GitHub itself lets maint send on demo#3 (they wrote it): only our
+      // refusal keeps it from GitHub.
+      ['review', { event: 'comment', body: 'Forged comment review.' }],
       ['comments', { ...line, mode: 'single', body: 'Forged single comment.' }],
       ['replies', { comment: root, body: 'Forged reply.' }],
       ['threads', { thread, resolve: '1' }],
@@ -80,6 +83,21 @@ describe('security round 3 (issue #36)', () => {
     const draft = await post(stack, page, 'comments', { ...line, mode: 'draft', body: 'Kept as a draft.' });
     assert.equal(draft.status, 200, await draft.clone().text());
     assert.ok((await draft.json()).id > 0);
+  });
+
+  test('consent is offered again when a person asks to change access, less as well as more', async () => {
+    // octo's write consent is remembered: a plain sign-in skips the page and keeps write.
+    await webSignIn(stack, 'octo', '/settings');
+    const plain = await webSignIn(stack, 'octo', '/settings', { consentShown: false });
+    assert.doesNotMatch((await reviewPage(stack, plain)).html, /read access only/);
+    // "Change access" shows the page though write is remembered, and read-only is what it gets.
+    const settings = await fetch(`${stack.baseUrl}/settings`, { headers: { cookie: plain } });
+    assert.match(await settings.text(), /href="\/signin\?access=change&amp;next=\/settings"/);
+    const readOnly = await webSignIn(stack, 'octo', '/settings', { askAgain: true, write: false, consentShown: true });
+    assert.match((await reviewPage(stack, readOnly)).html, /read access only/);
+    // The read-only answer is remembered in its place: the next sign-in asks, and may ask for more.
+    const more = await webSignIn(stack, 'octo', '/settings', { write: true, consentShown: true });
+    assert.doesNotMatch((await reviewPage(stack, more)).html, /read access only/);
   });
 
   test('a thread of another pull request, or none, is refused and nothing is sent', async () => {
