@@ -5,6 +5,7 @@
 //! `oauth`, `web`) and thin wasm-only adapters (`store`, `subrequest`, the sending half of `github`,
 //! and the entry point) that are the only code naming `worker` types. See ARCHITECTURE.md.
 
+pub mod app;
 pub mod config;
 pub mod errors;
 pub mod github;

@@ -35,7 +35,7 @@ impl PullRequestStore {
             let message = save::no_write_access(&call.login, &pull.owner, &pull.repo, "an order");
             return Ok(message_page(403, "Read-only", &message, base_url));
         }
-        let Some(record) = self.current()?.order else {
+        let Some(record) = self.records().current()?.order else {
             return Ok(message_page(404, "No order yet", "Ask an agent to arrange this pull request first (save_reading_order); then you can adjust it here.", base_url));
         };
         let Ok(order) = crate::json::read::<Order>(&record.body) else {
@@ -91,7 +91,7 @@ impl PullRequestStore {
             head_sha: read.pull.head.sha.clone(),
             saved_at: crate::time::rfc3339(worker::Date::now().as_millis()),
         };
-        Ok(match self.save(&request)? {
+        Ok(match self.records().save(&request)? {
             SaveOutcome::Saved { version, .. } => HttpReply::json(
                 200,
                 &serde_json::json!({

@@ -73,7 +73,7 @@ impl PullRequestStore {
         let comments = comments(github, pull, read.pull.review_comments).await;
         let on_file = comments.iter().filter(|c| c.path == path).count();
         let threads = threads(github, pull, on_file).await;
-        let drafts = super::super::drafts::list(self.sql(), &call.login).unwrap_or_default();
+        let drafts = self.records().drafts(&call.login).unwrap_or_default();
         let back = pull_path(&pull.owner, &pull.repo, pull.number);
         let discussion = Discussion {
             forms: Forms::new(&back, &call.csrf, &read.pull.head.sha),

@@ -31,14 +31,14 @@ impl PullRequestStore {
             Ok(read) => read,
             Err(page) => return Ok(page),
         };
-        let current = self.current()?;
-        let history = self.history(DocumentKind::Order)?;
+        let current = self.records().current()?;
+        let history = self.records().history(DocumentKind::Order)?;
         let latest_version = current.order.as_ref().map_or(0, |r| r.version);
         let wanted: Option<u64> = call.query_value("version").and_then(|v| v.parse().ok());
         let record: Option<SavedRecord> = match wanted {
-            Some(version) if version != latest_version => {
-                self.version(DocumentKind::Order, version as i64)?
-            }
+            Some(version) if version != latest_version => self
+                .records()
+                .version(DocumentKind::Order, version as i64)?,
             _ => current.order.clone(),
         };
         let order: Option<Order> = record
@@ -76,7 +76,7 @@ impl PullRequestStore {
         let comments = review_reads::comments(github, pull, read.pull.review_comments).await;
         let versions: Vec<review_page::VersionInfo> = history.iter().map(Into::into).collect();
         let threads = review_reads::threads(github, pull, comments.len()).await;
-        let drafts = super::super::drafts::list(self.sql(), &call.login).unwrap_or_else(|error| {
+        let drafts = self.records().drafts(&call.login).unwrap_or_else(|error| {
             worker::console_error!("reading drafts failed: {error}");
             Vec::new()
         });
@@ -135,11 +135,11 @@ impl PullRequestStore {
 
     /// The viewer's ticks and the change ids of the heads they were made at.
     pub(super) fn reviewer_state(&self, person: &str) -> worker::Result<ReviewerState> {
-        let ticks = self.ticks(person)?;
+        let ticks = self.records().ticks(person)?;
         let mut shas: Vec<&str> = ticks.iter().filter_map(|t| t.head_sha.as_deref()).collect();
         shas.sort();
         shas.dedup();
-        let heads = self.heads(&shas)?;
+        let heads = self.records().heads(&shas)?;
         Ok(ReviewerState { ticks, heads })
     }
 
@@ -173,7 +173,8 @@ impl PullRequestStore {
             order_head,
             &unchanged,
         );
-        self.migrate(&viewer.call.login, &migration.add, &migration.remove)?;
+        self.records()
+            .migrate(&viewer.call.login, &migration.add, &migration.remove)?;
         stored.ticks.retain(|tick| !legacy(tick));
         stored.ticks.extend(migration.add);
         Ok(stored)

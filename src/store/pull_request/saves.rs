@@ -59,7 +59,7 @@ impl PullRequestStore {
             head_sha: read.pull.head.sha.clone(),
             saved_at: now(),
         };
-        let (version, has_diagram) = match self.save(&save_request) {
+        let (version, has_diagram) = match self.records().save(&save_request) {
             Ok(SaveOutcome::Saved {
                 version,
                 has_diagram,

@@ -12,7 +12,8 @@
 //! [`MAX_TICKS_PER_PERSON`] ticks a person holds here. The reply gives one result per tick.
 
 use super::reviewer::Viewer;
-use super::{HeadRecord, PullRequestStore, Tick};
+use super::PullRequestStore;
+use crate::app::pull_request::records::{HeadRecord, Tick};
 use crate::http::HttpReply;
 use crate::person_data::{self as data, Ticked};
 use crate::review::order::Order;
@@ -49,6 +50,7 @@ impl PullRequestStore {
     ) -> worker::Result<Vec<TickResult>> {
         let call = viewer.call;
         let order = self
+            .records()
             .current()?
             .order
             .and_then(|record| crate::json::read::<Order>(&record.body).ok());
@@ -72,7 +74,7 @@ impl PullRequestStore {
         }
         let head = read.pull.head.sha.as_str();
         let at = crate::time::rfc3339(worker::Date::now().as_millis());
-        let known_head = self.knows_head(head)?;
+        let known_head = self.records().knows_head(head)?;
         let full = format!("You already hold {MAX_TICKS_PER_PERSON} ticks on this pull request; undo some before adding more.");
         let mut stored_any = false;
         let mut results = Vec::with_capacity(expanded.len());
@@ -81,7 +83,7 @@ impl PullRequestStore {
                 results.push(not_on_page());
                 continue;
             };
-            let reply = self.tick(&Tick {
+            let reply = self.records().tick(&Tick {
                 person: call.login.clone(),
                 items,
                 done: tick.done,
@@ -104,11 +106,12 @@ impl PullRequestStore {
                 files: review_state::head_files(&read.snapshot.files),
                 at,
             };
-            if let Err(error) = self.record_head(&record) {
+            if let Err(error) = self.records().record_head(&record) {
                 worker::console_warn!("recording head {head} failed: {error}");
             }
         }
-        self.sweep_ticks()?;
+        self.tick_sweep
+            .run(&self.records(), &crate::store::clock::WorkerClock)?;
         Ok(results)
     }
 }

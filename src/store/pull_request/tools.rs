@@ -22,7 +22,7 @@ use crate::tools::saved::{DocumentKind, SavedRecord};
 use crate::tools::views::{answer, ViewCall, ViewData};
 
 /// The message when this object's storage can't be read.
-fn storage_unavailable(error: &worker::Error) -> ToolResult {
+fn storage_unavailable(error: &impl std::fmt::Display) -> ToolResult {
     worker::console_error!("reading the pull request store failed: {error}");
     ToolResult::Error(
         "LogiKFlow could not read the saved order right now (storage unavailable). Retry in a minute."
@@ -54,7 +54,7 @@ impl PullRequestStore {
         };
         Ok(match tool {
             ToolName::GetPullRequest => {
-                let current = self.current()?;
+                let current = self.records().current()?;
                 pull_read::get_pull_request_in_object(&self.env, &self.read_memo, call, current)
                     .await
             }
@@ -99,17 +99,19 @@ impl PullRequestStore {
                 return ToolResult::Error(errors::github_failure(&error, &target.label()))
             }
         };
-        let current = match self.current() {
+        let current = match self.records().current() {
             Ok(current) => current,
             Err(error) => return storage_unavailable(&error),
         };
         let older_order: Option<SavedRecord> = match view.version_to_read(&current) {
             Err(message) => return ToolResult::Error(message),
             Ok(None) => None,
-            Ok(Some(version)) => match self.version(DocumentKind::Order, version as i64) {
-                Ok(record) => record,
-                Err(error) => return storage_unavailable(&error),
-            },
+            Ok(Some(version)) => {
+                match self.records().version(DocumentKind::Order, version as i64) {
+                    Ok(record) => record,
+                    Err(error) => return storage_unavailable(&error),
+                }
+            }
         };
         let data = ViewData {
             base_url: &call.base_url,

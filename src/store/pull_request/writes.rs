@@ -21,7 +21,6 @@ use crate::github::reviews::{self as gh, graphql, Anchor, Event, Refusal};
 use crate::http::HttpReply;
 use crate::review::drafts::{self, Draft, DraftDelete, DraftPut, PutOutcome};
 use crate::router::ReviewWrite;
-use crate::store::drafts as stored;
 use crate::store::pull_read::PullRead;
 use crate::web::comment_markdown;
 use crate::web::review_page::{discussion, pull_path};
@@ -170,7 +169,7 @@ impl Ctx<'_> {
 
     /// The viewer's drafts here, oldest first.
     fn drafts(&self) -> worker::Result<Vec<Draft>> {
-        stored::list(self.store.sql(), self.login())
+        Ok(self.store.records().drafts(self.login())?)
     }
 
     async fn store_draft(&self, put: &DraftPut) -> Result<u64, HttpReply> {
@@ -185,7 +184,7 @@ impl Ctx<'_> {
                 .answer
                 .refuse(503, DRAFTS_UNAVAILABLE, Some(&put.draft.body)));
         }
-        match stored::put(self.store.sql(), put) {
+        match self.store.records().put_draft(put) {
             Ok(PutOutcome::Stored(id)) => Ok(id),
             Ok(PutOutcome::Full) => Err(self.answer.refuse(409, &format!("You already hold {} draft comments on this pull request; send the review or delete some first.", drafts::MAX_DRAFTS_PER_PERSON), Some(&put.draft.body))),
             Ok(PutOutcome::Missing) => Err(self.answer.refuse(404, "This draft is gone (sent or deleted meanwhile); reload the page.", Some(&put.draft.body))),
@@ -316,7 +315,7 @@ impl Ctx<'_> {
             person: self.login().to_string(),
             ids: vec![id],
         };
-        stored::delete(self.store.sql(), &delete)?;
+        self.store.records().delete_drafts(&delete)?;
         Ok(self.answer.done(
             "#finish-review",
             serde_json::json!({ "deleted": id, "drafts": self.count() }),
@@ -371,7 +370,7 @@ impl Ctx<'_> {
                     person: self.login().to_string(),
                     ids: all.iter().map(|d| d.id).collect(),
                 };
-                if let Err(error) = stored::delete(self.store.sql(), &delete) {
+                if let Err(error) = self.store.records().delete_drafts(&delete) {
                     worker::console_error!("deleting sent drafts failed: {error}");
                 }
                 Ok(self.answer.done(
