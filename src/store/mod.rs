@@ -9,7 +9,6 @@
 //!
 //! See docs in ARCHITECTURE.md; the SQL schema of each object is created in its constructor.
 
-pub(crate) mod clock;
 mod kv;
 mod person;
 pub mod pull_read;

@@ -18,7 +18,7 @@ use crate::github::api::{
     file_pages, path, Contents, GitHubError, PullFile, PullRequest, RepoPath, Repository,
     FILES_PER_PAGE, MAX_LISTED_FILES,
 };
-use crate::github::client::GitHub;
+use crate::github::fetch::GitHub;
 use crate::github::graphql::{self, Blobs};
 use crate::mcp::dispatch::ToolResult;
 use crate::review::hints::project::{self, Project};
@@ -440,11 +440,7 @@ pub async fn get_pull_request_in_object(
         Err(message) => return ToolResult::Error(message),
     };
     let config = crate::bindings::config(env);
-    let github = GitHub {
-        base_url: &config.github_api_url,
-        token: &call.github_token,
-        timeout_ms: config.github_timeout_ms,
-    };
+    let github = crate::github::fetch::github(config, &call.github_token);
     let base_url = call.base_url.as_str();
     let failed =
         |error: GitHubError| ToolResult::Error(errors::github_failure(&error, &args.label()));

@@ -6,7 +6,7 @@
 //! Both are additions to the page: a failed read shows the page without them (and is logged).
 
 use crate::github::api::{comment_pages, path, RepoPath, ReviewComment};
-use crate::github::client::GitHub;
+use crate::github::fetch::GitHub;
 use crate::github::reviews::graphql;
 use crate::router::PullPath;
 

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 /// The layers, lowest first. A module is in the layer of the longest prefix listed here, and in
 /// the core when none matches.
 const LAYERS: &[(&str, u8)] = &[
-    ("github::client", ADAPTERS),
+    ("github::fetch", ADAPTERS),
     ("oauth::seal", ADAPTERS),
     ("store", ADAPTERS),
     ("subrequest", ADAPTERS),
@@ -467,7 +467,9 @@ fn the_checker_sees_an_upward_path() {
     assert_eq!(layer_of("service::handle"), SERVICE);
     assert_eq!(layer_of("oauth::seal::y"), ADAPTERS);
     assert_eq!(layer_of("oauth::pkce"), CORE);
-    assert_eq!(layer_of("github::client::GitHub"), ADAPTERS);
+    assert_eq!(layer_of("github::fetch::GitHub"), ADAPTERS);
+    assert_eq!(layer_of("github::client::GitHub"), CORE);
+    assert_eq!(layer_of("app::pull_request::records"), CORE);
     assert_eq!(layer_of("github::api"), CORE);
     assert_eq!(layer_of("entry"), ENTRY);
     assert_eq!(

@@ -6,5 +6,4 @@
 pub mod records;
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
-#[allow(dead_code)] // `block_on` serves the route tests that follow.
 pub mod test_support;

@@ -14,7 +14,7 @@ use super::reviewer::{html, Viewer};
 use super::PullRequestStore;
 use crate::errors;
 use crate::github::api::{path, Contents, GitHubError, RepoPath};
-use crate::github::client::GitHub;
+use crate::github::fetch::GitHub;
 use crate::http::HttpReply;
 use crate::router::PullPath;
 use crate::store::pull_read::PullRead;

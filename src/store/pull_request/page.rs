@@ -11,7 +11,7 @@
 use super::reviewer::{html, Viewer};
 use super::PullRequestStore;
 use crate::github::api::{path, Comparison, RepoPath, MAX_COMPARED_FILES};
-use crate::github::client::GitHub;
+use crate::github::fetch::GitHub;
 use crate::http::HttpReply;
 use crate::review::order::{checklist_ids, Order};
 use crate::router::PullPath;

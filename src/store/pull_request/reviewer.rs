@@ -13,7 +13,7 @@ use std::rc::Rc;
 use worker::{Response, Result};
 
 use super::PullRequestStore;
-use crate::github::client::GitHub;
+use crate::github::fetch::GitHub;
 use crate::http::HttpReply;
 use crate::router::PullPath;
 use crate::tools::relay::reviewer::{ReviewerCall, Route};
@@ -37,11 +37,7 @@ impl PullRequestStore {
 
     async fn run_reviewer(&self, route: Route, call: &ReviewerCall) -> Result<HttpReply> {
         let config = crate::bindings::config(&self.env);
-        let github = GitHub {
-            base_url: &config.github_api_url,
-            token: &call.github_token,
-            timeout_ms: config.github_timeout_ms,
-        };
+        let github = crate::github::fetch::github(config, &call.github_token);
         let pull = PullPath {
             owner: call.owner.clone(),
             repo: call.repo.clone(),

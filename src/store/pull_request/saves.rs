@@ -12,7 +12,6 @@
 
 use super::PullRequestStore;
 use crate::errors;
-use crate::github::client::GitHub;
 use crate::mcp::dispatch::ToolResult;
 use crate::review::diagram::diagram_counts;
 use crate::review::order::{next_step, order_counts, suggest};
@@ -114,11 +113,7 @@ impl PullRequestStore {
         what: &str,
     ) -> Result<PullRead, String> {
         let config = crate::bindings::config(&self.env);
-        let github = GitHub {
-            base_url: &config.github_api_url,
-            token: &call.github_token,
-            timeout_ms: config.github_timeout_ms,
-        };
+        let github = crate::github::fetch::github(config, &call.github_token);
         let pull = (target.owner.as_str(), target.repo.as_str(), target.number);
         let read =
             pull_read::read_in_object(&self.env, &self.read_memo, &github, pull, Files::ForChecks)

@@ -111,7 +111,7 @@ impl PullRequestStore {
             }
         }
         self.tick_sweep
-            .run(&self.records(), &crate::store::clock::WorkerClock)?;
+            .run(&self.records(), &crate::bindings::WorkerClock)?;
         Ok(results)
     }
 }

@@ -13,7 +13,6 @@ use worker::{Response, Result};
 
 use super::PullRequestStore;
 use crate::errors;
-use crate::github::client::GitHub;
 use crate::mcp::catalog::ToolName;
 use crate::mcp::dispatch::ToolResult;
 use crate::store::pull_read::{self, Files};
@@ -78,11 +77,7 @@ impl PullRequestStore {
             None => return ToolResult::Error("Unknown view tool".into()),
         };
         let config = crate::bindings::config(&self.env);
-        let github = GitHub {
-            base_url: &config.github_api_url,
-            token: &call.github_token,
-            timeout_ms: config.github_timeout_ms,
-        };
+        let github = crate::github::fetch::github(config, &call.github_token);
         let target = view.target();
         let pull = (target.owner.as_str(), target.repo.as_str(), target.number);
         let read = match pull_read::read_in_object(
