@@ -1,5 +1,5 @@
 //! A person's data on request: the messages and limits behind "Delete my data" on `/settings`,
-//! and what is kept and for how long (README, "What is kept, and for how long").
+//! and what is kept and for how long (`docs/security.md`, "What is kept, and for how long").
 //!
 //! Why an index of ticked pull requests: ticks live in each pull request's Durable Object, and
 //! nothing can list every object a person touched. So each tick also notes its pull request in

