@@ -8,4 +8,5 @@
 
 pub mod clock;
 pub mod github;
+pub mod pull_request;
 pub mod sql;

@@ -11,9 +11,8 @@
 
 mod kv;
 mod person;
-pub mod pull_read;
+mod platform;
 mod pull_request;
-mod review_reads;
 mod sql;
 
 pub use kv::{get_text, put_text, KvText};

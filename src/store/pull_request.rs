@@ -7,7 +7,7 @@
 //! Internal API (JSON over `fetch`, reached only through the Worker's binding):
 //! `POST /tool` [`RelayedCall::to_wire`] → an MCP tool's result (`tools::relay`: the object runs every
 //! tool that reads the pull request, so reading, decoding or building its snapshot is not the
-//! Worker's CPU; modules `tools` and `saves`, and `store::pull_read` for `get_pull_request`);
+//! Worker's CPU; modules `tools` and `saves`, and `app::pull_request::read` for `get_pull_request`);
 //! `POST /page`, `/diff`, `/context`, `/ticks/batch` [`ReviewerCall`] → the reviewer
 //! routes run here (`tools::relay::reviewer`; modules `page`, `diff`, `ticks`, each reading this
 //! object's orders, history, ticks, recorded heads and drafts straight from its storage);
@@ -45,8 +45,8 @@ pub struct PullRequestStore {
     sql: std::cell::OnceCell<SqlStorage>,
     /// For the relayed tools and reviewer routes, which read GitHub and KV as the Worker would.
     env: Env,
-    /// What the reads here remember between them (`pull_read::ReadMemo`).
-    read_memo: super::pull_read::ReadMemo,
+    /// What the reads here remember between them (`app::pull_request::read::ReadMemo`).
+    read_memo: crate::app::pull_request::read::ReadMemo,
     /// Whether the schema was created in this instance. Created on first use rather than in
     /// the constructor: a reviewer route creates it only once the viewer's GitHub read
     /// succeeded, so a request for a pull request that doesn't exist or that the viewer can't
@@ -109,6 +109,11 @@ impl PullRequestStore {
     /// The object's SQLite storage.
     fn sql(&self) -> &SqlStorage {
         self.sql.get_or_init(|| self.state.storage().sql())
+    }
+
+    /// The object's surroundings as the application's ports (`store::platform`).
+    fn platform(&self) -> super::platform::Platform<'_> {
+        super::platform::Platform { env: &self.env }
     }
 
     /// The object's records (`app::pull_request::records`) over its storage.

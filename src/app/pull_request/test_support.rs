@@ -1,12 +1,14 @@
 //! What the pull request's in-process tests share: a poll loop that runs a future whose
 //! stand-ins answer at once (`block_on`, on `std::task::Waker::noop`, so no executor crate),
-//! fresh records on SQLite in memory, and a scripted GitHub that counts requests and injects
-//! faults (5xx, 401, rate limits, timeouts, lost connections).
+//! fresh records on SQLite in memory, a scripted GitHub that counts requests and injects faults
+//! (5xx, 401, rate limits, timeouts, lost connections) and can make every exchange wait a turn,
+//! and the object's surroundings ([`Around`]: a cache in memory that counts reads and writes and
+//! can refuse writes, a pause that yields a turn, a console that keeps its lines).
 //!
 //! What not: no test cases; each module keeps its own.
 
-use std::cell::RefCell;
-use std::collections::VecDeque;
+use std::cell::{Cell, RefCell};
+use std::collections::{BTreeMap, VecDeque};
 use std::future::Future;
 use std::pin::pin;
 use std::task::{Context, Poll, Waker};
@@ -14,6 +16,7 @@ use std::task::{Context, Poll, Waker};
 use crate::config::Config;
 use crate::ports::clock::FixedClock;
 use crate::ports::github::{Answer, Exchange, GitHubTransport, NoAnswer};
+use crate::ports::pull_request::{Cache, CacheError, Console, Pause};
 use crate::ports::sql::native::MemorySql;
 
 /// Runs `future` to its end by polling it. Every stand-in here answers at once, so a future that
@@ -95,6 +98,9 @@ impl Scripted {
 pub struct ScriptedGitHub {
     script: RefCell<Vec<(String, VecDeque<Scripted>)>>,
     seen: RefCell<Vec<Exchange>>,
+    /// Every exchange waits a turn before it answers, as a real one would, so concurrent
+    /// requests interleave.
+    slow: Cell<bool>,
 }
 
 impl ScriptedGitHub {
@@ -109,6 +115,12 @@ impl ScriptedGitHub {
         let mut script = self.script.borrow_mut();
         script.retain(|(known, _)| known != path);
         script.push((path.to_string(), answers));
+        self
+    }
+
+    /// Makes every exchange wait a turn before it answers.
+    pub fn slow(&self) -> &Self {
+        self.slow.set(true);
         self
     }
 
@@ -137,6 +149,9 @@ impl GitHubTransport for ScriptedGitHub {
             .unwrap_or(&exchange.url)
             .to_string();
         self.seen.borrow_mut().push(exchange);
+        if self.slow.get() {
+            Turn::default().await;
+        }
         let mut script = self.script.borrow_mut();
         let Some((_, answers)) = script.iter_mut().find(|(known, _)| *known == path) else {
             return Ok(Answer {
@@ -156,4 +171,104 @@ impl GitHubTransport for ScriptedGitHub {
             Some(Scripted::Network) | None => Err(NoAnswer::Network("connection refused".into())),
         }
     }
+}
+
+/// A future that is pending once, then ready: one turn for other futures to run.
+#[derive(Default)]
+pub struct Turn(bool);
+
+impl Future for Turn {
+    type Output = ();
+
+    fn poll(mut self: std::pin::Pin<&mut Self>, context: &mut Context<'_>) -> Poll<()> {
+        if self.0 {
+            return Poll::Ready(());
+        }
+        self.0 = true;
+        context.waker().wake_by_ref();
+        Poll::Pending
+    }
+}
+
+/// The object's surroundings in memory: the cache (counting reads and writes, refusing writes
+/// when told), a pause of one turn, and the console's lines.
+#[derive(Default)]
+pub struct Around {
+    pub cache: RefCell<BTreeMap<String, String>>,
+    pub reads: Cell<usize>,
+    pub writes: Cell<usize>,
+    pub refuse_writes: Cell<bool>,
+    pub pauses: Cell<usize>,
+    pub lines: RefCell<Vec<String>>,
+}
+
+impl Cache for Around {
+    async fn get_text(&self, key: &str) -> Option<String> {
+        self.reads.set(self.reads.get() + 1);
+        self.cache.borrow().get(key).cloned()
+    }
+
+    async fn put_text(&self, key: &str, text: &str, _ttl_seconds: u64) -> Result<bool, CacheError> {
+        if self.refuse_writes.get() {
+            return Err(CacheError("refused by the test".into()));
+        }
+        self.writes.set(self.writes.get() + 1);
+        self.cache
+            .borrow_mut()
+            .insert(key.to_string(), text.to_string());
+        Ok(true)
+    }
+}
+
+impl Pause for Around {
+    async fn pause(&self, _ms: u64) {
+        self.pauses.set(self.pauses.get() + 1);
+        Turn::default().await;
+    }
+}
+
+impl Console for Around {
+    fn warn(&self, line: &str) {
+        self.lines.borrow_mut().push(format!("warn: {line}"));
+    }
+
+    fn error(&self, line: &str) {
+        self.lines.borrow_mut().push(format!("error: {line}"));
+    }
+}
+
+/// Scripts a pull request `o/r#1` at base `b1` and `head`, with `files` changed files (one
+/// page per hundred), push access, no conventions file and no build files.
+pub fn script_pull(github: &ScriptedGitHub, head: &str, files: usize) {
+    github.on(
+        "/repos/o/r",
+        [Scripted::ok(
+            r#"{"full_name":"o/r","private":false,"permissions":{"push":true}}"#,
+        )],
+    );
+    github.on(
+        "/repos/o/r/pulls/1",
+        [Scripted::ok(format!(
+            r#"{{"number":1,"title":"T","state":"open","html_url":"https://github.test/o/r/pull/1","base":{{"ref":"main","sha":"b1"}},"head":{{"ref":"f","sha":"{head}"}},"changed_files":{files},"additions":{files},"deletions":0,"review_comments":0}}"#
+        ))],
+    );
+    let all: Vec<String> = (0..files)
+        .map(|i| {
+            format!(
+                r#"{{"filename":"src/f{i}.rs","status":"modified","additions":1,"deletions":0,"patch":"@@ -1,1 +1,2 @@\n a\n+b{i}","sha":"s{i}"}}"#
+            )
+        })
+        .collect();
+    for (page, chunk) in all.chunks(100).enumerate() {
+        github.on(
+            &files_path(page as u32 + 1),
+            [Scripted::ok(format!("[{}]", chunk.join(",")))],
+        );
+    }
+    github.on("/graphql", [Scripted::ok(r#"{"data":{"repository":{}}}"#)]);
+}
+
+/// The path of one page of `o/r#1`'s files.
+pub fn files_path(page: u32) -> String {
+    format!("/repos/o/r/pulls/1/files?per_page=100&page={page}")
 }

@@ -12,13 +12,13 @@
 
 use super::reviewer::{html, Viewer};
 use super::PullRequestStore;
+use crate::app::pull_request::read::PullRead;
+use crate::app::pull_request::review_reads::{comments, threads};
 use crate::errors;
 use crate::github::api::{path, Contents, GitHubError, RepoPath};
 use crate::github::fetch::GitHub;
 use crate::http::HttpReply;
 use crate::router::PullPath;
-use crate::store::pull_read::PullRead;
-use crate::store::review_reads::{comments, threads};
 use crate::tools::relay::reviewer::CSRF_COOKIE_HEADER;
 use crate::web::review_page::context_lines::context_lines;
 use crate::web::review_page::discussion::{Discussion, Forms};
@@ -70,9 +70,9 @@ impl PullRequestStore {
             );
         }
         let hunks: Vec<&str> = value("hunks").unwrap_or_default().split(',').collect();
-        let comments = comments(github, pull, read.pull.review_comments).await;
+        let comments = comments(&self.platform(), github, pull, read.pull.review_comments).await;
         let on_file = comments.iter().filter(|c| c.path == path).count();
-        let threads = threads(github, pull, on_file).await;
+        let threads = threads(&self.platform(), github, pull, on_file).await;
         let drafts = self.records().drafts(&call.login).unwrap_or_default();
         let back = pull_path(&pull.owner, &pull.repo, pull.number);
         let discussion = Discussion {

@@ -10,12 +10,12 @@
 
 use super::reviewer::{html, Viewer};
 use super::PullRequestStore;
+use crate::app::pull_request::review_reads;
 use crate::github::api::{path, Comparison, RepoPath, MAX_COMPARED_FILES};
 use crate::github::fetch::GitHub;
 use crate::http::HttpReply;
 use crate::review::order::{checklist_ids, Order};
 use crate::router::PullPath;
-use crate::store::review_reads;
 use crate::tools::get_pull_request::SnapshotFile;
 use crate::tools::relay::reviewer::CSRF_COOKIE_HEADER;
 use crate::tools::saved::{DocumentKind, ReviewerState, SavedRecord, TickRow};
@@ -73,9 +73,10 @@ impl PullRequestStore {
             None => None,
         };
         let view = review_page::View::parse(call.query_value("view").as_deref());
-        let comments = review_reads::comments(github, pull, read.pull.review_comments).await;
+        let comments =
+            review_reads::comments(&self.platform(), github, pull, read.pull.review_comments).await;
         let versions: Vec<review_page::VersionInfo> = history.iter().map(Into::into).collect();
-        let threads = review_reads::threads(github, pull, comments.len()).await;
+        let threads = review_reads::threads(&self.platform(), github, pull, comments.len()).await;
         let drafts = self.records().drafts(&call.login).unwrap_or_else(|error| {
             worker::console_error!("reading drafts failed: {error}");
             Vec::new()

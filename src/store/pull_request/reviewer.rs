@@ -66,9 +66,9 @@ impl PullRequestStore {
     pub(super) async fn viewer_read(
         &self,
         viewer: &Viewer<'_>,
-    ) -> Result<std::result::Result<crate::store::pull_read::PullRead, String>> {
-        let read = crate::store::pull_read::read_as_viewer_in_object(
-            &self.env,
+    ) -> Result<std::result::Result<crate::app::pull_request::read::PullRead, String>> {
+        let read = crate::app::pull_request::read::read_as_viewer_in_object(
+            &self.platform(),
             &self.read_memo,
             viewer.github,
             viewer.pull,
@@ -85,7 +85,7 @@ impl PullRequestStore {
     pub(super) async fn viewer_read_or_page(
         &self,
         viewer: &Viewer<'_>,
-    ) -> Result<std::result::Result<crate::store::pull_read::PullRead, HttpReply>> {
+    ) -> Result<std::result::Result<crate::app::pull_request::read::PullRead, HttpReply>> {
         Ok(self.viewer_read(viewer).await?.map_err(|message| {
             message_page(
                 404,

@@ -11,11 +11,11 @@
 //! `review::diagram`'s.
 
 use super::PullRequestStore;
+use crate::app::pull_request::read::{self as pull_read, Files, PullRead};
 use crate::errors;
 use crate::mcp::dispatch::ToolResult;
 use crate::review::diagram::diagram_counts;
 use crate::review::order::{next_step, order_counts, suggest};
-use crate::store::pull_read::{self, Files, PullRead};
 use crate::tools::relay::RelayedCall;
 use crate::tools::save_document::{checked, Document, Words};
 use crate::tools::save_reading_order::{self as save, SaveTarget};
@@ -115,10 +115,15 @@ impl PullRequestStore {
         let config = crate::bindings::config(&self.env);
         let github = crate::github::fetch::github(config, &call.github_token);
         let pull = (target.owner.as_str(), target.repo.as_str(), target.number);
-        let read =
-            pull_read::read_in_object(&self.env, &self.read_memo, &github, pull, Files::ForChecks)
-                .await
-                .map_err(|error| errors::github_failure(&error, &target.label()))?;
+        let read = pull_read::read_in_object(
+            &self.platform(),
+            &self.read_memo,
+            &github,
+            pull,
+            Files::ForChecks,
+        )
+        .await
+        .map_err(|error| errors::github_failure(&error, &target.label()))?;
         if !read.repository.can_arrange() {
             return Err(save::no_write_access(
                 &call.login,

@@ -46,7 +46,7 @@ impl PullRequestStore {
     async fn store_ticks(
         &self,
         viewer: &Viewer<'_>,
-        read: &crate::store::pull_read::PullRead,
+        read: &crate::app::pull_request::read::PullRead,
     ) -> worker::Result<Vec<TickResult>> {
         let call = viewer.call;
         let order = self

@@ -12,10 +12,10 @@
 use worker::{Response, Result};
 
 use super::PullRequestStore;
+use crate::app::pull_request::read::{self as pull_read, Files};
 use crate::errors;
 use crate::mcp::catalog::ToolName;
 use crate::mcp::dispatch::ToolResult;
-use crate::store::pull_read::{self, Files};
 use crate::tools::relay::{self, RelayedCall};
 use crate::tools::saved::{DocumentKind, SavedRecord};
 use crate::tools::views::{answer, ViewCall, ViewData};
@@ -54,8 +54,11 @@ impl PullRequestStore {
         Ok(match tool {
             ToolName::GetPullRequest => {
                 let current = self.records().current()?;
-                pull_read::get_pull_request_in_object(&self.env, &self.read_memo, call, current)
-                    .await
+                let token = call.github_token.clone();
+                let github =
+                    crate::github::fetch::github(crate::bindings::config(&self.env), &token);
+                let (platform, memo) = (self.platform(), &self.read_memo);
+                pull_read::get_pull_request_in_object(&platform, memo, &github, call, current).await
             }
             ToolName::SaveReadingOrder => self.save_document(call, DocumentKind::Order).await,
             ToolName::SaveDiagram => self.save_document(call, DocumentKind::Diagram).await,
@@ -81,7 +84,7 @@ impl PullRequestStore {
         let target = view.target();
         let pull = (target.owner.as_str(), target.repo.as_str(), target.number);
         let read = match pull_read::read_in_object(
-            &self.env,
+            &self.platform(),
             &self.read_memo,
             &github,
             pull,

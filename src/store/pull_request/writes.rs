@@ -16,12 +16,12 @@
 
 use super::reviewer::Viewer;
 use super::PullRequestStore;
+use crate::app::pull_request::read::PullRead;
 use crate::github::api::RepoPath;
 use crate::github::reviews::{self as gh, graphql, Anchor, Event, Refusal};
 use crate::http::HttpReply;
 use crate::review::drafts::{self, Draft, DraftDelete, DraftPut, PutOutcome};
 use crate::router::ReviewWrite;
-use crate::store::pull_read::PullRead;
 use crate::web::comment_markdown;
 use crate::web::review_page::{discussion, pull_path};
 use crate::web::review_write::{check, Answer, Checked, Fields};

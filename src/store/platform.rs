@@ -1,0 +1,47 @@
+//! The pull request object's surroundings on Workers (wasm only): the snapshot cache in KV
+//! `CACHE` (in parts, `kv`), a pause on the Worker's timer, the console
+//! (`ports::pull_request`'s Workers side).
+
+use worker::Env;
+
+use crate::ports::pull_request::{Cache, CacheError, Console, Pause};
+
+/// The object's environment as the ports the application reads it through.
+pub struct Platform<'a> {
+    pub env: &'a Env,
+}
+
+impl Cache for Platform<'_> {
+    async fn get_text(&self, key: &str) -> Option<String> {
+        super::get_text(&self.env.kv("CACHE").ok()?, key)
+            .await
+            .ok()?
+    }
+
+    async fn put_text(&self, key: &str, text: &str, ttl_seconds: u64) -> Result<bool, CacheError> {
+        let cache = self
+            .env
+            .kv("CACHE")
+            .map_err(|error| CacheError(error.to_string()))?;
+        let part_bytes = crate::bindings::config(self.env).kv_part_bytes;
+        super::put_text(&cache, key, text, part_bytes, ttl_seconds)
+            .await
+            .map_err(|error| CacheError(error.to_string()))
+    }
+}
+
+impl Pause for Platform<'_> {
+    async fn pause(&self, ms: u64) {
+        worker::Delay::from(std::time::Duration::from_millis(ms)).await;
+    }
+}
+
+impl Console for Platform<'_> {
+    fn warn(&self, line: &str) {
+        worker::console_warn!("{line}");
+    }
+
+    fn error(&self, line: &str) {
+        worker::console_error!("{line}");
+    }
+}
