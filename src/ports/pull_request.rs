@@ -1,6 +1,7 @@
 //! What a pull request's object needs beyond SQL, GitHub and the clock, as ports: the snapshot
-//! cache (KV `CACHE`), a pause while another read builds the same head, and the console for what
-//! an operator should read (issue #37).
+//! cache (KV `CACHE`), a pause while another read builds the same head, the console for what an
+//! operator should read, and the person's index of pull requests holding their ticks and drafts
+//! (issue #37).
 //!
 //! The Workers side is `store::platform`; the tests' stand-ins are in
 //! `app::pull_request::test_support` (a cache in memory that counts reads and writes and can
@@ -41,7 +42,48 @@ pub trait Console {
     fn error(&self, line: &str);
 }
 
-/// Everything above, as one object's surroundings hand them in.
-pub trait Surroundings: Cache + Pause + Console {}
+/// The person's index of the pull requests that hold their ticks or drafts ("Delete my data"
+/// walks it, `person_data`): kept in the person's own object.
+#[allow(async_fn_in_trait)]
+pub trait PersonIndex {
+    /// Notes `ticked` in the index of `person` (a `gh:<id>`); the platform's words on failure.
+    async fn note(&self, person: &str, ticked: &crate::person_data::Ticked) -> Result<(), String>;
+}
 
-impl<T: Cache + Pause + Console> Surroundings for T {}
+/// Everything above, as one object's surroundings hand them in.
+pub trait Surroundings: Cache + Pause + Console + PersonIndex {}
+
+impl<T: Cache + Pause + Console + PersonIndex> Surroundings for T {}
+
+/// A borrowed port is the port: the application may hold its surroundings by reference.
+impl<T: Cache> Cache for &T {
+    async fn get_text(&self, key: &str) -> Option<String> {
+        (**self).get_text(key).await
+    }
+
+    async fn put_text(&self, key: &str, text: &str, ttl_seconds: u64) -> Result<bool, CacheError> {
+        (**self).put_text(key, text, ttl_seconds).await
+    }
+}
+
+impl<T: Pause> Pause for &T {
+    async fn pause(&self, ms: u64) {
+        (**self).pause(ms).await
+    }
+}
+
+impl<T: Console> Console for &T {
+    fn warn(&self, line: &str) {
+        (**self).warn(line)
+    }
+
+    fn error(&self, line: &str) {
+        (**self).error(line)
+    }
+}
+
+impl<T: PersonIndex> PersonIndex for &T {
+    async fn note(&self, person: &str, ticked: &crate::person_data::Ticked) -> Result<(), String> {
+        (**self).note(person, ticked).await
+    }
+}

@@ -17,4 +17,4 @@ mod sql;
 
 pub use kv::{get_text, put_text, KvText};
 pub use person::PersonStore;
-pub use pull_request::{note_ticked, PullRequestStore};
+pub use pull_request::PullRequestStore;

@@ -1,10 +1,12 @@
 //! The pull request object's surroundings on Workers (wasm only): the snapshot cache in KV
-//! `CACHE` (in parts, `kv`), a pause on the Worker's timer, the console
+//! `CACHE` (in parts, `kv`), a pause on the Worker's timer, the console, the person's index in their
+//! object (`PERSONS`, `person_data::NOTE_TICKED`)
 //! (`ports::pull_request`'s Workers side).
 
 use worker::Env;
 
-use crate::ports::pull_request::{Cache, CacheError, Console, Pause};
+use crate::person_data::Ticked;
+use crate::ports::pull_request::{Cache, CacheError, Console, Pause, PersonIndex};
 
 /// The object's environment as the ports the application reads it through.
 pub struct Platform<'a> {
@@ -43,5 +45,19 @@ impl Console for Platform<'_> {
 
     fn error(&self, line: &str) {
         worker::console_error!("{line}");
+    }
+}
+
+impl PersonIndex for Platform<'_> {
+    async fn note(&self, person: &str, ticked: &Ticked) -> Result<(), String> {
+        let body = ticked.to_json().to_string();
+        let path = crate::person_data::NOTE_TICKED;
+        let reply = crate::subrequest::post_to_object(self.env, "PERSONS", person, path, &body)
+            .await
+            .map_err(|error| error.to_string())?;
+        match reply.status {
+            200 => Ok(()),
+            status => Err(format!("PERSONS {path} answered {status}")),
+        }
     }
 }

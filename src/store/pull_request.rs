@@ -22,6 +22,8 @@ use worker::{
     durable_object, DurableObject, Env, Method, Request, Response, Result, SqlStorage, State,
 };
 
+use super::platform::Platform;
+use crate::app::pull_request::object::{Object, Storage};
 use crate::app::pull_request::records::{Records, TickSweep};
 use crate::tools::relay::reviewer::{ReviewerCall, Route as ReviewerRoute};
 use crate::tools::relay::{self, RelayedCall};
@@ -31,11 +33,8 @@ mod diff;
 mod page;
 mod reviewer;
 mod saves;
-mod ticks;
 mod tools;
 mod writes;
-
-pub use ticks::note_ticked;
 
 #[durable_object(fetch)]
 pub struct PullRequestStore {
@@ -105,15 +104,31 @@ impl DurableObject for PullRequestStore {
     }
 }
 
-impl PullRequestStore {
-    /// The object's SQLite storage.
+/// The object's SQLite storage, opened on first use.
+impl Storage for PullRequestStore {
+    type Sql = SqlStorage;
+
     fn sql(&self) -> &SqlStorage {
         self.sql.get_or_init(|| self.state.storage().sql())
     }
+}
 
+impl PullRequestStore {
     /// The object's surroundings as the application's ports (`store::platform`).
-    fn platform(&self) -> super::platform::Platform<'_> {
-        super::platform::Platform { env: &self.env }
+    fn platform(&self) -> Platform<'_> {
+        Platform { env: &self.env }
+    }
+
+    /// The object as the application sees it (`app::pull_request::object`).
+    fn object(&self) -> Object<'_, Self, Platform<'_>> {
+        Object {
+            storage: self,
+            platform: self.platform(),
+            memo: &self.read_memo,
+            sweep: &self.tick_sweep,
+            clock: &crate::bindings::WorkerClock,
+            schema_ready: &self.schema_ready,
+        }
     }
 
     /// The object's records (`app::pull_request::records`) over its storage.
@@ -123,12 +138,7 @@ impl PullRequestStore {
 
     /// Creates the tables and runs the migrations, once per instance.
     fn schema(&self) -> Result<()> {
-        if self.schema_ready.get() {
-            return Ok(());
-        }
-        self.records().schema()?;
-        self.schema_ready.set(true);
-        Ok(())
+        Ok(self.object().schema()?)
     }
 }
 

@@ -14,9 +14,10 @@ use std::pin::pin;
 use std::task::{Context, Poll, Waker};
 
 use crate::config::Config;
+use crate::person_data::Ticked;
 use crate::ports::clock::FixedClock;
 use crate::ports::github::{Answer, Exchange, GitHubTransport, NoAnswer};
-use crate::ports::pull_request::{Cache, CacheError, Console, Pause};
+use crate::ports::pull_request::{Cache, CacheError, Console, Pause, PersonIndex};
 use crate::ports::sql::native::MemorySql;
 
 /// Runs `future` to its end by polling it. Every stand-in here answers at once, so a future that
@@ -200,6 +201,21 @@ pub struct Around {
     pub refuse_writes: Cell<bool>,
     pub pauses: Cell<usize>,
     pub lines: RefCell<Vec<String>>,
+    /// The person index's notes, as `person key`.
+    pub noted: RefCell<Vec<String>>,
+    pub refuse_notes: Cell<bool>,
+}
+
+impl PersonIndex for Around {
+    async fn note(&self, person: &str, ticked: &Ticked) -> Result<(), String> {
+        if self.refuse_notes.get() {
+            return Err("the person's object is unavailable (the test says)".into());
+        }
+        self.noted
+            .borrow_mut()
+            .push(format!("{person} {}", ticked.key()));
+        Ok(())
+    }
 }
 
 impl Cache for Around {
@@ -271,4 +287,13 @@ pub fn script_pull(github: &ScriptedGitHub, head: &str, files: usize) {
 /// The path of one page of `o/r#1`'s files.
 pub fn files_path(page: u32) -> String {
     format!("/repos/o/r/pulls/1/files?per_page=100&page={page}")
+}
+
+/// SQLite in memory is open from the start.
+impl super::object::Storage for MemorySql {
+    type Sql = MemorySql;
+
+    fn sql(&self) -> &MemorySql {
+        self
+    }
 }

@@ -3,9 +3,10 @@
 //! viewer, answered as the status, content type and body the Worker frames.
 //!
 //! The routes themselves: `page` (the review page), `diff` (a diff on demand and lines of
-//! context), `ticks` (one tick or a batch), `writes` (comments, drafts, the review, replies,
-//! threads, previews), `arrange` (the editor's page and its save). Each reads the object's own saved state, ticks and
-//! drafts straight from its SQLite storage, so a route costs the Worker one object request.
+//! context), `writes` (comments, drafts, the review, replies, threads, previews), `arrange` (the
+//! editor's page and its save), and `app::pull_request::ticks` (one tick or a batch, moved to
+//! the application layer, issue #37). Each reads the object's own saved state, ticks and drafts
+//! straight from its SQLite storage, so a route costs the Worker one object request.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -13,7 +14,7 @@ use std::rc::Rc;
 use worker::{Response, Result};
 
 use super::PullRequestStore;
-use crate::github::fetch::GitHub;
+use crate::github::fetch::FetchTransport;
 use crate::http::HttpReply;
 use crate::router::PullPath;
 use crate::tools::relay::reviewer::{ReviewerCall, Route};
@@ -51,7 +52,9 @@ impl PullRequestStore {
         match route {
             Route::Page => self.page(&viewer).await,
             Route::Diff | Route::Context => self.diff(&viewer, route == Route::Context).await,
-            Route::Ticks => self.tick_batch(&viewer).await,
+            Route::Ticks => {
+                Ok(crate::app::pull_request::ticks::tick_batch(&self.object(), &viewer).await?)
+            }
             Route::Write(action) => self.write(&viewer, action).await,
             Route::Arrange | Route::ArrangeSave => {
                 self.arrange(&viewer, route == Route::ArrangeSave).await
@@ -67,17 +70,7 @@ impl PullRequestStore {
         &self,
         viewer: &Viewer<'_>,
     ) -> Result<std::result::Result<crate::app::pull_request::read::PullRead, String>> {
-        let read = crate::app::pull_request::read::read_as_viewer_in_object(
-            &self.platform(),
-            &self.read_memo,
-            viewer.github,
-            viewer.pull,
-        )
-        .await;
-        if read.is_ok() {
-            self.schema()?;
-        }
-        Ok(read)
+        Ok(self.object().viewer_read(viewer).await?)
     }
 
     /// [`viewer_read`](Self::viewer_read) for the routes that answer with a page: why GitHub
@@ -97,12 +90,8 @@ impl PullRequestStore {
     }
 }
 
-/// Who is asking and about which pull request.
-pub(super) struct Viewer<'a> {
-    pub call: &'a ReviewerCall,
-    pub github: &'a GitHub<'a>,
-    pub pull: &'a PullPath,
-}
+/// Who is asking and about which pull request (`app::pull_request::object::Viewer`).
+pub(super) type Viewer<'a> = crate::app::pull_request::object::Viewer<'a, FetchTransport>;
 
 /// An HTML reply; the Worker adds the pages' security headers when it frames it.
 pub(super) fn html(status: u16, body: String) -> HttpReply {

@@ -175,10 +175,7 @@ impl Ctx<'_> {
     async fn store_draft(&self, put: &DraftPut) -> Result<u64, HttpReply> {
         // The person's index of pull requests with their data ("Delete my data" walks it) is
         // written first, as for ticks, so no draft is stored that the index does not list.
-        let call = self.viewer.call;
-        if let Err(error) =
-            super::note_ticked(&self.store.env, &call.person, &call.login, self.viewer.pull).await
-        {
+        if let Err(error) = self.store.object().note_ticked(self.viewer).await {
             worker::console_error!("noting a pull request with drafts failed: {error}");
             return Err(self
                 .answer

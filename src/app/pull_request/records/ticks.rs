@@ -61,11 +61,7 @@ impl TickSweep {
     /// Removes ticks unchanged for longer than [`TICK_RETENTION_SECONDS`], unless this instance
     /// did so within [`TICK_SWEEP_INTERVAL_MS`]. `updated_at` is RFC 3339 text in one fixed-width
     /// format, so text order is time order.
-    pub fn run<S: Sql>(
-        &self,
-        records: &Records<'_, S>,
-        clock: &impl Clock,
-    ) -> Result<(), SqlError> {
+    pub fn run<S: Sql>(&self, records: &Records<'_, S>, clock: &dyn Clock) -> Result<(), SqlError> {
         let now = clock.now_ms();
         let last = self.swept_at.get();
         if last != 0 && now < last + TICK_SWEEP_INTERVAL_MS {
