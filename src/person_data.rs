@@ -19,6 +19,35 @@ pub const NOTE_TICKED: &str = "/data/ticked/note";
 pub const LIST_TICKED: &str = "/data/ticked/list";
 pub const DROP_TICKED: &str = "/data/ticked/drop";
 pub const FORGET: &str = "/data/forget";
+/// `{owner, repo, number, login}` → `{"listed": bool}`: whether the person's index lists that
+/// pull request under that key (issue 36, [`adopts_login_rows`]).
+pub const HAS_TICKED: &str = "/data/ticked/has";
+
+/// Whether the rows a pull request's object holds under `login` (ticks and drafts written before
+/// issue 36, when they were keyed by login) are `person`'s, so they move to `person`'s key.
+///
+/// A login names an account only for a while: GitHub lets a person rename their account and
+/// anyone claim the released name, and the account a login named when a row was written is not
+/// stored with the row. What is stored is the person's own index (`store::person`, table
+/// `ticked`, keyed `gh:<id>`): before any tick or draft was stored, its pull request was noted
+/// there with the login the rows went under. So the rule: rows under `login` move to `person`
+/// only when `person`'s own index lists this pull request under `login` (`listed_in_index`),
+/// that is when this account wrote rows here as `login`. A new holder of a released login wrote
+/// nothing here under it (their rows are under their id since this change), so their index
+/// doesn't list it and they never see the earlier holder's rows; the renamed account keeps its
+/// index, so its rows move to it on its first use under its new login. Only rows written before
+/// the index existed, or two accounts that both wrote here under the same login before this
+/// change (the rows can't be told apart: the first to come takes them), fall outside it.
+/// A local user (`local:<login>`, local development) has no index and is the only user: theirs.
+pub fn adopts_login_rows(person: &str, login: &str, listed_in_index: bool) -> bool {
+    if login.is_empty() || login.contains(':') || person == login {
+        return false;
+    }
+    match person.strip_prefix("local:") {
+        Some(local) => local == login,
+        None => person.starts_with("gh:") && listed_in_index,
+    }
+}
 
 /// How many pull requests one "Delete my data" request clears ticks on: each is one Durable
 /// Object request, and a Worker request may make 50 subrequests on the free plan (1,000 on paid);
@@ -43,8 +72,10 @@ pub const TICK_RETENTION_SECONDS: u64 = 365 * 24 * 60 * 60;
 /// cannot grow without bound under an agent that saves in a loop.
 pub const MAX_VERSIONS: u64 = 1000;
 
-/// A pull request a person ticked on, with the login the ticks were written under (ticks are
-/// keyed by login, which a person can change on GitHub).
+/// A pull request a person ticked on, with the key its ticks and drafts were written under:
+/// the person id (`gh:<id>`) since issue 36, a GitHub login before (which a person can change on
+/// GitHub, and another account then claim; see [`adopts_login_rows`]). The field keeps its
+/// name so entries written before read the same.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 pub struct Ticked {
     pub owner: String,
@@ -101,6 +132,23 @@ impl Forgotten {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 36: rows under a login move only to the account whose own index lists them.
+    #[test]
+    fn login_rows_move_only_to_the_account_that_wrote_them() {
+        // The renamed account (its index lists the pull request under its old login).
+        assert!(adopts_login_rows("gh:1", "octo", true));
+        // The new holder of the released login: its index doesn't list it.
+        assert!(!adopts_login_rows("gh:2", "octo", false));
+        // Never a key that is itself an id, or nothing.
+        assert!(!adopts_login_rows("gh:1", "gh:1", true));
+        assert!(!adopts_login_rows("gh:1", "", true));
+        assert!(!adopts_login_rows("gh:1", "gh:9", true));
+        // Local development: the one local user.
+        assert!(adopts_login_rows("local:octo", "octo", false));
+        assert!(!adopts_login_rows("local:octo", "other", false));
+        assert!(!adopts_login_rows("someone", "octo", true));
+    }
 
     fn round_trip<T: serde::de::DeserializeOwned + PartialEq + std::fmt::Debug>(
         value: T,

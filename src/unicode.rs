@@ -102,9 +102,36 @@ pub fn without_hidden(name: &str) -> String {
     name.chars().filter(|&c| !is_hidden(c)).collect()
 }
 
+/// Whether `c` is a bidirectional control: the embeddings and overrides (U+202A–U+202E), the
+/// isolates (U+2066–U+2069) and the direction marks (U+200E, U+200F, U+061C). They reorder
+/// the text around them unseen, so `approve\u{202E}txt.exe` reads otherwise than it is.
+pub fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}')
+}
+
+/// `text` without its bidirectional controls (issue 36), for text longer than a name that keeps
+/// its lines and every other character: an order's overview, titles, notes and checks as they
+/// are stored, and comment bodies as the review page shows them. Names lose every hidden
+/// character instead ([`without_hidden`]).
+pub fn without_bidi_controls(text: &str) -> String {
+    text.chars().filter(|&c| !is_bidi_control(c)).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bidi_controls_go_and_lines_stay() {
+        let text = "Approve\u{202E}exe.txt\u{202C}\n\u{2067}a\u{2069} \u{200F}b\u{061C}\tc";
+        assert_eq!(without_bidi_controls(text), "Approveexe.txt\na b\tc");
+        for c in [
+            '\u{202A}', '\u{202B}', '\u{202C}', '\u{202D}', '\u{202E}', '\u{2066}', '\u{2069}',
+        ] {
+            assert!(is_bidi_control(c) && is_format(c), "{c:?}");
+        }
+        assert_eq!(without_bidi_controls("مرحبا\n"), "مرحبا\n");
+    }
 
     #[test]
     fn bidi_and_zero_width_characters_are_format_characters() {

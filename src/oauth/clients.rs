@@ -206,9 +206,7 @@ pub fn is_metadata_document_url(client_id: &str, allow_loopback_http: bool) -> b
         && url.username().is_empty()
         && url.password().is_none()
         && path != "/"
-        && !path
-            .split('/')
-            .any(|segment| segment == "." || segment == "..")
+        && !super::redirect_uri::has_dot_segments(client_id)
 }
 
 /// Top-level names that never lead to the public internet: special-use names (RFC 6761, 6762,

@@ -287,6 +287,7 @@ enum Sentence {
     RedirectUserInfo,
     RedirectForbiddenScheme,
     RedirectInsecureHttp,
+    RedirectDotSegments,
     GrantCodeReused,
     GrantPkceVerifierMalformed,
     GrantRefreshReplayed,
@@ -340,6 +341,7 @@ fn redirect_problem(problem: &RedirectUriError) -> String {
         RedirectUriError::UserInfo => sentence(Sentence::RedirectUserInfo),
         RedirectUriError::ForbiddenScheme => sentence(Sentence::RedirectForbiddenScheme),
         RedirectUriError::InsecureHttp => sentence(Sentence::RedirectInsecureHttp),
+        RedirectUriError::DotSegments => sentence(Sentence::RedirectDotSegments),
     }
 }
 
@@ -414,6 +416,9 @@ pub enum RedirectUriError {
     ForbiddenScheme,
     /// `http` to anything but a loopback address.
     InsecureHttp,
+    /// A `.` or `..` path segment, plain or percent-encoded (`redirect_uri::has_dot_segments`,
+    /// the rule metadata document URLs follow too).
+    DotSegments,
 }
 
 #[cfg(test)]
@@ -460,6 +465,7 @@ mod tests {
             RedirectUriError::UserInfo,
             RedirectUriError::ForbiddenScheme,
             RedirectUriError::InsecureHttp,
+            RedirectUriError::DotSegments,
         ] {
             errors.push(Error::InvalidRedirectUri(problem));
             errors.push(Error::MetadataDocument(DocumentProblem::RedirectUri(
@@ -630,6 +636,7 @@ mod sentence_tests {
             (Sentence::RedirectUserInfo, "it contains a user name or password"),
             (Sentence::RedirectForbiddenScheme, "its scheme can run code or read files"),
             (Sentence::RedirectInsecureHttp, "plain http is allowed only for loopback addresses"),
+            (Sentence::RedirectDotSegments, "its path has a . or .. segment (also as %2e); write the path without them"),
             (Sentence::GrantCodeReused, "the authorization code was already used; the access it granted is revoked"),
             (Sentence::GrantPkceVerifierMalformed, "code_verifier must be 43 to 128 unreserved characters"),
             (Sentence::GrantRefreshReplayed, "the refresh token was already used; the access it granted is revoked"),

@@ -113,6 +113,10 @@ pub struct RevokeRequest {
 pub struct CheckRequest {
     pub token: String,
     pub limit_per_minute: u32,
+    /// A review page's request (issue 36): counted in the person's web window, apart from
+    /// MCP's, and not at all when `limit_per_minute` is 0 (a read; `rate_limit::web_limit`).
+    #[serde(default)]
+    pub web: bool,
     /// The resource this request was sent to (`{base_url}/mcp`): an OAuth token is accepted
     /// only there, the resource it was issued for (RFC 8707).
     pub resource: String,

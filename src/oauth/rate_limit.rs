@@ -17,6 +17,19 @@ use std::collections::VecDeque;
 pub const WINDOW_MS: u64 = 60_000;
 /// MCP requests per person per minute unless `RATE_LIMIT_PER_MINUTE` says otherwise.
 pub const DEFAULT_PER_PERSON: u32 = 120;
+/// The review pages' own budget per person per minute (issue 36), apart from MCP's, so a
+/// reviewer's browsing never spends an agent's budget nor the other way round: form posts
+/// (ticks, drafts, comments, arrange saves) count against it; page views, diffs and context
+/// (reads, each one GitHub read with the person's own token, which GitHub limits) count against
+/// none. 600 is five times MCP's: a fast review of a 320-file pull request, every file ticked one
+/// by one, posts about 330 (`tests/e2e/security-round3.test.mjs`).
+pub const WEB_POSTS_PER_PERSON: u32 = 600;
+
+/// Which budget a web request spends: `None` for reads, `Some(limit)` for posts.
+pub fn web_limit(post: bool) -> Option<u32> {
+    post.then_some(WEB_POSTS_PER_PERSON)
+}
+
 /// OAuth endpoint requests per address per minute unless `ADDRESS_RATE_LIMIT_PER_MINUTE` says
 /// otherwise. Generous, because offices share one address behind NAT.
 pub const DEFAULT_PER_ADDRESS: u32 = 60;
@@ -120,6 +133,30 @@ impl ClientAddress {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 36: web reads spend no budget; web posts their own, larger than MCP's.
+    #[test]
+    fn the_web_budget() {
+        assert_eq!(web_limit(false), None);
+        assert_eq!(web_limit(true), Some(WEB_POSTS_PER_PERSON));
+        const { assert!(WEB_POSTS_PER_PERSON >= 5 * DEFAULT_PER_PERSON) };
+        // The web's window is apart from MCP's: an MCP window at its limit admits no more, a
+        // web window beside it still admits its own.
+        let (mut mcp, mut web) = (Window::default(), Window::default());
+        for i in 0..DEFAULT_PER_PERSON {
+            assert_eq!(
+                mcp.admit(u64::from(i), DEFAULT_PER_PERSON),
+                Admission::Allowed
+            );
+        }
+        assert_ne!(mcp.admit(500, DEFAULT_PER_PERSON), Admission::Allowed);
+        for i in 0..330 {
+            assert_eq!(
+                web.admit(1000 + i, WEB_POSTS_PER_PERSON),
+                Admission::Allowed
+            );
+        }
+    }
 
     #[test]
     fn a_forged_header_is_ignored_in_local_development() {

@@ -28,6 +28,18 @@ const FORBIDDEN_SCHEMES: &[&str] = &[
     "wss",
 ];
 
+/// Whether a URL as written has a `.` or `..` path segment, plain or percent-encoded (`%2e`),
+/// with `/` or `\` between segments (URL parsers treat both as separators): the one rule for
+/// redirect URIs and metadata document URLs (`clients::is_metadata_document_url`), issue 36.
+/// A parser resolves such segments, so the URL compared would not be the URL written.
+pub fn has_dot_segments(text: &str) -> bool {
+    let path = text.split(['?', '#']).next().unwrap_or_default();
+    path.split(['/', '\\']).any(|segment| {
+        let decoded = segment.to_ascii_lowercase().replace("%2e", ".");
+        decoded == "." || decoded == ".."
+    })
+}
+
 /// A redirect URI that passed the registration rules, kept exactly as the client sent it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(transparent)]
@@ -47,6 +59,9 @@ impl RedirectUri {
         if text.contains('#') {
             return Err(RedirectUriError::Fragment);
         }
+        if has_dot_segments(text) {
+            return Err(RedirectUriError::DotSegments);
+        }
         let url = url::Url::parse(text).map_err(|_| RedirectUriError::Malformed)?;
         if !url.username().is_empty() || url.password().is_some() {
             return Err(RedirectUriError::UserInfo);
@@ -62,6 +77,7 @@ impl RedirectUri {
         }
     }
 
+    /// The URI as registered.
     pub fn as_str(&self) -> &str {
         &self.0
     }
@@ -208,6 +224,23 @@ mod tests {
         check("https://user:pw@app.example/cb", Err(UserInfo));
         check("https://user@app.example/cb", Err(UserInfo));
         check("/relative/path", Err(Malformed));
+        // Issue 36: dot segments, as for metadata document URLs.
+        for uri in [
+            "https://app.example/./cb",
+            "https://app.example/a/../cb",
+            "https://app.example/a/%2e%2e/cb",
+            "https://app.example/a/%2E/cb",
+            "http://127.0.0.1:1/a/..",
+            "cursor://x/a/../b",
+            "https://app.example/a\\..\\cb",
+        ] {
+            check(uri, Err(DotSegments));
+            assert!(
+                !crate::oauth::clients::is_metadata_document_url(uri, true),
+                "{uri}"
+            );
+        }
+        check("https://app.example/.well-known/cb?next=../x", Ok(()));
         check("", Err(Malformed));
         check("https://app.example/cb\n", Err(Malformed));
         check("https://app.example/c b", Err(Malformed));

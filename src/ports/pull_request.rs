@@ -48,6 +48,13 @@ pub trait Console {
 pub trait PersonIndex {
     /// Notes `ticked` in the index of `person` (a `gh:<id>`); the platform's words on failure.
     async fn note(&self, person: &str, ticked: &crate::person_data::Ticked) -> Result<(), String>;
+
+    /// Whether the index of `person` lists `ticked` (`person_data::HAS_TICKED`, issue 36).
+    async fn listed(
+        &self,
+        person: &str,
+        ticked: &crate::person_data::Ticked,
+    ) -> Result<bool, String>;
 }
 
 /// Everything above, as one object's surroundings hand them in.
@@ -85,5 +92,13 @@ impl<T: Console> Console for &T {
 impl<T: PersonIndex> PersonIndex for &T {
     async fn note(&self, person: &str, ticked: &crate::person_data::Ticked) -> Result<(), String> {
         (**self).note(person, ticked).await
+    }
+
+    async fn listed(
+        &self,
+        person: &str,
+        ticked: &crate::person_data::Ticked,
+    ) -> Result<bool, String> {
+        (**self).listed(person, ticked).await
     }
 }

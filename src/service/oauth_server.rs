@@ -128,6 +128,29 @@ pub async fn authenticate_bearer(
     base_url: &str,
     token: &str,
 ) -> Result<Caller, BearerRefusal> {
+    let limit = config.rate_limit_per_minute.max(1);
+    check_token(env, config, (base_url, token), (limit, false)).await
+}
+
+/// [`authenticate_bearer`] for a review page's session cookie (issue 36): a post spends the
+/// person's web budget, a read none (`rate_limit::web_limit`), never MCP's.
+pub async fn authenticate_web(
+    env: &Env,
+    config: &Config,
+    base_url: &str,
+    token: &str,
+    post: bool,
+) -> Result<Caller, BearerRefusal> {
+    let limit = crate::oauth::rate_limit::web_limit(post).unwrap_or(0);
+    check_token(env, config, (base_url, token), (limit, true)).await
+}
+
+async fn check_token(
+    env: &Env,
+    config: &Config,
+    (base_url, token): (&str, &str),
+    (limit_per_minute, web): (u32, bool),
+) -> Result<Caller, BearerRefusal> {
     let Some((kind, person)) = ours(config, token) else {
         return Err(BearerRefusal::Invalid);
     };
@@ -136,7 +159,8 @@ pub async fn authenticate_bearer(
     }
     let request = api::CheckRequest {
         token: token.to_string(),
-        limit_per_minute: config.rate_limit_per_minute.max(1),
+        limit_per_minute,
+        web,
         resource: crate::oauth::authorize::canonical_resource(base_url),
     };
     let reply: api::CheckReply = call_person(env, &person.object_name(), api::CHECK, &request)

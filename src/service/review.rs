@@ -105,6 +105,7 @@ pub(super) fn call_for(caller: &Caller, pull: &PullPath, base_url: &str) -> Revi
         ticks: Vec::new(),
         form: String::new(),
         json: false,
+        may_write: caller.may_write,
     }
 }
 
@@ -221,10 +222,17 @@ pub async fn arrange(
     pull: &PullPath,
     base_url: &str,
 ) -> worker::Result<HttpReply> {
+    let post = req.method() == worker::Method::Post;
     if !caller.may_write {
-        return Ok(message_page(403, "Read-only sign-in", "This browser signed in to LogiKFlow with read access only, so it can't save an order. Sign out, then sign in again and allow saving reading orders.", base_url));
+        let message = "This browser signed in to LogiKFlow with read access only, so it can't save an order. Sign out, then sign in again and allow saving reading orders.";
+        // A POST answers JSON like every arrange POST (issue 36).
+        return Ok(if post {
+            HttpReply::json(403, &serde_json::json!({ "error": message }))
+        } else {
+            message_page(403, "Read-only sign-in", message, base_url)
+        });
     }
-    if req.method() != worker::Method::Post {
+    if !post {
         return reviewer_route(req, env, config, caller, (pull, Route::Arrange), base_url).await;
     }
     let body = match forms::verified_post(

@@ -4,7 +4,8 @@
 //!
 //! Here, so a refused request costs no object request, in this order: the form's size, the
 //! checks of every browser POST (`forms::verified_post`: a form body, same origin, this browser
-//! session's token), the fields (`web::review_write::check`). Then the pull request's object
+//! session's token), the fields (`web::review_write::check`), and for a read-only sign-in
+//! anything that would send to GitHub (`web::review_write::sends_to_github`). Then the pull request's object
 //! reads the pull request as the viewer, checks the line against the diff at the head, and acts
 //! with the viewer's own token and its own drafts (`store::pull_request::writes` says in what
 //! order); this frames its answer. A browser with the page's script asks for JSON
@@ -22,7 +23,7 @@ use crate::tools::caller::Caller;
 use crate::tools::relay::reviewer::Route;
 use crate::web::csrf::BodyKind;
 use crate::web::review_page::pull_path;
-use crate::web::review_write::{check, Answer, Fields, MAX_FORM_BYTES};
+use crate::web::review_write::{check, sends_to_github, Answer, Fields, MAX_FORM_BYTES, READ_ONLY};
 
 /// `POST /r/{owner}/{repo}/pull/{n}/{comments|drafts|review|replies|threads|preview}`.
 pub async fn handle(
@@ -69,6 +70,11 @@ pub async fn handle(
     let fields = Fields::read(&body);
     if let Err(message) = check(action, &fields) {
         return Ok(refuse(400, &message, Some(&fields.body())));
+    }
+    // A read-only sign-in writes nothing to GitHub (issue 36), as `/mcp` requires
+    // `reviews:write` and `/arrange` refuses it: refused before any object request.
+    if !caller.may_write && sends_to_github(action, &fields) {
+        return Ok(refuse(403, READ_ONLY, Some(&fields.body())));
     }
     let mut call = call_for(caller, pull, base_url);
     call.form = String::from_utf8_lossy(&body).into_owned();

@@ -23,7 +23,7 @@ use worker::{Env, Method, Request};
 
 use super::forms;
 use super::oauth_server::{
-    access_ttl_seconds, address_limit, authenticate_bearer, grant_tokens, register_client, revoke,
+    access_ttl_seconds, address_limit, authenticate_web, grant_tokens, register_client, revoke,
     BearerRefusal,
 };
 use crate::config::Config;
@@ -288,7 +288,8 @@ pub async fn viewer(
         None => url.path().to_string(),
     };
     if let Some(access) = read_cookie(req, ACCESS_COOKIE, secure) {
-        match authenticate_bearer(env, config, base_url, &access).await {
+        let post = req.method() == worker::Method::Post;
+        match authenticate_web(env, config, base_url, &access, post).await {
             Ok(caller) => return Ok(Ok(caller)),
             Err(BearerRefusal::RateLimited {
                 retry_after_seconds,

@@ -21,8 +21,10 @@
 //!   access, times. They do not expire; revoking deletes the row.
 //! * `pending` — consent forms awaiting an answer: hash of the id, hash of the CSRF token, the
 //!   authorization request, expiry.
-//! * `ticked` — the pull requests the person ticked on, with the login the ticks are under and
-//!   when they last ticked there, so "Delete my data" can find their ticks (`person_data`).
+//! * `ticked` — the pull requests the person ticked on or keeps drafts on, with the key the rows
+//!   are under there (their `gh:<id>` since issue 36, their login before) and when they last
+//!   ticked there; `/data/ticked/has` tells a pull request's object whether rows under a login are
+//!   this person's (`person_data::adopts_login_rows`), so "Delete my data" can find their ticks (`person_data`).
 //!   Entries unchanged for a year go, as the ticks themselves do.
 //!
 //! `/data/forget` deletes every row of every table at once (grants, tokens, codes, consents, API
@@ -79,6 +81,8 @@ pub struct PersonStore {
     schema_ready: Cell<bool>,
     /// The rate-limit window (per person, or per address for `ip:` objects).
     window: RefCell<Window>,
+    /// The person's review pages' window, apart from MCP's (issue 36, `rate_limit::web_limit`).
+    web_window: RefCell<Window>,
     /// The imported AES-GCM key, once.
     key: RefCell<Option<JsValue>>,
     /// The last opened GitHub token, keyed by its sealed text, so `/check` decrypts once.
@@ -203,6 +207,7 @@ impl PersonStore {
             env,
             schema_ready: Cell::new(false),
             window: RefCell::new(Window::default()),
+            web_window: RefCell::new(Window::default()),
             key: RefCell::new(None),
             opened: RefCell::new(None),
             refreshing_since: Cell::new(0),
@@ -305,6 +310,7 @@ impl PersonStore {
             data::NOTE_TICKED => self.note_ticked(body),
             data::LIST_TICKED => self.list_ticked(body),
             data::DROP_TICKED => self.drop_ticked(body),
+            data::HAS_TICKED => self.has_ticked(body),
             data::FORGET => self.forget_everything(),
             _ => Ok(Reply::NotFound),
         }
@@ -493,10 +499,11 @@ impl PersonStore {
         {
             return Ok(api::CheckReply::Invalid);
         }
-        let admission = self
-            .window
-            .borrow_mut()
-            .admit(now_ms, request.limit_per_minute);
+        let admission = match (request.web, request.limit_per_minute) {
+            (true, 0) => Admission::Allowed,
+            (true, limit) => self.web_window.borrow_mut().admit(now_ms, limit),
+            (false, limit) => self.window.borrow_mut().admit(now_ms, limit),
+        };
         if let Admission::Limited {
             retry_after_seconds,
         } = admission
@@ -756,6 +763,22 @@ impl PersonStore {
             });
         }
         Ok(Reply::Json(list.to_json().to_string()))
+    }
+
+    /// Whether the index lists a pull request under a key (`person_data::adopts_login_rows`).
+    fn has_ticked(&self, body: &str) -> Result<Reply> {
+        self.ensure_schema()?;
+        let pull: data::Ticked = crate::json::decode(body)?;
+        let listed = self
+            .sql
+            .exec(
+                "SELECT 1 FROM ticked WHERE key = ?",
+                vec![text(&pull.key())],
+            )?
+            .raw()
+            .next()
+            .is_some();
+        Ok(Reply::Json(format!("{{\"listed\":{listed}}}")))
     }
 
     /// Removes index entries whose ticks were deleted.

@@ -48,16 +48,39 @@ impl Console for Platform<'_> {
     }
 }
 
-impl PersonIndex for Platform<'_> {
-    async fn note(&self, person: &str, ticked: &Ticked) -> Result<(), String> {
+impl Platform<'_> {
+    /// Posts `ticked` to `path` of `person`'s object; the answer's body when it is a 200.
+    async fn to_index(&self, person: &str, path: &str, ticked: &Ticked) -> Result<String, String> {
         let body = ticked.to_json().to_string();
-        let path = crate::person_data::NOTE_TICKED;
         let reply = crate::subrequest::post_to_object(self.env, "PERSONS", person, path, &body)
             .await
             .map_err(|error| error.to_string())?;
         match reply.status {
-            200 => Ok(()),
+            200 => Ok(reply.body),
             status => Err(format!("PERSONS {path} answered {status}")),
         }
+    }
+}
+
+/// `HAS_TICKED`'s answer.
+#[derive(serde::Deserialize)]
+struct Listed {
+    #[serde(default)]
+    listed: bool,
+}
+
+impl PersonIndex for Platform<'_> {
+    async fn note(&self, person: &str, ticked: &Ticked) -> Result<(), String> {
+        self.to_index(person, crate::person_data::NOTE_TICKED, ticked)
+            .await
+            .map(drop)
+    }
+
+    async fn listed(&self, person: &str, ticked: &Ticked) -> Result<bool, String> {
+        let body = self
+            .to_index(person, crate::person_data::HAS_TICKED, ticked)
+            .await?;
+        let answer: Listed = crate::json::decode(&body).map_err(|error| error.to_string())?;
+        Ok(answer.listed)
     }
 }

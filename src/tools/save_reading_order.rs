@@ -95,12 +95,32 @@ pub fn facts_from_snapshot(snapshot: &Snapshot) -> PullFacts {
 /// The stored form of an order: the order as given, plus its checklist identities so reviewers'
 /// ticks can follow an item across saves.
 pub fn stored_order(order: &Order) -> Value {
+    let order = &without_bidi_controls(order);
     let mut body = serde_json::to_value(order).unwrap_or_else(|_| json!({}));
     body["checklist"] = json!(checklist_ids(order)
         .into_iter()
         .map(|item| json!({ "id": item.id, "scope": item.scope, "text": item.text }))
         .collect::<Vec<_>>());
     body
+}
+
+/// The order with the bidirectional controls taken out of its words (issue 36,
+/// `unicode::without_bidi_controls`): overview, section titles, notes and checks. Paths stay as
+/// they are: they name the pull request's files.
+fn without_bidi_controls(order: &Order) -> Order {
+    let clean = |text: &mut String| *text = crate::unicode::without_bidi_controls(text);
+    let mut order = order.clone();
+    order.overview.iter_mut().for_each(clean);
+    for section in &mut order.sections {
+        section.title.iter_mut().for_each(clean);
+        section.note.iter_mut().for_each(clean);
+        section.checks.iter_mut().for_each(clean);
+        for file in &mut section.files {
+            file.note.iter_mut().for_each(clean);
+            file.checks.iter_mut().for_each(clean);
+        }
+    }
+    order
 }
 
 /// The message when the person may read but not write the repository.
@@ -212,6 +232,31 @@ mod tests {
 
     fn args(value: Value) -> Map<String, Value> {
         value.as_object().cloned().unwrap_or_default()
+    }
+
+    /// Issue 36: an order's words are stored without bidirectional controls; paths as they are.
+    #[test]
+    fn stored_orders_lose_bidi_controls_in_their_words() {
+        let order: Order = crate::json::read(&json!({
+            "overview": "Safe\u{202E}evil",
+            "sections": [{ "title": "T\u{2066}x\u{2069}", "note": "n\u{202D}", "checks": ["c\u{200F}"],
+                "files": [{ "path": "odd\u{202E}name.rs", "note": "f\u{202A}", "checks": ["k\u{202B}"] }] }]
+        }))
+        .unwrap_or_else(|e| panic!("{e}"));
+        let text = stored_order(&order).to_string();
+        assert!(
+            text.contains("Safeevil") && text.contains("\"Tx\""),
+            "{text}"
+        );
+        for c in [
+            '\u{202A}', '\u{202B}', '\u{202D}', '\u{2066}', '\u{2069}', '\u{200F}',
+        ] {
+            assert!(!text.contains(c), "{c:?} in {text}");
+        }
+        assert!(
+            text.contains("odd\u{202E}name.rs"),
+            "the path stays: {text}"
+        );
     }
 
     #[test]

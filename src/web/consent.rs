@@ -42,6 +42,9 @@ pub struct ConsentView<'a> {
 pub const READ_ACCESS: &str = "Read pull requests and saved orders";
 /// The label of the access that can be unticked.
 pub const WRITE_ACCESS: &str = "Save reading orders and diagrams";
+/// What the write access also covers (issue 36): a web sign-in without it sends nothing to
+/// GitHub from the review page (`web::review_write::sends_to_github`).
+pub const WRITE_ACCESS_COVERS: &str = "and, from LogiKFlow's review page, send reviews, comments and replies and resolve threads on GitHub as you";
 
 /// The consent page (its form posts to `/authorize/consent`).
 pub fn consent_page(view: &ConsentView) -> String {
@@ -78,7 +81,9 @@ pub fn consent_page(view: &ConsentView) -> String {
     body.push_str(" <span class=\"note\">(always)</span></li>\n");
     body.push_str("<li><label><input type=\"checkbox\" name=\"write\" value=\"on\" checked> ");
     body.push_str(WRITE_ACCESS);
-    body.push_str("</label></li>\n</ul>\n");
+    body.push_str(" <span class=\"note\">(");
+    body.push_str(WRITE_ACCESS_COVERS);
+    body.push_str(")</span></label></li>\n</ul>\n");
     body.push_str(CONSENT_NOTE);
     page(
         &format!(
@@ -162,6 +167,9 @@ mod tests {
         assert!(html.contains(READ_ACCESS));
         assert!(html.contains("name=\"write\" value=\"on\" checked"));
         assert!(html.contains(WRITE_ACCESS));
+        // Issue 36: the words say writing covers reviews and comments sent to GitHub as you.
+        assert!(html
+            .contains("send reviews, comments and replies and resolve threads on GitHub as you"));
         assert!(html.contains("name=\"csrf\" value=\"tok\""));
         assert!(html.contains("name=\"consent\" value=\"lfp_1001_abc\""));
         assert!(html.contains("127.0.0.1 (this computer)"));

@@ -305,8 +305,8 @@ pub fn render(page: &ReviewPage<'_>) -> String {
     diagram_panel(&mut out, page, &plan);
     order_panel(&mut out, page, &plan, &mut ctx);
     out.push_str("</div>\n</div>\n");
-    if page.discussion.is_some() {
-        discussion::box_template(&mut out);
+    if let Some(discussion) = page.discussion {
+        discussion::box_template(&mut out, discussion.forms.is_read_only());
     }
     // The keyboard help, shown by `?` (the script opens it; without the script it stays hidden).
     out.push_str(REVIEW_KEYS);

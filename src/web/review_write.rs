@@ -22,6 +22,21 @@ use crate::security::form;
 /// Larger than the other forms' cap (`forms::MAX_FORM_BYTES`), which holds only ASCII comments.
 pub const MAX_FORM_BYTES: usize = 1024 * 1024;
 
+/// Why a read-only sign-in sends nothing to GitHub, and how to get write access (issue 36): the
+/// one home of the words, for the Worker's refusal, the object's, and the page's notice.
+pub const READ_ONLY: &str = "This browser signed in to LogiKFlow with read access only (\"Save reading orders and diagrams\" was unticked), so LogiKFlow sends no reviews, comments, replies or resolved threads to GitHub as you from it. Drafts and previews still work. To send, sign out, sign in again and keep that box ticked.";
+
+/// Whether `action` with these fields sends something to GitHub as the viewer: a review, a
+/// single comment, a reply, a thread resolved or unresolved. A draft kept here, its change or
+/// deletion, and a preview stay in LogiKFlow, like ticks, so a read-only sign-in keeps them.
+pub fn sends_to_github(action: ReviewWrite, fields: &Fields) -> bool {
+    match action {
+        ReviewWrite::Comment => fields.get("mode").as_deref() == Some("single"),
+        ReviewWrite::Submit | ReviewWrite::Reply | ReviewWrite::Thread => true,
+        ReviewWrite::Draft | ReviewWrite::Preview => false,
+    }
+}
+
 /// How a request wants its answer.
 pub struct Answer<'a> {
     /// The page's script asked for JSON.

@@ -57,6 +57,31 @@ export const USERS = {
   },
 };
 
+/** The demo users as built, so a reset undoes renames and claims. */
+const ORIGINAL_USERS = Object.fromEntries(Object.entries(USERS).map(([login, user]) => [login, { ...user }]));
+
+/**
+ * A user renames their account (GitHub lets anyone do it): same id and token, the new login; the
+ * old login is free for another account to claim.
+ */
+export function renameUser(login, to) {
+  USERS[to] = { ...USERS[login], login: to };
+  delete USERS[login];
+  return USERS[to];
+}
+
+/** Another account claims a free login: a new user with its own id and fixed token. */
+export function claimLogin(login, id) {
+  USERS[login] = { login, id, name: null, email: null, token: `gho_standin_${login}_${id}`, created_at: '2026-01-01T00:00:00Z' };
+  return USERS[login];
+}
+
+/** Undoes every rename and claim. */
+export function restoreUsers() {
+  for (const login of Object.keys(USERS)) delete USERS[login];
+  for (const [login, user] of Object.entries(ORIGINAL_USERS)) USERS[login] = { ...user };
+}
+
 /** The demo user with this login, or undefined (safe for any string, e.g. "__proto__"). */
 export function userByLogin(login) {
   return typeof login === 'string' && Object.hasOwn(USERS, login) ? USERS[login] : undefined;

@@ -16,7 +16,7 @@ import http from 'node:http';
 import { randomBytes, createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 
-import { USERS, OWNER, userByLogin, buildWorld, accessLevel, resolveRef, readContents, syntheticHeadFile, compareCommits, pushToPull, pushedFilesBetween, resetWorld } from './data.mjs';
+import { USERS, OWNER, userByLogin, renameUser, claimLogin, restoreUsers, buildWorld, accessLevel, resolveRef, readContents, syntheticHeadFile, compareCommits, pushToPull, pushedFilesBetween, resetWorld } from './data.mjs';
 import { FaultTable, FaultSpecError, STATUS_MESSAGES } from './faults.mjs';
 import { Auth } from './oauth.mjs';
 import { Apps, readManifest } from './apps.mjs';
@@ -228,6 +228,7 @@ export async function startStandin(options = {}) {
     logTotal = 0;
     pushCounter = 0;
     resetWorld(world);
+    restoreUsers();
     auth.reset();
     limiter.clear();
     config.expiringTokens = false;
@@ -875,6 +876,18 @@ export async function startStandin(options = {}) {
         if (route === 'revoke') auth.revoke(body.token);
         else auth.expire(body.token);
         return ok({ token: body.token, [route === 'revoke' ? 'revoked' : 'expired']: true });
+      }
+      case 'POST users/rename': {
+        need(userByLogin(body.login), 'login must be a current user');
+        need(typeof body.to === 'string' && /^[A-Za-z0-9-]{1,39}$/.test(body.to) && !userByLogin(body.to), 'to must be a free login');
+        const user = renameUser(body.login, body.to);
+        return ok({ login: user.login, id: user.id });
+      }
+      case 'POST users/claim': {
+        need(typeof body.login === 'string' && /^[A-Za-z0-9-]{1,39}$/.test(body.login) && !userByLogin(body.login), 'login must be a free login (rename its holder first)');
+        need(Number.isInteger(body.id) && body.id > 0 && !Object.values(USERS).some((u) => u.id === body.id), 'id must be a positive integer no user has');
+        const user = claimLogin(body.login, body.id);
+        return ok({ login: user.login, id: user.id, token: user.token }, 201);
       }
       case 'GET oauth-user':
         return ok({ login: auth.oauthUser });

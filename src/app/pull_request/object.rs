@@ -9,7 +9,7 @@ use std::cell::Cell;
 use super::read::{read_as_viewer_in_object, PullRead, ReadMemo};
 use super::records::{Records, TickSweep};
 use crate::github::client::GitHub;
-use crate::person_data::Ticked;
+use crate::person_data::{self as data, Ticked};
 use crate::ports::clock::Clock;
 use crate::ports::github::GitHubTransport;
 use crate::ports::pull_request::Surroundings;
@@ -73,13 +73,53 @@ impl<'a, St: Storage, P: Surroundings> Object<'a, St, P> {
             read_as_viewer_in_object(&self.platform, self.memo, viewer.github, viewer.pull).await;
         if read.is_ok() {
             self.schema()?;
+            self.adopt_login_rows(viewer).await;
         }
         Ok(read)
     }
 
-    /// Notes in the viewer's index (`person`, a `gh:<id>`) that `login` holds ticks or drafts on
-    /// this pull request (see `person_data`). Local users (`local:<login>`) have no object and
-    /// nothing to note.
+    /// Moves the viewer's ticks and drafts from before issue 36, stored under their login, to
+    /// their person id, when they are theirs (`person_data::adopts_login_rows` says how that is
+    /// known): the index is asked only when rows under the login exist here, and the new key is
+    /// noted in the index before any row moves. A failure leaves the rows where they were (not
+    /// shown, tried again on the next request) and is logged.
+    pub async fn adopt_login_rows<T: GitHubTransport>(&self, viewer: &Viewer<'_, T>) {
+        if let Err(error) = self.try_adopt_login_rows(viewer).await {
+            self.platform
+                .error(&format!("moving rows to the person id failed: {error}"));
+        }
+    }
+
+    async fn try_adopt_login_rows<T: GitHubTransport>(
+        &self,
+        viewer: &Viewer<'_, T>,
+    ) -> Result<(), String> {
+        let call = viewer.call;
+        let records = self.records();
+        if !data::adopts_login_rows(&call.person, &call.login, true)
+            || !records
+                .holds_rows(&call.login)
+                .map_err(|error| error.to_string())?
+        {
+            return Ok(());
+        }
+        let listed = call.person.starts_with("local:")
+            || self
+                .platform
+                .listed(&call.person, &ticked(viewer.pull, &call.login))
+                .await?;
+        if data::adopts_login_rows(&call.person, &call.login, listed) {
+            self.note_ticked(viewer).await?;
+            records
+                .move_rows(&call.login, &call.person)
+                .map_err(|error| error.to_string())?;
+        }
+        Ok(())
+    }
+
+    /// Notes in the viewer's index (`person`, a `gh:<id>`) that they keep ticks or drafts on this
+    /// pull request, under their person id (issue 36; see `person_data`). Local users
+    /// (`local:<login>`) have no object and nothing to note.
     pub async fn note_ticked<T: GitHubTransport>(
         &self,
         viewer: &Viewer<'_, T>,
@@ -88,12 +128,19 @@ impl<'a, St: Storage, P: Surroundings> Object<'a, St, P> {
         if !call.person.starts_with("gh:") {
             return Ok(());
         }
-        let entry = Ticked {
-            owner: viewer.pull.owner.clone(),
-            repo: viewer.pull.repo.clone(),
-            number: viewer.pull.number,
-            login: call.login.clone(),
-        };
-        self.platform.note(&call.person, &entry).await
+        self.platform
+            .note(&call.person, &ticked(viewer.pull, &call.person))
+            .await
+    }
+}
+
+/// The index's entry for this pull request under `key` (a person id, or a login from before
+/// issue 36).
+fn ticked(pull: &PullPath, key: &str) -> Ticked {
+    Ticked {
+        owner: pull.owner.clone(),
+        repo: pull.repo.clone(),
+        number: pull.number,
+        login: key.to_string(),
     }
 }

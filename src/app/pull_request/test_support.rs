@@ -216,6 +216,14 @@ impl PersonIndex for Around {
             .push(format!("{person} {}", ticked.key()));
         Ok(())
     }
+
+    async fn listed(&self, person: &str, ticked: &Ticked) -> Result<bool, String> {
+        if self.refuse_notes.get() {
+            return Err("the person's object is unavailable (the test says)".into());
+        }
+        let key = format!("{person} {}", ticked.key());
+        Ok(self.noted.borrow().contains(&key))
+    }
 }
 
 impl Cache for Around {

@@ -10,6 +10,10 @@
 //! storage; then every tick, with no await between them (the object's writes of one
 //! synchronous run are committed together), each against the cap of
 //! [`MAX_TICKS_PER_PERSON`] ticks a person holds here. The reply gives one result per tick.
+//!
+//! Ticks (and drafts) are keyed by the person id (`gh:<id>`), not the login (issue 36); rows from
+//! before, under a login, move to the rightful account's id on its first request here
+//! (`object::Object::adopt_login_rows`, `person_data::adopts_login_rows`).
 
 use super::object::{Object, Storage, Viewer};
 use super::read::PullRead;
@@ -89,7 +93,8 @@ async fn store_ticks<St: Storage, P: Surroundings, T: GitHubTransport>(
             continue;
         };
         let reply = records.tick(&Tick {
-            person: call.login.clone(),
+            // Keyed by the person id, not the login (issue 36).
+            person: call.person.clone(),
             items,
             done: tick.done,
             head_sha: head.to_string(),

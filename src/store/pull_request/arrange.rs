@@ -27,23 +27,31 @@ impl PullRequestStore {
     ) -> worker::Result<HttpReply> {
         let (call, pull) = (viewer.call, viewer.pull);
         let base_url = call.base_url.as_str();
-        let read = match self.viewer_read_or_page(viewer).await? {
+        // Every refusal of a save is JSON, as the editor's script reads it (issue 36); the
+        // editor's page gets a page.
+        let refuse = |status: u16, title: &str, message: &str| {
+            if save {
+                HttpReply::json(status, &serde_json::json!({ "error": message }))
+            } else {
+                message_page(status, title, message, base_url)
+            }
+        };
+        let read = match self.viewer_read(viewer).await? {
             Ok(read) => read,
-            Err(page) => return Ok(page),
+            Err(message) => return Ok(refuse(404, "Can't open this pull request", &message)),
         };
         if !read.repository.can_arrange() {
             let message = save::no_write_access(&call.login, &pull.owner, &pull.repo, "an order");
-            return Ok(message_page(403, "Read-only", &message, base_url));
+            return Ok(refuse(403, "Read-only", &message));
         }
         let Some(record) = self.records().current()?.order else {
-            return Ok(message_page(404, "No order yet", "Ask an agent to arrange this pull request first (save_reading_order); then you can adjust it here.", base_url));
+            return Ok(refuse(404, "No order yet", "Ask an agent to arrange this pull request first (save_reading_order); then you can adjust it here."));
         };
         let Ok(order) = crate::json::read::<Order>(&record.body) else {
-            return Ok(message_page(
+            return Ok(refuse(
                 500,
                 "Unreadable order",
                 "The saved order could not be read.",
-                base_url,
             ));
         };
         if !save {

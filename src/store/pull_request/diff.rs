@@ -73,10 +73,10 @@ impl PullRequestStore {
         let comments = comments(&self.platform(), github, pull, read.pull.review_comments).await;
         let on_file = comments.iter().filter(|c| c.path == path).count();
         let threads = threads(&self.platform(), github, pull, on_file).await;
-        let drafts = self.records().drafts(&call.login).unwrap_or_default();
+        let drafts = self.records().drafts(&call.person).unwrap_or_default();
         let back = pull_path(&pull.owner, &pull.repo, pull.number);
         let discussion = Discussion {
-            forms: Forms::new(&back, &call.csrf, &read.pull.head.sha),
+            forms: Forms::new(&back, &call.csrf, &read.pull.head.sha).may_write(call.may_write),
             drafts: &drafts,
             threads: &threads,
         };
@@ -101,7 +101,7 @@ impl PullRequestStore {
         let title = format!("{path} · {}/{}#{}", pull.owner, pull.repo, pull.number);
         Ok(html(
             200,
-            diff_view::fragment_page(&title, &back, path, &fragment, base_url),
+            diff_view::fragment_page(&title, &back, path, &fragment, (base_url, call.may_write)),
         )
         .with_header(CSRF_COOKIE_HEADER, "1"))
     }

@@ -56,7 +56,7 @@ impl PullRequestStore {
             .order
             .as_ref()
             .and_then(|r| crate::json::read::<Order>(&r.body).ok());
-        let stored = self.reviewer_state(&call.login)?;
+        let stored = self.reviewer_state(&call.person)?;
         let order_head = current.order.as_ref().map(|r| r.head_sha.as_str());
         let stored = self
             .migrate_legacy_ticks(
@@ -77,7 +77,7 @@ impl PullRequestStore {
             review_reads::comments(&self.platform(), github, pull, read.pull.review_comments).await;
         let versions: Vec<review_page::VersionInfo> = history.iter().map(Into::into).collect();
         let threads = review_reads::threads(&self.platform(), github, pull, comments.len()).await;
-        let drafts = self.records().drafts(&call.login).unwrap_or_else(|error| {
+        let drafts = self.records().drafts(&call.person).unwrap_or_else(|error| {
             worker::console_error!("reading drafts failed: {error}");
             Vec::new()
         });
@@ -86,7 +86,8 @@ impl PullRequestStore {
                 &review_page::pull_path(&pull.owner, &pull.repo, pull.number),
                 &call.csrf,
                 head,
-            ),
+            )
+            .may_write(call.may_write),
             drafts: &drafts,
             threads: &threads,
         };
@@ -175,7 +176,7 @@ impl PullRequestStore {
             &unchanged,
         );
         self.records()
-            .migrate(&viewer.call.login, &migration.add, &migration.remove)?;
+            .migrate(&viewer.call.person, &migration.add, &migration.remove)?;
         stored.ticks.retain(|tick| !legacy(tick));
         stored.ticks.extend(migration.add);
         Ok(stored)

@@ -24,11 +24,17 @@ use crate::review::drafts::{self, Draft, DraftDelete, DraftPut, PutOutcome};
 use crate::router::ReviewWrite;
 use crate::web::comment_markdown;
 use crate::web::review_page::{discussion, pull_path};
-use crate::web::review_write::{check, Answer, Checked, Fields};
+use crate::web::review_write::{check, sends_to_github, Answer, Checked, Fields, READ_ONLY};
 
 /// The message when the drafts' storage or the person's index fails.
 const DRAFTS_UNAVAILABLE: &str =
     "Drafts are unavailable right now; try again (your text is still in the box).";
+
+/// Deleting a draft id that isn't one of the viewer's drafts here (issue 36).
+const DRAFT_NOT_YOURS: &str = "Nothing was deleted: you hold no draft with this id on this pull request (it may have been sent or deleted meanwhile). Reload the page.";
+
+/// Resolving a thread id that isn't one of this pull request's threads (issue 36).
+const THREAD_NOT_HERE: &str = "Nothing was sent: this thread is not one of this pull request's review threads as GitHub lists them. Reload the page and use the thread's own Resolve button.";
 
 impl PullRequestStore {
     /// Runs a review write the Worker checked the shape of.
@@ -50,6 +56,10 @@ impl PullRequestStore {
             Ok(checked) => checked,
             Err(message) => return Ok(answer.refuse(400, &message, Some(&body))),
         };
+        // The Worker refused this for a read-only sign-in already; the object holds the rule too.
+        if !call.may_write && sends_to_github(action, &fields) {
+            return Ok(answer.refuse(403, READ_ONLY, Some(&body)));
+        }
         let read = match self.viewer_read(viewer).await? {
             Ok(read) => read,
             Err(message) => return Ok(answer.refuse(404, &message, Some(&body))),
@@ -92,7 +102,8 @@ impl PullRequestStore {
                 .ok()
                 .map(|d| d.anchor);
                 let commented = anchor.map(|a| drafts::commented_lines(ctx.patch(&a.path), &a));
-                let html = comment_markdown::render(&body, commented.as_deref());
+                let html =
+                    comment_markdown::render(&discussion::shown(&body), commented.as_deref());
                 Ok(HttpReply::json(200, &serde_json::json!({ "html": html })))
             }
         }
@@ -111,8 +122,15 @@ struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
+    /// The viewer's GitHub login, shown with what they send.
     fn login(&self) -> &str {
         &self.viewer.call.login
+    }
+
+    /// The key the viewer's drafts are stored under: their person id, not their login, which
+    /// another account may hold later (issue 36).
+    fn key(&self) -> &str {
+        &self.viewer.call.person
     }
 
     fn number(&self) -> u64 {
@@ -169,7 +187,7 @@ impl Ctx<'_> {
 
     /// The viewer's drafts here, oldest first.
     fn drafts(&self) -> worker::Result<Vec<Draft>> {
-        Ok(self.store.records().drafts(self.login())?)
+        Ok(self.store.records().drafts(self.key())?)
     }
 
     async fn store_draft(&self, put: &DraftPut) -> Result<u64, HttpReply> {
@@ -212,7 +230,7 @@ impl Ctx<'_> {
         let draft = self.draft_of(new.anchor, new.body);
         if !single {
             let put = DraftPut {
-                person: self.login().to_string(),
+                person: self.key().to_string(),
                 id: None,
                 draft,
             };
@@ -249,7 +267,7 @@ impl Ctx<'_> {
                 // Without the script the box is gone once the form is sent: keep the text as a
                 // draft, and say so.
                 let put = DraftPut {
-                    person: self.login().to_string(),
+                    person: self.key().to_string(),
                     id: None,
                     draft,
                 };
@@ -269,7 +287,8 @@ impl Ctx<'_> {
 
     fn draft_html(&self, draft: &Draft) -> String {
         let patch = self.patch(&draft.anchor.path);
-        let forms = discussion::Forms::new(&self.answer.back, self.csrf, self.head());
+        let forms = discussion::Forms::new(&self.answer.back, self.csrf, self.head())
+            .may_write(self.viewer.call.may_write);
         let gone = !draft.is_on(patch, self.head());
         let commented = drafts::commented_lines(patch, &draft.anchor);
         let mut out = String::new();
@@ -293,7 +312,7 @@ impl Ctx<'_> {
         draft.body = body;
         draft.updated_at = crate::time::rfc3339(worker::Date::now().as_millis());
         let put = DraftPut {
-            person: self.login().to_string(),
+            person: self.key().to_string(),
             id: Some(id),
             draft,
         };
@@ -309,10 +328,13 @@ impl Ctx<'_> {
 
     fn delete_draft(&self, id: u64) -> worker::Result<HttpReply> {
         let delete = DraftDelete {
-            person: self.login().to_string(),
+            person: self.key().to_string(),
             ids: vec![id],
         };
-        self.store.records().delete_drafts(&delete)?;
+        // Only the viewer's own drafts are deleted; say so when nothing was (issue 36).
+        if self.store.records().delete_drafts(&delete)? == 0 {
+            return Ok(self.answer.refuse(404, DRAFT_NOT_YOURS, None));
+        }
         Ok(self.answer.done(
             "#finish-review",
             serde_json::json!({ "deleted": id, "drafts": self.count() }),
@@ -364,7 +386,7 @@ impl Ctx<'_> {
         {
             Ok(created) => {
                 let delete = DraftDelete {
-                    person: self.login().to_string(),
+                    person: self.key().to_string(),
                     ids: all.iter().map(|d| d.id).collect(),
                 };
                 if let Err(error) = self.store.records().delete_drafts(&delete) {
@@ -398,6 +420,20 @@ impl Ctx<'_> {
     }
 
     async fn thread(&self, thread: &str, resolve: bool) -> worker::Result<HttpReply> {
+        // Only a thread of this pull request, as GitHub lists them to the viewer (the first
+        // `graphql::MAX_THREADS`, the ones the page offers Resolve on); nothing is sent
+        // otherwise (issue 36).
+        let comments = self.read.pull.review_comments.map_or(1, |n| n as usize);
+        let threads = crate::app::pull_request::review_reads::threads(
+            &self.store.platform(),
+            self.viewer.github,
+            self.viewer.pull,
+            comments,
+        )
+        .await;
+        if !threads.iter().any(|t| t.id == thread) {
+            return Ok(self.answer.refuse(404, THREAD_NOT_HERE, None));
+        }
         let text = graphql::resolve_request(thread, resolve);
         let result = self
             .viewer

@@ -112,10 +112,12 @@ pub struct ReviewerCall {
     pub number: u64,
     /// The viewer's GitHub token: the object reads GitHub as the viewer, never stores it.
     pub github_token: String,
-    /// The viewer's login: ticks and drafts are theirs under it.
+    /// The viewer's login, shown with what they write; ticks and drafts written before issue 36
+    /// are under it (`person_data::adopts_login_rows`).
     pub login: String,
-    /// The viewer's person id (`gh:<id>`, or `local:<login>`), whose index of ticked pull
-    /// requests a stored tick is noted in first (`person_data`).
+    /// The viewer's person id (`gh:<id>`, or `local:<login>`): their ticks and drafts are theirs
+    /// under it, and a stored tick is noted in their index of ticked pull requests first
+    /// (`person_data`).
     pub person: String,
     /// The request's query string, undecoded (page: `version`, `view`, `from`, `fragment`;
     /// diff: `path`, `hunks`, `first`, `fragment`; context: `path`, `from`, `to`).
@@ -137,6 +139,11 @@ pub struct ReviewerCall {
     /// The answer is wanted as JSON (the page's script), not a page or a 303 (`Route::Write`).
     #[serde(default)]
     pub json: bool,
+    /// The viewer's sign-in may write (issue 36): without it the page offers no form that sends
+    /// to GitHub, and the object refuses such a write as the Worker did
+    /// (`web::review_write::sends_to_github`). Absent means read-only.
+    #[serde(default)]
+    pub may_write: bool,
 }
 
 impl ReviewerCall {
@@ -160,6 +167,7 @@ impl ReviewerCall {
             "ticks": ticks,
             "form": self.form,
             "json": self.json,
+            "may_write": self.may_write,
         })
         .to_string()
     }

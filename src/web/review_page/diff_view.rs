@@ -541,7 +541,7 @@ pub fn fragment_page(
     back_href: &str,
     path: &str,
     fragment_html: &str,
-    base_url: &str,
+    (base_url, may_write): (&str, bool),
 ) -> String {
     let mut body = String::with_capacity(fragment_html.len() + 4096);
     let _ = write!(
@@ -552,7 +552,7 @@ pub fn fragment_page(
         escape(path)
     );
     body.push_str(fragment_html);
-    discussion::box_template(&mut body);
+    discussion::box_template(&mut body, !may_write);
     page_extras(&mut body);
     html::page(title, &body, base_url)
 }

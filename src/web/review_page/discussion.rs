@@ -29,6 +29,9 @@ pub struct Forms {
     head: String,
     /// The head, as is (to tell whether a draft is still on its line).
     head_sha: String,
+    /// The sign-in is read-only (issue 36): no form that sends to GitHub is offered (no single
+    /// comment, reply, resolve or review); drafts and previews stay.
+    read_only: bool,
 }
 
 impl Forms {
@@ -38,7 +41,19 @@ impl Forms {
             csrf: escape(csrf),
             head: escape(head),
             head_sha: head.to_string(),
+            read_only: false,
         }
+    }
+
+    /// The sign-in may not send to GitHub.
+    pub fn is_read_only(&self) -> bool {
+        self.read_only
+    }
+
+    /// The same forms for a sign-in that may (`true`) or may not send to GitHub.
+    pub fn may_write(mut self, may_write: bool) -> Forms {
+        self.read_only = !may_write;
+        self
     }
 
     fn open(&self, out: &mut String, action: &str, class: &str) {
@@ -130,6 +145,9 @@ pub fn thread_html(
 }
 
 fn thread_controls(out: &mut String, root: u64, thread: Option<&Thread>, forms: &Forms) {
+    if forms.read_only {
+        return;
+    }
     out.push_str("<div class=\"thread-actions\">");
     if thread.is_none_or(|t| t.can_reply) {
         let _ = write!(
@@ -199,8 +217,14 @@ pub fn comment_html(out: &mut String, comment: &ReviewComment, commented: &[Stri
     }
     out.push_str("</p><div class=\"cmt-body\">");
     let lines = (!commented.is_empty()).then_some(commented);
-    out.push_str(&comment_markdown::render(comment.body.trim(), lines));
+    out.push_str(&comment_markdown::render(&shown(&comment.body), lines));
     out.push_str("</div></div>\n");
+}
+
+/// A comment's body as the page renders it: trimmed, without bidirectional controls (issue 36:
+/// they would reorder the text unseen; `unicode::without_bidi_controls`).
+pub fn shown(body: &str) -> String {
+    crate::unicode::without_bidi_controls(body.trim())
 }
 
 /// A comment the viewer just sent (the script puts it in place).
@@ -216,7 +240,7 @@ pub fn sent_html(login: &str, body: &str, html_url: &str) -> String {
         None => out.push_str("just now"),
     }
     out.push_str("</p><div class=\"cmt-body\">");
-    out.push_str(&comment_markdown::render(body.trim(), None));
+    out.push_str(&comment_markdown::render(&shown(body), None));
     out.push_str("</div></div>\n");
     out
 }
@@ -254,7 +278,7 @@ pub fn draft_html(
     }
     let lines = (!commented.is_empty()).then_some(commented);
     out.push_str("<div class=\"cmt-body\">");
-    out.push_str(&comment_markdown::render(draft.body.trim(), lines));
+    out.push_str(&comment_markdown::render(&shown(&draft.body), lines));
     out.push_str("</div><div class=\"thread-actions\">");
     out.push_str("<details class=\"edit\"><summary class=\"button\">Edit</summary>");
     forms.open(out, "drafts", "cmt-form draft-form");
@@ -280,7 +304,7 @@ pub fn draft_html(
 }
 
 /// The comment box's fields and buttons, shared by the plain per-diff form and the script's box.
-fn box_fields(out: &mut String, id: &str) {
+fn box_fields(out: &mut String, id: &str, read_only: bool) {
     let _ = write!(
         out,
         "<div class=\"cmt-tabs\" role=\"tablist\" hidden>\
@@ -289,10 +313,14 @@ fn box_fields(out: &mut String, id: &str) {
          <label for=\"{id}\">Comment <span class=\"muted\">(Markdown; a <code>```suggestion</code> block proposes new lines)</span></label>\
          <textarea id=\"{id}\" name=\"body\" rows=\"5\" required maxlength=\"{max}\"></textarea>\
          <div class=\"cmt-preview md\" hidden></div>\
-         <p class=\"cmt-buttons\"><button class=\"button primary\" type=\"submit\" name=\"mode\" value=\"draft\">Start a review</button> \
-         <button class=\"button\" type=\"submit\" name=\"mode\" value=\"single\">Add single comment</button></p>\
+         <p class=\"cmt-buttons\"><button class=\"button primary\" type=\"submit\" name=\"mode\" value=\"draft\">Start a review</button>{single}</p>\
          <p class=\"cmt-status\" role=\"status\" aria-live=\"polite\"></p>",
-        max = drafts::MAX_BODY_CHARS
+        max = drafts::MAX_BODY_CHARS,
+        single = if read_only {
+            ""
+        } else {
+            " <button class=\"button\" type=\"submit\" name=\"mode\" value=\"single\">Add single comment</button>"
+        }
     );
 }
 
@@ -311,7 +339,7 @@ pub fn file_form(out: &mut String, path: &str, forms: &Forms, serial: usize) {
         escape(path),
         forms.head
     );
-    box_fields(out, &id);
+    box_fields(out, &id, forms.read_only);
     out.push_str("</form></details>\n");
 }
 
@@ -358,6 +386,13 @@ pub fn finish_panel(
         }
         out.push_str("</div>");
     }
+    if discussion.forms.read_only {
+        // Nothing here sends to GitHub: say why, and how to get write access.
+        out.push_str("<p class=\"notice\" role=\"note\">");
+        escape_into(out, crate::web::review_write::READ_ONLY);
+        out.push_str("</p></div></details>\n");
+        return;
+    }
     discussion.forms.open(out, "review", "cmt-form finish-form");
     let _ = writeln!(
         out,
@@ -384,12 +419,12 @@ pub fn draft_count(count: usize) -> String {
 
 /// The script's comment box, cloned under the line a reviewer comments on; a `<template>`, so
 /// without the script it is never shown.
-pub fn box_template(out: &mut String) {
+pub fn box_template(out: &mut String, read_only: bool) {
     out.push_str("<template id=\"cmt-box\"><tr class=\"cmt-row cmt-box-row\"><td colspan=\"3\"><div class=\"cmt-box\">\
         <p class=\"cmt-where\"></p><form method=\"post\" class=\"cmt-form cmt-new\">\
         <input type=\"hidden\" name=\"csrf\"><input type=\"hidden\" name=\"path\"><input type=\"hidden\" name=\"head\">\
         <input type=\"hidden\" name=\"line\"><input type=\"hidden\" name=\"side\"><input type=\"hidden\" name=\"start_line\"><input type=\"hidden\" name=\"start_side\">");
-    box_fields(out, "cmt-box-body");
+    box_fields(out, "cmt-box-body", read_only);
     out.push_str("<p class=\"cmt-buttons\"><button type=\"button\" class=\"button cmt-cancel\">Cancel</button></p></form></div></td></tr></template>\n");
 }
 
@@ -449,5 +484,60 @@ mod tests {
         );
         assert!(out.contains("value=\"request_changes\""), "{out}");
         assert_eq!(draft_count(1), "· 1 draft comment");
+    }
+
+    /// Issue 36: comment bodies are shown without bidirectional controls.
+    #[test]
+    fn comments_lose_bidi_controls() {
+        let html = sent_html(
+            "octo",
+            "Looks good \u{202E}txt.exe\u{202C} \u{2066}x\u{2069}",
+            "",
+        );
+        assert!(html.contains("Looks good txt.exe x"), "{html}");
+        assert!(
+            !html.contains('\u{202E}') && !html.contains('\u{2066}'),
+            "{html}"
+        );
+    }
+
+    /// Issue 36: a read-only sign-in is offered no form that sends to GitHub (single comment,
+    /// reply, resolve, the review), only drafts, and is told why and how to get write access.
+    #[test]
+    fn a_read_only_sign_in_gets_no_form_that_sends_to_github() {
+        let drafts = [draft(2, "x")];
+        let thread = Thread {
+            id: "PRRT_1".into(),
+            resolved: false,
+            can_resolve: true,
+            can_unresolve: true,
+            can_reply: true,
+            first_comment: 5,
+        };
+        let render = |may_write: bool| {
+            let forms = Forms::new("/r/o/r/pull/1", "t", "abc").may_write(may_write);
+            let discussion = Discussion {
+                forms: forms.clone(),
+                drafts: &drafts,
+                threads: &[],
+            };
+            let mut out = String::new();
+            finish_panel(&mut out, &discussion, &|_| Some(PATCH.to_string()));
+            thread_controls(&mut out, 5, Some(&thread), &forms);
+            file_form(&mut out, "a.rs", &forms, 1);
+            box_template(&mut out, forms.is_read_only());
+            out
+        };
+        let writable = render(true);
+        for form in ["/review\"", "/replies\"", "/threads\"", "value=\"single\""] {
+            assert!(writable.contains(form), "{form}: {writable}");
+        }
+        let read_only = render(false);
+        for form in ["/review\"", "/replies\"", "/threads\"", "value=\"single\""] {
+            assert!(!read_only.contains(form), "{form}: {read_only}");
+        }
+        assert!(read_only.contains("value=\"draft\""), "{read_only}");
+        assert!(read_only.contains("/comments\""), "{read_only}");
+        assert!(read_only.contains("sign in again"), "{read_only}");
     }
 }

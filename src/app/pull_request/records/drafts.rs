@@ -1,6 +1,6 @@
 //! Each reviewer's draft comments before they are sent (issue 29): one row per draft, keyed by
-//! the reviewer like ticks (so "Delete my data" finds them through the same index of pull
-//! requests).
+//! the reviewer's person id like ticks (issue 36: not the login, which another account may
+//! claim; so "Delete my data" finds them through the same index of pull requests).
 //!
 //! A row holds the draft as JSON (`review::drafts::Draft` without its id, which is the row's) and
 //! when it last changed. A person holds at most [`MAX_DRAFTS_PER_PERSON`] drafts on one pull

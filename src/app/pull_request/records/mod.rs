@@ -45,6 +45,32 @@ impl<'a, S: Sql> Records<'a, S> {
         }
     }
 
+    /// Whether any tick or draft is stored under `key` (issue 36: a login, from before rows were
+    /// keyed by person id).
+    pub fn holds_rows(&self, key: &str) -> Result<bool, SqlError> {
+        for table in ["ticks", "drafts"] {
+            let query = format!("SELECT person FROM {table} WHERE person = ? LIMIT 1");
+            let found: Vec<Returned> = self.sql.rows(&query, &[key.into()])?;
+            if !found.is_empty() {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// Moves every tick and draft stored under `from` to `to`, in one synchronous run (committed
+    /// together); a tick `to` holds already stays as it is.
+    pub fn move_rows(&self, from: &str, to: &str) -> Result<(), SqlError> {
+        let keys = [to.into(), from.into()];
+        self.sql.run(
+            "UPDATE OR IGNORE ticks SET person = ? WHERE person = ?",
+            &keys,
+        )?;
+        self.forget_ticks(from)?;
+        self.sql
+            .run("UPDATE drafts SET person = ? WHERE person = ?", &keys)
+    }
+
     /// Deletes every tick and draft of one person ("Delete my data"); answers how many rows went.
     pub fn forget(&self, person: &str) -> Result<usize, SqlError> {
         Ok(self.forget_ticks(person)? + self.forget_drafts(person)?)

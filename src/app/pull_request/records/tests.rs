@@ -506,3 +506,35 @@ fn forgetting_a_person_removes_their_ticks_and_drafts_only() {
     assert_eq!(records.drafts("gh:2").unwrap().len(), 1);
     assert_eq!(records.forget("gh:1").unwrap(), 0);
 }
+
+/// Issue 36: rows under a login move to the person id in one run; a tick the id holds stays.
+#[test]
+fn rows_under_a_login_move_to_the_person_id() {
+    let sql = storage();
+    let records = Records::new(&sql);
+    records
+        .tick(&tick(
+            "octo",
+            &["a", "b"],
+            true,
+            "h1",
+            "2025-01-01T00:00:00Z",
+        ))
+        .unwrap();
+    records
+        .tick(&tick("gh:1", &["b"], true, "h2", "2026-01-01T00:00:00Z"))
+        .unwrap();
+    records.put_draft(&put("octo", None, "old draft")).unwrap();
+    assert!(records.holds_rows("octo").unwrap());
+    assert!(!records.holds_rows("someone").unwrap());
+    records.move_rows("octo", "gh:1").unwrap();
+    assert!(!records.holds_rows("octo").unwrap());
+    let ticks = records.ticks("gh:1").unwrap();
+    assert_eq!(ticks.len(), 2);
+    assert_eq!(
+        ticks[1].head_sha.as_deref(),
+        Some("h2"),
+        "the id's own tick stays"
+    );
+    assert_eq!(records.drafts("gh:1").unwrap()[0].body, "old draft");
+}

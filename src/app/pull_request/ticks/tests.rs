@@ -82,7 +82,7 @@ impl World {
     fn ticked(&self) -> Vec<String> {
         let records = Records::new(&self.sql);
         records
-            .ticks("octo")
+            .ticks("gh:9")
             .unwrap()
             .into_iter()
             .map(|row| row.item)
@@ -114,7 +114,7 @@ fn a_batch_stores_what_the_page_offers_and_refuses_the_rest_per_tick() {
         "{ticked:?}"
     );
     // The index was noted once, before the ticks.
-    assert_eq!(*world.around.noted.borrow(), ["gh:9 o/r#1@octo"]);
+    assert_eq!(*world.around.noted.borrow(), ["gh:9 o/r#1@gh:9"]);
     // The first tick at this head recorded its files.
     assert!(Records::new(&world.sql).knows_head("h1").unwrap());
     // Unticking removes them.
@@ -142,6 +142,10 @@ fn without_the_index_no_tick_is_stored() {
     // A local user has no index to note.
     let results = world.tick("local:octo", &[("file:src/f0.rs", true)]);
     assert_eq!(statuses(&results), [200]);
+    assert_eq!(
+        Records::new(&world.sql).ticks("local:octo").unwrap().len(),
+        1
+    );
 }
 
 #[test]
@@ -190,7 +194,7 @@ fn a_person_at_the_cap_is_refused_each_tick_with_409() {
         .collect();
     records
         .tick(&Tick {
-            person: "octo".into(),
+            person: "gh:9".into(),
             items,
             done: true,
             head_sha: "h0".into(),
@@ -204,4 +208,43 @@ fn a_person_at_the_cap_is_refused_each_tick_with_409() {
         .as_deref()
         .unwrap_or("")
         .contains("5000 ticks"));
+}
+
+/// Issue 36: ticks written under a login before rows were keyed by person id move to the
+/// account whose own index lists them under that login, and to no other.
+#[test]
+fn login_rows_move_to_the_account_whose_index_lists_them() {
+    let old = |world: &World| {
+        Records::new(&world.sql)
+            .tick(&Tick {
+                person: "octo".into(),
+                items: vec!["change:src/f0.rs#old".into()],
+                done: true,
+                head_sha: "h0".into(),
+                at: "2026-11-01T00:00:00Z".into(),
+            })
+            .unwrap();
+    };
+    // The new holder of the login: its index lists nothing under it.
+    let world = World::new();
+    old(&world);
+    world.tick("gh:2", &[("file:nope.rs", true)]);
+    assert!(Records::new(&world.sql).ticks("gh:2").unwrap().is_empty());
+    assert_eq!(Records::new(&world.sql).ticks("octo").unwrap().len(), 1);
+    // The account that wrote them: its index lists the pull request under the login.
+    let world = World::new();
+    old(&world);
+    world
+        .around
+        .noted
+        .borrow_mut()
+        .push("gh:9 o/r#1@octo".into());
+    world.tick("gh:9", &[("file:nope.rs", true)]);
+    assert!(Records::new(&world.sql).ticks("octo").unwrap().is_empty());
+    assert_eq!(world.ticked(), ["change:src/f0.rs#old"]);
+    assert!(world
+        .around
+        .noted
+        .borrow()
+        .contains(&"gh:9 o/r#1@gh:9".to_string()));
 }

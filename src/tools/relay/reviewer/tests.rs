@@ -23,6 +23,7 @@ fn call() -> ReviewerCall {
         ],
         form: "csrf=tok&body=%C3%A9+%26+%22quoted%22%0A&head=abc".into(),
         json: true,
+        may_write: true,
     }
 }
 

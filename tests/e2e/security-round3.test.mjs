@@ -1,0 +1,199 @@
+// security-round3.test.mjs — issue #36, end to end against the GitHub stand-in: a read-only web
+// sign-in sends nothing to GitHub, review state follows the account and not the login, a thread
+// of another pull request can't be resolved through this one, deleting a draft that isn't the
+// caller's says so, and every arrange POST refusal is JSON.
+//
+// Each test signs in its own way; the login test renames and claims logins in the stand-in
+// (`/_standin/users/rename`, `/_standin/users/claim`) and resets it when done.
+
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { standinControl, startStack } from './harness.mjs';
+import { OAUTH_VARS, cookieFrom, hidden, webSignIn } from './oauth-flow.mjs';
+
+const PULL = '/r/logikflow/demo/pull/3';
+
+/** A review page as `session`: its HTML, CSRF token and the cookie with the page's CSRF cookie. */
+async function reviewPage(stack, session, path = PULL) {
+  const response = await fetch(`${stack.baseUrl}${path}`, { redirect: 'manual', headers: { cookie: session } });
+  const html = await response.text();
+  const csrfCookie = cookieFrom(response, 'lkf_csrf');
+  return { status: response.status, html, csrf: hidden(html, 'csrf'), cookie: csrfCookie ? `${session}; ${csrfCookie}` : session };
+}
+
+/** POSTs a form as the page's script does (JSON answer). */
+function post(stack, page, tail, fields, path = PULL) {
+  return fetch(`${stack.baseUrl}${path}/${tail}`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { cookie: page.cookie, origin: stack.baseUrl, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+    body: new URLSearchParams({ csrf: page.csrf, ...fields }).toString(),
+  });
+}
+
+/** A line of the page's diff of tools/hints.py: the first new-side line of its first hunk. */
+function lineOf(html) {
+  const at = html.indexOf('data-path="tools/hints.py"');
+  assert.ok(at >= 0, 'the page shows tools/hints.py');
+  const start = html.slice(at).match(/data-new="(\d+),/);
+  assert.ok(start, 'its diff has a hunk');
+  return { path: 'tools/hints.py', line: start[1], side: 'RIGHT', head: hidden(html, 'head') };
+}
+
+const written = (stack) => standinControl(stack, 'GET', 'reviews?repo=logikflow/demo&number=3');
+
+describe('security round 3 (issue #36)', () => {
+  let stack;
+  before(async () => {
+    stack = await startStack({ localDev: false, vars: { ...OAUTH_VARS, ADDRESS_RATE_LIMIT_PER_MINUTE: '10000' } });
+  });
+  after(async () => { await stack?.stop(); });
+
+  test('W-A: a read-only sign-in is offered no GitHub write and every one is refused; drafts stay', async () => {
+    // maint may push and comment on GitHub, but this browser's sign-in was consented read-only.
+    const session = await webSignIn(stack, 'maint', '/settings', { write: false });
+    const page = await reviewPage(stack, session);
+    assert.equal(page.status, 200, page.html);
+    for (const form of [/action="[^"]*\/review"/, /action="[^"]*\/replies"/, /action="[^"]*\/threads"/, /value="single"/]) {
+      assert.doesNotMatch(page.html, form);
+    }
+    assert.match(page.html, /read access only/);
+    const before = await written(stack);
+    const line = lineOf(page.html);
+    const root = page.html.match(/data-root="(\d+)"/)?.[1] ?? '1';
+    const thread = page.html.match(/data-thread="([^"]+)"/)?.[1] ?? 'PRRT_standin1';
+    for (const [tail, fields] of [
+      ['review', { event: 'approve', body: '' }],
+      ['review', { event: 'request_changes', body: 'Forged verdict.' }],
+      ['comments', { ...line, mode: 'single', body: 'Forged single comment.' }],
+      ['replies', { comment: root, body: 'Forged reply.' }],
+      ['threads', { thread, resolve: '1' }],
+    ]) {
+      const response = await post(stack, page, tail, fields);
+      assert.equal(response.status, 403, `${tail} ${JSON.stringify(fields)}`);
+      const answer = await response.json();
+      assert.match(answer.error, /read access only/);
+      assert.match(answer.error, /sign in again/);
+    }
+    assert.deepEqual(await written(stack), before, 'nothing reached GitHub');
+    // A draft is kept in LogiKFlow, like a tick: it stays.
+    const draft = await post(stack, page, 'comments', { ...line, mode: 'draft', body: 'Kept as a draft.' });
+    assert.equal(draft.status, 200, await draft.clone().text());
+    assert.ok((await draft.json()).id > 0);
+  });
+
+  test('a thread of another pull request, or none, is refused and nothing is sent', async () => {
+    const session = await webSignIn(stack, 'octo', '/settings');
+    const page = await reviewPage(stack, session);
+    const thread = page.html.match(/data-thread="([^"]+)"/)?.[1];
+    assert.ok(thread, 'demo#3 has a review thread');
+    const before = await written(stack);
+    // demo#3's thread through demo#2's page, and an id no pull request has.
+    const other = await reviewPage(stack, session, '/r/logikflow/demo/pull/2');
+    for (const [path, id] of [['/r/logikflow/demo/pull/2', thread], [PULL, 'PRRT_standin999999999']]) {
+      const response = await post(stack, other, 'threads', { thread: id, resolve: '1' }, path);
+      assert.equal(response.status, 404, `${path} ${id}`);
+      assert.match((await response.json()).error, /not one of this pull request's review threads/);
+    }
+    assert.deepEqual(await written(stack), before, 'nothing was resolved');
+  });
+
+  test('deleting a draft that is not the caller\'s says nothing was deleted', async () => {
+    const owner = await webSignIn(stack, 'octo', '/settings');
+    const page = await reviewPage(stack, owner);
+    const made = await post(stack, page, 'comments', { ...lineOf(page.html), mode: 'draft', body: 'Mine.' });
+    assert.equal(made.status, 200);
+    const { id } = await made.json();
+    const other = await reviewPage(stack, await webSignIn(stack, 'reader', '/settings'));
+    for (const draft of [String(id), '987654321']) {
+      const response = await post(stack, other, 'drafts', { id: draft, action: 'delete' });
+      assert.equal(response.status, 404, draft);
+      const answer = await response.json();
+      assert.equal(answer.deleted, undefined);
+      assert.match(answer.error, /Nothing was deleted/);
+    }
+    const mine = await post(stack, page, 'drafts', { id: String(id), action: 'delete' });
+    assert.equal(mine.status, 200);
+    assert.equal((await mine.json()).deleted, id);
+  });
+
+  test('every arrange POST refusal is JSON: read-only sign-in, no push access', async () => {
+    const body = JSON.stringify({ base_version: 0, order: { sections: [] } });
+    for (const [login, write] of [['maint', false], ['reader', true]]) {
+      const session = await webSignIn(stack, login, '/settings', { write });
+      const page = await reviewPage(stack, session);
+      const response = await fetch(`${stack.baseUrl}${PULL}/arrange`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { cookie: page.cookie, origin: stack.baseUrl, 'content-type': 'application/json', 'x-csrf-token': page.csrf },
+        body,
+      });
+      assert.equal(response.status, 403, login);
+      assert.match(response.headers.get('content-type'), /application\/json/, login);
+      assert.ok((await response.json()).error, login);
+    }
+  });
+
+  test('a fast review of the 320-file logikflow/big#1 never meets a 429', async () => {
+    // The review pages' budget (issue 36): page views, diffs and context spend none; form posts
+    // spend a window of their own (600 a minute), apart from MCP's 120.
+    const session = await webSignIn(stack, 'maint', '/settings');
+    const base = '/r/logikflow/big/pull/1';
+    const started = Date.now();
+    const statuses = [];
+    const get = async (path) => {
+      const response = await fetch(`${stack.baseUrl}${path}`, { headers: { cookie: session } });
+      statuses.push(response.status);
+      return response.text();
+    };
+    const page = await reviewPage(stack, session, base);
+    statuses.push(page.status);
+    let html = page.html;
+    // Every window of the page, and every diff it loads on demand.
+    for (let from = 100; from < 400; from += 100) html += await get(`${base}?from=${from}&fragment=1`);
+    const diffs = [...new Set([...html.matchAll(/href="([^"]*\/diff\?path=[^"]*)"/g)].map((m) => m[1].replaceAll('&amp;', '&')))];
+    for (const diff of diffs) await get(`${diff}&fragment=1`);
+    // Every item ticked, one post each, as fast as the server answers.
+    const items = [...new Set([...html.matchAll(/name="item" value="([^"]*)"/g)].map((m) => m[1].replaceAll('&amp;', '&')))];
+    assert.ok(items.length >= 300, `the page offers a tick per file (${items.length})`);
+    for (const item of items) statuses.push((await post(stack, page, 'ticks', { item, done: '1' }, base)).status);
+    const seconds = (Date.now() - started) / 1000;
+    console.log(`big#1: ${statuses.length} requests (${diffs.length} diffs, ${items.length} ticks) in ${seconds.toFixed(1)} s`);
+    assert.equal(statuses.filter((s) => s === 429).length, 0, 'no 429');
+    assert.deepEqual([...new Set(statuses)], [200]);
+  });
+
+  test('W-B: a new holder of a released login sees none of the earlier holder\'s ticks or drafts; the renamed account keeps them', async () => {
+    try {
+      const first = await reviewPage(stack, await webSignIn(stack, 'reader', '/settings'));
+      const item = hidden(first.html, 'item');
+      const ticked = await post(stack, first, 'ticks', { item, done: '1' });
+      assert.equal(ticked.status, 200);
+      const draft = await post(stack, first, 'comments', { ...lineOf(first.html), mode: 'draft', body: 'Earlier holder\'s draft.' });
+      assert.equal(draft.status, 200);
+      const { id } = await draft.json();
+      const held = (html) => ({ ticked: html.includes('class="tick is-done"'), drafts: html.match(/class="draft-count" data-count="(\d+)"/)?.[1] });
+      assert.deepEqual(held((await reviewPage(stack, first.cookie)).html), { ticked: true, drafts: '1' });
+
+      // reader (id 1002) renames to reader-renamed; another account (id 1999) claims "reader".
+      await standinControl(stack, 'POST', 'users/rename', { login: 'reader', to: 'reader-renamed' });
+      await standinControl(stack, 'POST', 'users/claim', { login: 'reader', id: 1999 });
+      const claimer = await reviewPage(stack, await webSignIn(stack, 'reader', '/settings'));
+      assert.equal(claimer.status, 200, claimer.html);
+      assert.deepEqual(held(claimer.html), { ticked: false, drafts: '0' }, 'the new holder sees none');
+      assert.doesNotMatch(claimer.html, /Earlier holder/);
+      const taken = await post(stack, claimer, 'drafts', { id: String(id), action: 'delete' });
+      assert.equal(taken.status, 404, 'nor can it delete the draft');
+
+      const renamed = await reviewPage(stack, await webSignIn(stack, 'reader-renamed', '/settings'));
+      assert.deepEqual(held(renamed.html), { ticked: true, drafts: '1' }, 'the renamed account keeps its own');
+      // And the other way: the new holder's own state is not the renamed account's.
+      const mine = await post(stack, claimer, 'comments', { ...lineOf(claimer.html), mode: 'draft', body: 'New holder\'s draft.' });
+      assert.equal(mine.status, 200);
+      assert.equal(held((await reviewPage(stack, renamed.cookie)).html).drafts, '1');
+      assert.equal(held((await reviewPage(stack, claimer.cookie)).html).drafts, '1');
+    } finally {
+      await standinControl(stack, 'POST', 'reset');
+    }
+  });
+});
