@@ -305,3 +305,92 @@ impl super::object::Storage for MemorySql {
         self
     }
 }
+
+/// One pull request's object with its stand-ins, for the routes' tests: `o/r#1` at head `h1`
+/// with three files (`script_pull`), its storage with the schema not yet created.
+pub struct World {
+    pub sql: MemorySql,
+    pub around: Around,
+    pub github: ScriptedGitHub,
+    pub memo: super::read::ReadMemo,
+    pub sweep: super::records::TickSweep,
+    pub clock: FixedClock,
+    pub schema_ready: Cell<bool>,
+}
+
+impl Default for World {
+    fn default() -> Self {
+        World::new()
+    }
+}
+
+impl World {
+    pub fn new() -> World {
+        let github = ScriptedGitHub::new();
+        script_pull(&github, "h1", 3);
+        World {
+            sql: MemorySql::new(),
+            around: Around::default(),
+            github,
+            memo: Default::default(),
+            sweep: Default::default(),
+            clock: clock(),
+            schema_ready: Cell::new(false),
+        }
+    }
+
+    /// A reviewer call of `person` (login `octo`) on `o/r#1`, with `more` fields.
+    pub fn call(
+        &self,
+        person: &str,
+        more: serde_json::Value,
+    ) -> crate::tools::relay::reviewer::ReviewerCall {
+        let mut call = serde_json::json!({
+            "owner": "o", "repo": "r", "number": 1, "github_token": "t", "login": "octo",
+            "person": person, "base_url": "https://review.test", "csrf": "k",
+        });
+        if let (Some(call), serde_json::Value::Object(more)) = (call.as_object_mut(), more) {
+            call.extend(more);
+        }
+        serde_json::from_value(call).expect("a reviewer call")
+    }
+
+    /// Runs `route` on this object for `call`.
+    pub fn run<R>(
+        &self,
+        call: &crate::tools::relay::reviewer::ReviewerCall,
+        route: impl FnOnce(
+            &super::object::Object<'_, MemorySql, &Around>,
+            &super::object::Viewer<'_, ScriptedGitHub>,
+        ) -> R,
+    ) -> R {
+        let config = config();
+        let github = crate::github::client::GitHub::new(&config, "t", &self.github, &self.clock);
+        let pull = crate::router::PullPath {
+            owner: call.owner.clone(),
+            repo: call.repo.clone(),
+            number: call.number,
+        };
+        let viewer = super::object::Viewer {
+            call,
+            github: &github,
+            pull: &pull,
+        };
+        let object = super::object::Object {
+            storage: &self.sql,
+            platform: &self.around,
+            memo: &self.memo,
+            sweep: &self.sweep,
+            clock: &self.clock,
+            schema_ready: &self.schema_ready,
+        };
+        route(&object, &viewer)
+    }
+
+    /// The object's records (its schema created).
+    pub fn records(&self) -> super::records::Records<'_, MemorySql> {
+        let records = super::records::Records::new(&self.sql);
+        records.schema().expect("the schema is created");
+        records
+    }
+}

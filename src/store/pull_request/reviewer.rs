@@ -4,8 +4,8 @@
 //!
 //! The routes themselves: `page` (the review page), `diff` (a diff on demand and lines of
 //! context), `writes` (comments, drafts, the review, replies, threads, previews), `arrange` (the
-//! editor's page and its save), and `app::pull_request::ticks` (one tick or a batch, moved to
-//! the application layer, issue #37). Each reads the object's own saved state, ticks and drafts
+//! editor's page and its save, `app::pull_request::arrange`), and `app::pull_request::ticks` (one
+//! tick or a batch); those two moved to the application layer (issue #37). Each reads the object's own saved state, ticks and drafts
 //! straight from its SQLite storage, so a route costs the Worker one object request.
 
 use std::cell::RefCell;
@@ -57,7 +57,11 @@ impl PullRequestStore {
             }
             Route::Write(action) => self.write(&viewer, action).await,
             Route::Arrange | Route::ArrangeSave => {
-                self.arrange(&viewer, route == Route::ArrangeSave).await
+                let save = route == Route::ArrangeSave;
+                Ok(
+                    crate::app::pull_request::arrange::arrange(&self.object(), &viewer, save)
+                        .await?,
+                )
             }
         }
     }
@@ -93,17 +97,4 @@ impl PullRequestStore {
 /// Who is asking and about which pull request (`app::pull_request::object::Viewer`).
 pub(super) type Viewer<'a> = crate::app::pull_request::object::Viewer<'a, FetchTransport>;
 
-/// An HTML reply; the Worker adds the pages' security headers when it frames it.
-pub(super) fn html(status: u16, body: String) -> HttpReply {
-    HttpReply::new(status, "text/html; charset=utf-8", body)
-}
-
-/// A page saying what went wrong.
-pub(super) fn message_page(status: u16, title: &str, message: &str, base_url: &str) -> HttpReply {
-    let body = format!(
-        "<h1>{}</h1><p>{}</p>",
-        crate::web::html::escape(title),
-        crate::web::html::escape(message)
-    );
-    html(status, crate::web::html::page(title, &body, base_url))
-}
+pub(super) use crate::app::pull_request::reply::{html, message_page};

@@ -5,89 +5,35 @@
 use serde_json::json;
 
 use super::tick_batch;
-use crate::app::pull_request::object::{Object, Viewer};
-use crate::app::pull_request::read::ReadMemo;
-use crate::app::pull_request::records::{Records, Tick, TickSweep};
-use crate::app::pull_request::test_support::{
-    block_on, clock, config, script_pull, storage, Around, ScriptedGitHub,
-};
-use crate::github::client::GitHub;
-use crate::ports::clock::FixedClock;
-use crate::ports::sql::native::MemorySql;
-use crate::router::PullPath;
-use crate::tools::relay::reviewer::{read_results, ReviewerCall, TickResult};
+use crate::app::pull_request::records::Tick;
+use crate::app::pull_request::test_support::{block_on, ScriptedGitHub, World};
+use crate::tools::relay::reviewer::{read_results, TickResult};
 use crate::tools::saved::MAX_TICKS_PER_PERSON;
 use crate::web::tick_batch::{MAX_BATCH_ITEMS, NOT_ON_PAGE};
 
-struct World {
-    sql: MemorySql,
-    around: Around,
-    github: ScriptedGitHub,
-    memo: ReadMemo,
-    sweep: TickSweep,
-    clock: FixedClock,
-    schema_ready: std::cell::Cell<bool>,
+/// Ticks as `person` and reads the results.
+fn tick(world: &World, person: &str, ticks: &[(&str, bool)]) -> Vec<TickResult> {
+    let ticks: Vec<_> = ticks
+        .iter()
+        .map(|(item, done)| json!({ "item": item, "done": done }))
+        .collect();
+    let call = world.call(person, json!({ "ticks": ticks }));
+    let reply = world.run(&call, |object, viewer| {
+        block_on(tick_batch(object, viewer)).unwrap()
+    });
+    assert_eq!(reply.status, 200);
+    read_results(&reply.body, call.ticks.len()).unwrap()
 }
 
-impl World {
-    fn new() -> World {
-        let github = ScriptedGitHub::new();
-        script_pull(&github, "h1", 3);
-        World {
-            sql: storage(),
-            around: Around::default(),
-            github,
-            memo: ReadMemo::default(),
-            sweep: TickSweep::default(),
-            clock: clock(),
-            schema_ready: std::cell::Cell::new(false),
-        }
-    }
-
-    fn tick(&self, person: &str, ticks: &[(&str, bool)]) -> Vec<TickResult> {
-        let ticks: Vec<_> = ticks
-            .iter()
-            .map(|(item, done)| json!({ "item": item, "done": done }))
-            .collect();
-        let call: ReviewerCall = serde_json::from_value(json!({
-            "owner": "o", "repo": "r", "number": 1, "github_token": "t", "login": "octo",
-            "person": person, "base_url": "https://review.test", "ticks": ticks,
-        }))
-        .unwrap();
-        let config = config();
-        let github = GitHub::new(&config, "t", &self.github, &self.clock);
-        let pull = PullPath {
-            owner: "o".into(),
-            repo: "r".into(),
-            number: 1,
-        };
-        let viewer = Viewer {
-            call: &call,
-            github: &github,
-            pull: &pull,
-        };
-        let object = Object {
-            storage: &self.sql,
-            platform: &self.around,
-            memo: &self.memo,
-            sweep: &self.sweep,
-            clock: &self.clock,
-            schema_ready: &self.schema_ready,
-        };
-        let reply = block_on(tick_batch(&object, &viewer)).unwrap();
-        assert_eq!(reply.status, 200);
-        read_results(&reply.body, call.ticks.len()).unwrap()
-    }
-
-    fn ticked(&self) -> Vec<String> {
-        let records = Records::new(&self.sql);
-        records
-            .ticks("gh:9")
-            .unwrap()
-            .into_iter()
-            .map(|row| row.item)
-            .collect()
-    }
+/// The items `gh:9` holds.
+fn ticked(world: &World) -> Vec<String> {
+    world
+        .records()
+        .ticks("gh:9")
+        .unwrap()
+        .into_iter()
+        .map(|row| row.item)
+        .collect()
 }
 
 fn statuses(results: &[TickResult]) -> Vec<u16> {
@@ -97,7 +43,8 @@ fn statuses(results: &[TickResult]) -> Vec<u16> {
 #[test]
 fn a_batch_stores_what_the_page_offers_and_refuses_the_rest_per_tick() {
     let world = World::new();
-    let results = world.tick(
+    let results = tick(
+        &world,
         "gh:9",
         &[
             ("file:src/f0.rs", true),
@@ -107,55 +54,56 @@ fn a_batch_stores_what_the_page_offers_and_refuses_the_rest_per_tick() {
     );
     assert_eq!(statuses(&results), [200, 404, 200]);
     assert_eq!(results[1].error.as_deref(), Some(NOT_ON_PAGE));
-    let ticked = world.ticked();
-    assert_eq!(ticked.len(), 2, "{ticked:?}");
+    let items = ticked(&world);
+    assert_eq!(items.len(), 2, "{items:?}");
     assert!(
-        ticked.iter().all(|item| item.starts_with("change:src/f")),
-        "{ticked:?}"
+        items.iter().all(|item| item.starts_with("change:src/f")),
+        "{items:?}"
     );
     // The index was noted once, before the ticks.
     assert_eq!(*world.around.noted.borrow(), ["gh:9 o/r#1@gh:9"]);
     // The first tick at this head recorded its files.
-    assert!(Records::new(&world.sql).knows_head("h1").unwrap());
+    assert!(world.records().knows_head("h1").unwrap());
     // Unticking removes them.
-    let results = world.tick("gh:9", &[("file:src/f0.rs", false)]);
+    let results = tick(&world, "gh:9", &[("file:src/f0.rs", false)]);
     assert_eq!(statuses(&results), [200]);
-    assert_eq!(world.ticked().len(), 1);
+    assert_eq!(ticked(&world).len(), 1);
 }
 
 #[test]
 fn a_batch_nothing_of_which_is_on_the_page_notes_and_stores_nothing() {
     let world = World::new();
-    let results = world.tick("gh:9", &[("file:nope.rs", true)]);
+    let results = tick(&world, "gh:9", &[("file:nope.rs", true)]);
     assert_eq!(statuses(&results), [404]);
     assert!(world.around.noted.borrow().is_empty());
-    assert!(world.ticked().is_empty());
+    assert!(ticked(&world).is_empty());
 }
 
 #[test]
 fn without_the_index_no_tick_is_stored() {
     let world = World::new();
     world.around.refuse_notes.set(true);
-    let results = world.tick("gh:9", &[("file:src/f0.rs", true), ("file:nope.rs", true)]);
-    assert_eq!(statuses(&results), [503, 404]);
-    assert!(world.ticked().is_empty());
-    // A local user has no index to note.
-    let results = world.tick("local:octo", &[("file:src/f0.rs", true)]);
-    assert_eq!(statuses(&results), [200]);
-    assert_eq!(
-        Records::new(&world.sql).ticks("local:octo").unwrap().len(),
-        1
+    let results = tick(
+        &world,
+        "gh:9",
+        &[("file:src/f0.rs", true), ("file:nope.rs", true)],
     );
+    assert_eq!(statuses(&results), [503, 404]);
+    assert!(ticked(&world).is_empty());
+    // A local user has no index to note.
+    let results = tick(&world, "local:octo", &[("file:src/f0.rs", true)]);
+    assert_eq!(statuses(&results), [200]);
+    assert_eq!(world.records().ticks("local:octo").unwrap().len(), 1);
 }
 
 #[test]
 fn a_viewer_github_shows_nothing_stores_nothing_and_creates_no_tables() {
     let world = World {
-        sql: MemorySql::new(),
         github: ScriptedGitHub::new(),
         ..World::new()
     };
-    let results = world.tick(
+    let results = tick(
+        &world,
         "gh:9",
         &[("file:src/f0.rs", true), ("file:src/f1.rs", true)],
     );
@@ -179,16 +127,16 @@ fn a_viewer_github_shows_nothing_stores_nothing_and_creates_no_tables() {
 fn a_batch_of_more_than_max_batch_items_is_refused_whole() {
     let world = World::new();
     let many: Vec<(&str, bool)> = vec![("file:src/f0.rs", true); MAX_BATCH_ITEMS + 1];
-    let results = world.tick("gh:9", &many);
+    let results = tick(&world, "gh:9", &many);
     assert!(statuses(&results).iter().all(|status| *status == 400));
     assert_eq!(world.github.total(), 0, "refused before GitHub is asked");
-    assert!(world.ticked().is_empty());
+    assert!(ticked(&world).is_empty());
 }
 
 #[test]
 fn a_person_at_the_cap_is_refused_each_tick_with_409() {
     let world = World::new();
-    let records = Records::new(&world.sql);
+    let records = world.records();
     let items: Vec<String> = (0..MAX_TICKS_PER_PERSON)
         .map(|i| format!("old{i}"))
         .collect();
@@ -201,7 +149,11 @@ fn a_person_at_the_cap_is_refused_each_tick_with_409() {
             at: "2026-11-01T00:00:00Z".into(),
         })
         .unwrap();
-    let results = world.tick("gh:9", &[("file:src/f0.rs", true), ("file:nope.rs", true)]);
+    let results = tick(
+        &world,
+        "gh:9",
+        &[("file:src/f0.rs", true), ("file:nope.rs", true)],
+    );
     assert_eq!(statuses(&results), [409, 404]);
     assert!(results[0]
         .error
@@ -215,7 +167,8 @@ fn a_person_at_the_cap_is_refused_each_tick_with_409() {
 #[test]
 fn login_rows_move_to_the_account_whose_index_lists_them() {
     let old = |world: &World| {
-        Records::new(&world.sql)
+        world
+            .records()
             .tick(&Tick {
                 person: "octo".into(),
                 items: vec!["change:src/f0.rs#old".into()],
@@ -228,9 +181,9 @@ fn login_rows_move_to_the_account_whose_index_lists_them() {
     // The new holder of the login: its index lists nothing under it.
     let world = World::new();
     old(&world);
-    world.tick("gh:2", &[("file:nope.rs", true)]);
-    assert!(Records::new(&world.sql).ticks("gh:2").unwrap().is_empty());
-    assert_eq!(Records::new(&world.sql).ticks("octo").unwrap().len(), 1);
+    tick(&world, "gh:2", &[("file:nope.rs", true)]);
+    assert!(world.records().ticks("gh:2").unwrap().is_empty());
+    assert_eq!(world.records().ticks("octo").unwrap().len(), 1);
     // The account that wrote them: its index lists the pull request under the login.
     let world = World::new();
     old(&world);
@@ -239,9 +192,9 @@ fn login_rows_move_to_the_account_whose_index_lists_them() {
         .noted
         .borrow_mut()
         .push("gh:9 o/r#1@octo".into());
-    world.tick("gh:9", &[("file:nope.rs", true)]);
-    assert!(Records::new(&world.sql).ticks("octo").unwrap().is_empty());
-    assert_eq!(world.ticked(), ["change:src/f0.rs#old"]);
+    tick(&world, "gh:9", &[("file:nope.rs", true)]);
+    assert!(world.records().ticks("octo").unwrap().is_empty());
+    assert_eq!(ticked(&world), ["change:src/f0.rs#old"]);
     assert!(world
         .around
         .noted
