@@ -275,10 +275,6 @@ const WIRE_FOR_SHELLS: &[&str] = &["tools::relay"];
 /// `store` modules that still do the application's work, each with why: the list only shrinks.
 const KNOWN_THICK_SHELLS: &[(&str, &str)] = &[
     (
-        "store::pull_request::diff",
-        "the diff and context routes, not yet moved",
-    ),
-    (
         "store::pull_request::page",
         "the review page route, not yet moved",
     ),

@@ -3,11 +3,12 @@
 //! caller's read of the pull request with its snapshot built once per head (`read`), and what the
 //! review page reads beside it (`review_reads`); the object's context and the viewer of a
 //! reviewer route (`object`), how routes answer (`reply`), and the routes moved here: `ticks`,
-//! `arrange`.
+//! `arrange`, `diff`.
 //!
 //! What not: no platform names; the shell hands in its SQL storage and the clock.
 
 pub mod arrange;
+pub mod diff;
 pub mod object;
 pub mod read;
 pub mod records;

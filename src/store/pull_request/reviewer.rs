@@ -2,10 +2,10 @@
 //! why and what the wire is): each in its own log record, with a GitHub client acting as the
 //! viewer, answered as the status, content type and body the Worker frames.
 //!
-//! The routes themselves: `page` (the review page), `diff` (a diff on demand and lines of
-//! context), `writes` (comments, drafts, the review, replies, threads, previews), `arrange` (the
+//! The routes themselves: `page` (the review page), `app::pull_request::diff` (a diff on demand
+//! and lines of context), `writes` (comments, drafts, the review, replies, threads, previews), `arrange` (the
 //! editor's page and its save, `app::pull_request::arrange`), and `app::pull_request::ticks` (one
-//! tick or a batch); those two moved to the application layer (issue #37). Each reads the object's own saved state, ticks and drafts
+//! tick or a batch); those in `app` moved to the application layer (issue #37). Each reads the object's own saved state, ticks and drafts
 //! straight from its SQLite storage, so a route costs the Worker one object request.
 
 use std::cell::RefCell;
@@ -51,7 +51,10 @@ impl PullRequestStore {
         };
         match route {
             Route::Page => self.page(&viewer).await,
-            Route::Diff | Route::Context => self.diff(&viewer, route == Route::Context).await,
+            Route::Diff | Route::Context => {
+                let context = route == Route::Context;
+                Ok(crate::app::pull_request::diff::diff(&self.object(), &viewer, context).await?)
+            }
             Route::Ticks => {
                 Ok(crate::app::pull_request::ticks::tick_batch(&self.object(), &viewer).await?)
             }
