@@ -172,3 +172,64 @@ fn a_viewer_whom_github_shows_no_pull_request_gets_the_reason() {
     assert!(message.contains("o/r#1"), "{message}");
     assert!(around.cache.borrow().is_empty());
 }
+
+/// The relayed `get_pull_request` as the object runs it, for `o/r#1`.
+fn get_pull_request(
+    around: &Around,
+    memo: &ReadMemo,
+    client: &GitHub<'_, ScriptedGitHub>,
+) -> serde_json::Value {
+    use crate::mcp::dispatch::ToolResult;
+    let call = crate::tools::relay::RelayedCall {
+        tool: "get_pull_request".into(),
+        arguments: serde_json::json!({ "owner": "o", "repo": "r", "number": 1 })
+            .as_object()
+            .cloned()
+            .unwrap_or_default(),
+        github_token: "t".into(),
+        may_write: true,
+        base_url: "https://review.test".into(),
+        login: "octo".into(),
+        client: None,
+    };
+    let current = Default::default();
+    let result = block_on(super::get_pull_request_in_object(
+        around, memo, client, call, current,
+    ));
+    let text = match result {
+        ToolResult::Json(text) | ToolResult::JsonQuoted { text, .. } => text,
+        other => panic!("not a JSON result: {other:?}"),
+    };
+    serde_json::from_str(&text).unwrap()
+}
+
+#[test]
+fn get_pull_request_builds_once_then_answers_from_the_listing() {
+    let (around, memo, github) = (
+        Around::default(),
+        ReadMemo::default(),
+        ScriptedGitHub::new(),
+    );
+    script_pull(&github, "h1", 3);
+    let (config, clock) = (config(), clock());
+    let client = GitHub::new(&config, "t", &github, &clock);
+    let first = get_pull_request(&around, &memo, &client);
+    assert_eq!(github.total(), 5);
+    let again = get_pull_request(&around, &memo, &client);
+    assert_eq!(first, again, "a repeat read answers the same");
+    assert_eq!(
+        github.total(),
+        7,
+        "a repeat read asks GitHub for the pull request only"
+    );
+    assert!(
+        around.cache.borrow().len() >= 2,
+        "the snapshot and its listing are cached"
+    );
+    // A new object instance (no memo) reads the listing from the cache.
+    let reads = around.reads.get();
+    let third = get_pull_request(&around, &ReadMemo::default(), &client);
+    assert_eq!(first, third);
+    assert_eq!(around.reads.get(), reads + 1);
+    assert_eq!(github.count(&files_path(1)), 1);
+}
