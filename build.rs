@@ -1,6 +1,6 @@
-//! Renders the ordering guide page at build time with the crate's own Markdown renderer and page
-//! shell (compiled here from the same source files), so the Worker carries neither the renderer
-//! nor the page: `tests/scripts/build.sh` copies the page into the static assets, where it is
+//! Renders the ordering guide page at build time with the crate's own Markdown renderer
+//! (`web::safe_markdown`, over `pulldown-cmark`, a build dependency too) and page shell (compiled
+//! here from the same source files), so the Worker carries neither the guide nor the page: `tests/scripts/build.sh` copies the page into the static assets, where it is
 //! served as `/docs/ordering-guide`, with the pages' security headers in `_headers` (the same CSP
 //! as `web::html::CSP`, which this reads). Outputs go to `OUT_DIR`.
 //!
@@ -16,8 +16,8 @@ mod escape;
 #[path = "src/web/html.rs"]
 mod html;
 #[allow(dead_code)]
-#[path = "src/web/markdown.rs"]
-mod markdown;
+#[path = "src/web/safe_markdown.rs"]
+mod safe_markdown;
 #[allow(dead_code)]
 #[path = "src/unicode.rs"]
 mod unicode;
@@ -33,7 +33,7 @@ const DIAGRAM_MARKER: &str = "<script>/*@logikflow/diagram.js*/</script>";
 fn main() {
     for input in [
         GUIDE,
-        "src/web/markdown.rs",
+        "src/web/safe_markdown.rs",
         "src/web/escape.rs",
         "src/web/html.rs",
         "src/unicode.rs",
@@ -46,7 +46,11 @@ fn main() {
     let out_dir = std::env::var("OUT_DIR").unwrap_or_else(|_| ".".into());
     let text =
         std::fs::read_to_string(GUIDE).unwrap_or_else(|error| panic!("reading {GUIDE}: {error}"));
-    let (title, body) = markdown::with_contents(&text);
+    let (title, body, cut) = safe_markdown::with_contents(&text);
+    assert!(
+        !cut,
+        "{GUIDE} renders to more than safe_markdown::MAX_HTML_BYTES: raise the bound or split the guide"
+    );
     let write = |name: &str, content: &str| {
         let path = Path::new(&out_dir).join(name);
         std::fs::write(&path, content)

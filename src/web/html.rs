@@ -7,7 +7,7 @@
 //! lets `CSP` forbid everything else.
 //!
 //! What not: no templating language, no scripts, no per-page style; callers pass `body_html`
-//! already escaped (built with `escape` or the `markdown` renderers).
+//! already escaped (built with `escape` or `safe_markdown`).
 
 /// The Content-Security-Policy sent with every page built on `page`.
 ///

@@ -2,8 +2,8 @@
 //!
 //! Why: every page is a pure function from data to escaped HTML, so pages build and test natively
 //! and the entry point only picks a function and adds headers (`html::CSP` among them).
-//! `html` holds the shared document shell and escaping, `markdown` a small, safe renderer for our
-//! own docs and for agent-written notes, and `pages` the pages themselves.
+//! `html` holds the shared document shell and escaping, `safe_markdown` the one Markdown renderer
+//! (our own docs, agents' notes and reviewers' comments), and `pages` the pages themselves.
 //!
 //! What not: no routing, no HTTP types, no `worker` imports, no scripts, no external assets.
 //! The review view for a pull request lives elsewhere and only borrows the shell and the renderers.
@@ -14,11 +14,11 @@ pub mod consent;
 pub mod csrf;
 pub mod escape;
 pub mod html;
-pub mod markdown;
 pub mod pages;
 pub mod review_page;
 pub mod review_state;
 pub mod review_write;
+pub mod safe_markdown;
 pub mod settings_page;
 pub mod setup_page;
 pub mod template;

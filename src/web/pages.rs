@@ -9,7 +9,7 @@
 //! status), no review view, no scripts.
 
 use super::html::{escape, page};
-use super::markdown;
+use super::safe_markdown;
 use super::template::{fill_into, fragment};
 
 /// The landing page's main content, with `{endpoint}` and `{endpoint_json}` to fill in.
@@ -40,7 +40,7 @@ pub fn home(base_url: &str) -> String {
 /// The ordering guide at `/docs/ordering-guide`, rendered from its Markdown, with a table of
 /// contents of its `##` headings placed before the first of them.
 pub fn ordering_guide(markdown: &str, base_url: &str) -> String {
-    let (title, body) = markdown::with_contents(markdown);
+    let (title, body, _cut) = safe_markdown::with_contents(markdown);
     page(&title, &body, base_url)
 }
 

@@ -10,7 +10,7 @@
 //! hides nothing even after new commits.
 //!
 //! Everything agents and GitHub wrote (titles, notes, checks, paths, patches, logins, times) is
-//! untrusted: it goes through `html::escape` or `markdown::render_code_spans`, nothing else.
+//! untrusted: it goes through `html::escape` or `safe_markdown::code_spans`, nothing else.
 //! The page works without JavaScript: tabs are anchors switched with CSS `:target`, skim and
 //! generated diffs fold with `<details>`, and each tick is a small form with its own submit button.
 //! The diagram tab lists the diagram's steps; `/static/diagram.js` draws the diagram in their place
@@ -54,8 +54,8 @@ use crate::tools::get_pull_request::SnapshotFile;
 use crate::tools::saved::VersionSummary;
 use crate::tools::view_diagram::METRICS;
 use crate::web::html::{self, escape, escape_into};
-use crate::web::markdown::render_code_spans;
 use crate::web::review_state::{self, ReviewState};
+use crate::web::safe_markdown::code_spans;
 use crate::web::template::fragment;
 
 pub mod context_lines;
@@ -1441,7 +1441,7 @@ fn order_panel(out: &mut String, page: &ReviewPage<'_>, plan: &Plan<'_>, ctx: &m
         let _ = writeln!(
             out,
             "<div class=\"overview\" role=\"note\" aria-label=\"Overview\"><p>{}</p></div>",
-            render_code_spans(overview)
+            code_spans(overview)
         );
     }
 
@@ -1481,7 +1481,7 @@ fn order_panel(out: &mut String, page: &ReviewPage<'_>, plan: &Plan<'_>, ctx: &m
             .as_deref()
             .filter(|text| !text.trim().is_empty())
         {
-            let _ = writeln!(out, "<p class=\"note\">{}</p>", render_code_spans(note));
+            let _ = writeln!(out, "<p class=\"note\">{}</p>", code_spans(note));
         }
         checks(
             out,
@@ -1601,13 +1601,7 @@ fn checks(out: &mut String, items: &[&ChecklistItem], ctx: &mut Ctx<'_>) {
             continue;
         }
         out.push_str("<li>");
-        ctx.tick(
-            out,
-            &item.id,
-            &render_code_spans(&item.text),
-            done,
-            Scope::Check,
-        );
+        ctx.tick(out, &item.id, &code_spans(&item.text), done, Scope::Check);
         out.push_str("</li>\n");
     }
     out.push_str("</ul>\n");
@@ -1775,7 +1769,7 @@ fn file_entry(out: &mut String, plan: &EntryPlan<'_>, ctx: &mut Ctx<'_>) {
         .and_then(|entry| entry.note.as_deref())
         .filter(|text| !text.trim().is_empty())
     {
-        let _ = writeln!(out, "<p class=\"note\">{}</p>", render_code_spans(note));
+        let _ = writeln!(out, "<p class=\"note\">{}</p>", code_spans(note));
     }
     checks(out, &plan.checks, ctx);
     let folded = match focus {

@@ -3,7 +3,7 @@
 // V8 CPU profile while wrk loads one request, and prints the functions with the most self time
 // (wasm functions carry their Rust names in a build with LOGIKFLOW_NAMES=1).
 //
-//   LOGIKFLOW_NAMES=1 bash tests/scripts/build.sh    # or CARGO_PROFILE_RELEASE_STRIP=false
+//   LOGIKFLOW_NAMES=1 bash tests/scripts/build.sh    # names in build/ too, not only build/named/
 //   LOGIKFLOW_BUILD=skip node tests/bench/profile.mjs [list|legacy|token|gpr|gpr-big|gpr-huge|first-small|first-big|first-huge|save|page-big|page-huge] [seconds]
 //
 // `gpr-huge` is a repeat read of the 3,000-file pull request; `first-small`, `first-big` and

@@ -1,10 +1,10 @@
 // The Worker's CPU for the review page's writes and the arrange editor, by size (issue #30): the
 // isolate's own time (tests/bench/cpu.mjs `isolateCpu`) of a draft comment (`POST …/comments`,
 // as the page's script sends it) and of the arrange editor's page (`GET …/arrange`), in local
-// development (no sign-in). With a named build (CARGO_PROFILE_RELEASE_STRIP=false) the objects'
+// development (no sign-in). With the names in build/ (LOGIKFLOW_NAMES=1) the objects'
 // share is told apart: "Worker alone" is what the Free plan's 10 ms applies to. Figures only.
 //
-//   CARGO_PROFILE_RELEASE_STRIP=false bash tests/scripts/build.sh &&
+//   LOGIKFLOW_NAMES=1 bash tests/scripts/build.sh &&
 //     LOGIKFLOW_BUILD=skip node tests/bench/review-writes.mjs [requests]
 import { postMcp, standinControl, startStack } from '../e2e/harness.mjs';
 import { fiftySections, isolateCpu } from './cpu.mjs';

@@ -6,14 +6,14 @@
 // `isolateCpu`) without the samples taken in a Durable Object's code. Locally the objects run in the
 // Worker's isolate; on Cloudflare each object request is an invocation of its own, with its own CPU
 // limit, so the Worker's figure is what the Free plan's 10 ms applies to. Telling the two apart
-// needs the wasm's function names: this serves target/named-build, the same code with its names
-// kept (tests/e2e/cpu-guard.mjs `buildNamed`; build/ is left as it is).
+// needs the wasm's function names: this serves build/named/, the shipped code with its names
+// kept, which every build makes (tests/e2e/cpu-guard.mjs `buildNamed`).
 //
-//   node tests/bench/routes.mjs                       # (re)makes target/named-build first
-//   LOGIKFLOW_BUILD=skip node tests/bench/routes.mjs  # remakes it only when a source is newer
+//   node tests/bench/routes.mjs                       # builds first
+//   LOGIKFLOW_BUILD=skip node tests/bench/routes.mjs  # builds only when a source is newer
 //
-// BENCH_BUILD=DIR serves another named build instead (one made by tests/scripts/build.sh with
-// tests/e2e/cpu-guard.mjs `NAMED_BUILD_ENV`, e.g. of another branch, to compare).
+// BENCH_BUILD=DIR serves another named build instead (another checkout's build/named/, e.g. of
+// another branch, to compare).
 // BENCH_RUNS (default 3) measurements per row, each over a few requests sent one after another;
 // the table shows the median of the runs and their range. BENCH_SIZES (default `30,320,3000`)
 // picks the sizes. Writes the table to tests/artifacts/routes.md as well.
@@ -194,7 +194,7 @@ const fmt = (values) => {
   return `${median(s).toFixed(1)} (${s[0].toFixed(1)}–${s.at(-1).toFixed(1)})`;
 };
 
-const build = process.env.BENCH_BUILD ?? (console.error('making the build with function names (target/named-build) …'), buildNamed());
+const build = process.env.BENCH_BUILD ?? (console.error('checking the build (build/named/ has the function names) …'), buildNamed());
 const stack = await startBuildStack({ name: 'named', dir: build });
 const table = new Map(); // row name -> { size: cell }
 const splitCheck = {};

@@ -16,38 +16,28 @@ import { join } from 'node:path';
 import { isolateCpu } from '../bench/cpu.mjs';
 import { root } from './harness.mjs';
 
-/** The build with function names, beside build/, from its own cargo target folder. */
-export const namedBuild = join(root, 'target/named-build');
-
 /**
- * The environment that makes the named build (tests/scripts/build.sh): the wasm's names kept
- * (cargo and binaryen), in Rust's v0 form, and its own target and output folders, so build/ and
- * its cargo output are left as they are. Why v0: after an `await`, Rust code resumes from the
- * promise queue under the future `future_to_promise` polls, not under the object's method; a v0
- * name carries that future's type, which names the object class
+ * The build with function names: build/named/, made by every tests/scripts/build.sh from the same
+ * cargo build as the shipped build/, whose wasm is this one's with the `name` section cut out
+ * (tests/scripts/strip-names.mjs), so the guard profiles the code that ships. The names are in
+ * Rust's v0 form (`.cargo/config.toml`) for the whole wasm build. Why v0: after an `await`, Rust
+ * code resumes from the promise queue under the future `future_to_promise` polls, not under the
+ * object's method; a v0 name carries that future's type, which names the object class
  * (`future_to_promise::<…PullRequestStore…fetch…>`), where a legacy one is `{{closure}}::h…` for
- * the Worker and the objects alike. Names only, but symbol names steer the linker's layout a
- * little (the shipped wasm would grow 1.2 KB gzip), so the release build keeps legacy names.
+ * the Worker and the objects alike.
  */
-export const NAMED_BUILD_ENV = {
-  LOGIKFLOW_NAMES: '1',
-  CARGO_PROFILE_RELEASE_STRIP: 'false',
-  RUSTFLAGS: '-C symbol-mangling-version=v0',
-  CARGO_TARGET_DIR: join(root, 'target/named'),
-  LOGIKFLOW_OUT: namedBuild,
-};
+export const namedBuild = join(root, 'build/named');
 
 /**
- * Makes (or, with LOGIKFLOW_BUILD=skip, freshens only when a source is newer) the named build
- * in target/named-build, and returns its folder.
+ * Makes the build (or, with LOGIKFLOW_BUILD=skip, only checks that no source is newer than it)
+ * and returns the named build's folder.
  */
 export function buildNamed() {
   execFileSync('bash', [join(root, 'tests/scripts/build.sh')], {
     cwd: root,
     stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, ...NAMED_BUILD_ENV },
   });
-  if (!existsSync(join(namedBuild, 'index.js'))) throw new Error(`no build in ${namedBuild}`);
+  if (!existsSync(join(namedBuild, 'index_bg.wasm'))) throw new Error(`no build in ${namedBuild}`);
   return namedBuild;
 }
 

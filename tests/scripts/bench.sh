@@ -45,7 +45,7 @@ node tests/bench/startup.mjs
 LOGIKFLOW_BUILD=skip node tests/bench/server.mjs
 # Worker CPU per invocation of every reviewer's and agent's route at 30, 320 and 3,000 files, the
 # Durable Objects' own in a column of their own (issue #30), on build/'s code with its function
-# names kept (target/named-build, made from the same cargo output).
+# names kept (build/named/, made from the same cargo output).
 LOGIKFLOW_BUILD=skip node tests/bench/routes.mjs
 { echo; cat tests/artifacts/routes.md; } >> "$out"
 echo "Written to $out"

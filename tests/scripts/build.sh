@@ -4,10 +4,15 @@
 # src/worker.mjs bundled with the bindings into build/index.js (esbuild). Wrangler calls this as
 # its build command. Every tool is local: nothing is downloaded. LOGIKFLOW_BUILD=skip skips the build when build/ is newer than every source
 # (tests that restart wrangler use it); LOGIKFLOW_BUILD=dev skips binaryen (faster).
-# LOGIKFLOW_OUT puts the build in another folder than build/, and LOGIKFLOW_NAMES=1 keeps the wasm's
-# function names: the route bench (tests/bench/routes.mjs) and the CPU guard
-# (tests/e2e/large-pull-cpu.test.mjs) serve such a build from target/named-build
-# (tests/e2e/cpu-guard.mjs `NAMED_BUILD_ENV`).
+# LOGIKFLOW_OUT puts the build in another folder than build/; LOGIKFLOW_NAMES=1 leaves the function
+# names in its wasm too (for local CPU profiles; see below).
+#
+# One cargo build makes two wasm files of the same code: the wasm keeps its function names (Rust's
+# v0 form, `.cargo/config.toml`) through wasm-bindgen and binaryen into LOGIKFLOW_OUT/named/ (with
+# its own index.js and the assets), what the route bench (tests/bench/routes.mjs) and the CPU guard
+# (tests/e2e/large-pull-cpu.test.mjs, tests/e2e/cpu-guard.mjs `namedBuild`) serve; the shipped
+# LOGIKFLOW_OUT/index_bg.wasm is that file with its `name` section cut out
+# (tests/scripts/strip-names.mjs), every other byte the same.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export LOGIKFLOW_OUT="${LOGIKFLOW_OUT:-build}"
@@ -34,8 +39,8 @@ make_assets() {
 }
 
 if [ "${LOGIKFLOW_BUILD:-}" = skip ] && [ -f "$dest"/index.js ]; then
-  newest_source=$(find src schema Cargo.toml Cargo.lock build.rs -newer "$dest"/index.js -print -quit)
-  if [ -z "$newest_source" ] && [ -f "$dest"/guide/ordering-guide.html ]; then
+  newest_source=$(find src schema Cargo.toml Cargo.lock build.rs .cargo -newer "$dest"/index.js -print -quit)
+  if [ -z "$newest_source" ] && [ -f "$dest"/guide/ordering-guide.html ] && [ -f "$dest"/named/index_bg.wasm ]; then
     # Fresh wasm: remake the assets only when their sources changed, so a Worker started while
     # another is serving build/assets (tests run files side by side) never sees them vanish.
     if [ ! -f "$dest"/assets/.made ] || [ -n "$(find src/static src/web/highlight-bundle.mjs "$dest"/guide -newer "$dest"/assets/.made -print -quit)" ]; then
@@ -86,22 +91,27 @@ mkdir -p "$dest"/.staging
 sed -i 's/import source /import /' "$dest"/.glue/index.js
 
 if [ "${LOGIKFLOW_BUILD:-}" = dev ]; then
-  mv "$dest"/.glue/index_bg.wasm "$dest"/.staging/index_bg.wasm
+  mv "$dest"/.glue/index_bg.wasm "$dest"/.staging/named.wasm
 else
-  # Binaryen pass, chosen by CPU (docs/capacity.md, "Optimization level"), debug names and
-  # producer notes stripped. LOGIKFLOW_WASM_OPT_FLAGS replaces the optimization flags
-  # (tests/bench/opt-levels.sh measures them). Features: exactly what rustc and wasm-bindgen emit
-  # for workerd's V8. LOGIKFLOW_NAMES=1 (or CARGO_PROFILE_RELEASE_STRIP=false) keeps the function
-  # names, for CPU profiles (tests/bench/cpu.mjs, profile.mjs).
+  # Binaryen pass, chosen by CPU (docs/capacity.md, "Optimization level"), the function names
+  # kept (`--debuginfo`: the named file) and producer notes stripped. LOGIKFLOW_WASM_OPT_FLAGS
+  # replaces the optimization flags (tests/bench/opt-levels.sh measures them). Features: exactly
+  # what rustc and wasm-bindgen emit for workerd's V8.
   read -r -a passes <<< "${LOGIKFLOW_WASM_OPT_FLAGS:--O3}"
-  names="--strip-debug"
-  if [ "${CARGO_PROFILE_RELEASE_STRIP:-}" = false ] || [ "${LOGIKFLOW_NAMES:-}" = 1 ]; then names="--debuginfo"; fi
   "$WASM_OPT_BIN" "$dest"/.glue/index_bg.wasm "${passes[@]}" \
-    "$names" --strip-producers \
+    --debuginfo --strip-producers \
     --enable-bulk-memory --enable-bulk-memory-opt --enable-sign-ext --enable-mutable-globals \
     --enable-nontrapping-float-to-int --enable-multivalue --enable-reference-types \
-    --enable-exception-handling -o "$dest"/.staging/index_bg.wasm
+    --enable-exception-handling -o "$dest"/.staging/named.wasm
   rm "$dest"/.glue/index_bg.wasm
+fi
+# The shipped wasm: the named one without its `name` section, the code byte for byte the same.
+# LOGIKFLOW_NAMES=1 keeps the names in LOGIKFLOW_OUT/index_bg.wasm too, for CPU profiles of the
+# default stack (tests/bench/cpu.mjs, profile.mjs, server.mjs's "Worker alone"); never shipped so.
+if [ "${LOGIKFLOW_NAMES:-}" = 1 ]; then
+  cp "$dest"/.staging/named.wasm "$dest"/.staging/index_bg.wasm
+else
+  node tests/scripts/strip-names.mjs "$dest"/.staging/named.wasm "$dest"/.staging/index_bg.wasm
 fi
 # The bindings import ./index_bg.wasm, which stays a separate module beside build/index.js.
 # src/worker.mjs imports the glue from build/.glue; another folder's build bundles a copy that
@@ -113,6 +123,12 @@ if [ "$dest" != build ]; then
 fi
 "$ESBUILD_BIN" "$entry" --bundle --format=esm --minify --log-level=warning \
   --external:./index_bg.wasm '--external:cloudflare:*' --outfile="$dest"/.staging/index.js
+# The named build beside the shipped one: the same index.js (the bindings don't depend on the
+# names) and the assets through a link, as a folder `wrangler dev` can serve on its own.
+mkdir -p "$dest"/named
+mv "$dest"/.staging/named.wasm "$dest"/named/index_bg.wasm
+cp "$dest"/.staging/index.js "$dest"/named/index.js
+ln -sfn ../assets "$dest"/named/assets
 mv "$dest"/.staging/index_bg.wasm "$dest"/index_bg.wasm
 mv "$dest"/.staging/index.js "$dest"/index.js
 rmdir "$dest"/.staging

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """What each part of the Worker's wasm costs: function bodies grouped by Rust module path.
 
-Usage: build with names kept, then run this on the wasm:
-    LOGIKFLOW_NAMES=1 bash tests/scripts/build.sh
-    python3 tests/scripts/wasm-sizes.py build/index_bg.wasm [--top 40] [--depth 3]
+Usage: run this on the build's named wasm (every build makes it, the shipped wasm's code with
+its names):
+    bash tests/scripts/build.sh
+    python3 tests/scripts/wasm-sizes.py build/named/index_bg.wasm [--top 40] [--depth 3]
 
 Reads the code section (body sizes) and the `name` section (function names, demangled when they
 are Rust v0 or legacy symbols), then sums body bytes per module prefix. Data segments (string

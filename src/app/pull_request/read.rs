@@ -22,7 +22,7 @@ use crate::github::graphql::{self, Blobs};
 use crate::mcp::dispatch::ToolResult;
 use crate::ports::github::GitHubTransport;
 use crate::ports::pull_request::Surroundings;
-use crate::review::hints::project::{self, Project};
+use crate::review::hints::{self, project::Project};
 use crate::router::PullPath;
 use crate::tools::conventions;
 use crate::tools::get_pull_request as gpr;
@@ -300,7 +300,8 @@ async fn fetch_snapshot<T: GitHubTransport, P: Surroundings>(
     Ok((snapshot, complete))
 }
 
-/// `.gitattributes` and the build files hints need, read at the head in one GraphQL request;
+/// `.gitattributes`, the build files and the changed files' texts hints need, read at the head in
+/// one GraphQL request;
 /// and whether that read was not lost to a passing failure. A failed read or an unparsable file
 /// never fails the pull request: hints fall back to what the paths say, and the log says why.
 async fn read_at_head<T: GitHubTransport, P: Surroundings>(
@@ -311,12 +312,8 @@ async fn read_at_head<T: GitHubTransport, P: Surroundings>(
     pull: &PullRequest,
     files: &[PullFile],
 ) -> (Option<String>, Project, bool) {
-    let mut changed = Vec::with_capacity(files.len());
-    for file in files {
-        changed.push(file.filename.as_str());
-    }
     let mut wanted = vec![".gitattributes".to_string()];
-    wanted.extend(project::wanted(&changed));
+    wanted.extend(files_wanted_at_head(files));
     let body = graphql::blobs_request(owner, repo, &pull.head.sha, &wanted);
     let read = github.post(graphql::PATH, &body).await;
     let blobs = match read.and_then(|text| Blobs::parse(&text)) {
@@ -342,6 +339,22 @@ async fn read_at_head<T: GitHubTransport, P: Surroundings>(
     let project = Project::parse(&found);
     log_problems(env, owner, repo, pull.number, &project.problems);
     (attributes, project, true)
+}
+
+/// The build files and changed files' texts the hints want read at the head (the choice is
+/// `hints::wanted_at_head`'s; this only hands it the file list).
+fn files_wanted_at_head(files: &[PullFile]) -> Vec<String> {
+    let listed: Vec<hints::Listed<'_>> = files
+        .iter()
+        .map(|file| {
+            (
+                file.filename.as_str(),
+                file.status.as_str(),
+                file.patch.as_deref(),
+            )
+        })
+        .collect();
+    hints::wanted_at_head(&listed)
 }
 
 /// One log line for everything the build files said was wrong.

@@ -10,7 +10,8 @@
 //! end-to-end test measures the whole server the same way.
 //!
 //! `pr.txt`: lines before the first section are comments; `=== config <path>` is a build file
-//! at the head; `=== gitattributes` the root `.gitattributes`; `=== file <path> <status>` a
+//! at the head (or, for a changed file, its text at the head, used only when `wanted_at_head`
+//! asks for it); `=== gitattributes` the root `.gitattributes`; `=== file <path> <status>` a
 //! changed file, whose hunks each start with `@@ <old start>`, optionally followed by the
 //! section text git writes after the header (`@@ 11 import (`); counts are worked out.
 //! `truth.txt`: `a -> b, c` (dependsOn), `a testOf b`, `a generated`; `#` starts a comment.
@@ -22,7 +23,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use super::project::Project;
-use super::{compute_hints_in, HintInput};
+use super::{compute_hints_in, wanted_at_head, HintInput, Listed};
 use crate::review::files::FileStatus;
 use crate::review::patch::parse_patch;
 
@@ -168,8 +169,21 @@ pub fn predict(case: &Case) -> Result<Facts, String> {
             hunks: hunks.as_deref(),
         })
         .collect();
+    // Changed files' texts count only when the server would read them (`wanted_at_head`).
+    let listed: Vec<Listed<'_>> = case
+        .files
+        .iter()
+        .map(|(path, status, patch)| (path.as_str(), status.as_str(), patch.as_deref()))
+        .collect();
+    let wanted = wanted_at_head(&listed);
+    let changed: BTreeSet<&str> = listed.iter().map(|(path, _, _)| *path).collect();
     // In the order the server reads them (`project::wanted`: shallow first, then by path).
-    let mut configs = case.configs.clone();
+    let mut configs: Vec<(String, String)> = case
+        .configs
+        .iter()
+        .filter(|(path, _)| !changed.contains(path.as_str()) || wanted.contains(path))
+        .cloned()
+        .collect();
     configs.sort_by_key(|(path, _)| (path.matches('/').count(), path.clone()));
     let project = Project::parse(&configs);
     let hints = compute_hints_in(&inputs, case.gitattributes.as_deref(), &project);

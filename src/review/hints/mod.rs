@@ -8,6 +8,10 @@
 //! `glob` matcher). Work per file is independent of the pull request's size: lookups go through
 //! hash maps built once.
 //!
+//! What to read at the head is decided here too ([`wanted_at_head`]): the build files
+//! (`project::wanted`) and the changed files whose text resolves what their diff can't
+//! (`imports::texts_wanted`); the service reads them all in one GraphQL request.
+//!
 //! What not: no JSON shaping (the tools layer omits empty hints), no GitHub requests, no ordering
 //! advice.
 
@@ -29,7 +33,7 @@ pub(crate) mod measure;
 pub(crate) mod testing;
 
 use crate::review::files::FileStatus;
-use crate::review::patch::Hunk;
+use crate::review::patch::{parse_patch, Hunk};
 
 use gitattributes::Gitattributes;
 use index::PathIndex;
@@ -54,6 +58,48 @@ pub struct FileHints {
     /// The changed file this test covers.
     pub test_of: Option<String>,
     pub likely_generated: bool,
+}
+
+/// One changed file as GitHub lists it: path, status as GitHub spells it, patch.
+pub type Listed<'a> = (&'a str, &'a str, Option<&'a str>);
+
+/// The files worth reading at the head for a pull request with these changed files: build files
+/// first (shallowest first), then changed files' own texts (Kotlin files an import may point into
+/// past its diff). Patches are parsed only for Java and Kotlin files, only when a `.kt` file
+/// changed.
+pub fn wanted_at_head(files: &[Listed<'_>]) -> Vec<String> {
+    let paths: Vec<&str> = files.iter().map(|(path, _, _)| *path).collect();
+    let mut wanted = project::wanted(&paths);
+    let kotlin = files.iter().any(|(path, status, _)| {
+        paths::extension(path) == "kt" && *status != FileStatus::Removed.as_str()
+    });
+    if !kotlin {
+        return wanted;
+    }
+    let parsed: Vec<Option<Vec<Hunk<'_>>>> = files
+        .iter()
+        .map(|(path, _, patch)| match language::language(path) {
+            Some(language::Language::JavaKotlin) => patch.and_then(|p| parse_patch(p).ok()),
+            _ => None,
+        })
+        .collect();
+    let inputs: Vec<HintInput<'_>> = files
+        .iter()
+        .zip(&parsed)
+        .map(|((path, status, _), hunks)| HintInput {
+            path,
+            status: FileStatus::from_github(status).unwrap_or(FileStatus::Modified),
+            previous_path: None,
+            hunks: hunks.as_deref(),
+        })
+        .collect();
+    let entries: Vec<(&str, bool)> = inputs
+        .iter()
+        .map(|file| (file.path, file.status.exists_at_head()))
+        .collect();
+    let index = PathIndex::new(&entries);
+    wanted.extend(imports::texts_wanted(&inputs, &index));
+    wanted
 }
 
 /// Computes hints for every file; `gitattributes` is the repository's root `.gitattributes`.

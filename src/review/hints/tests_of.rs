@@ -14,6 +14,17 @@
 //! directories with the test, then the same extension, then the first in the pull request.
 //! Rust's `x/tests.rs` covers its parent module `x.rs` or `x/mod.rs` (`src/tests.rs` the crate root).
 //!
+//! Mirrored trees come first (issue #39): a file under a `test/`, `tests/` or `spec/` folder covers
+//! the changed file at the same path after that folder, under the folder's parent itself or its
+//! `src/`, `lib/`, `app/` or `source/` (a `unit/`, `integration/`, `functional/` or `feature/`
+//! group folder right after the test folder is skipped): `tests/lib/linter/linter.js` covers
+//! `lib/linter/linter.js`, `test/unit/parser.js` covers `src/parser.js`,
+//! `tests/Unit/Http/ClientTest.php` covers `src/Http/Client.php`, `tests/acme/test_db.py` covers
+//! `src/acme/db.py` or the package `src/acme/db/__init__.py`. The whole path must match, never
+//! the name alone. A file not named as a test counts only in a test folder outside any source
+//! folder, not for Python (pytest collects only test names), and not for helper folders and names
+//! (`fixtures/`, `helpers/`, `utils.js`, …). Go and Rust keep their own rules.
+//!
 //! What not: no reading of test code (imports are `dependsOn`'s job), no test-runner configuration.
 
 use std::collections::HashMap;
@@ -242,6 +253,9 @@ impl<'a> Sources<'a> {
         if is_rust_module_tests(path) {
             return rust_parent_module(path, index);
         }
+        if let Some(found) = mirrored(path, index) {
+            return Some(found);
+        }
         let subject = subject(path)?;
         let test_dir = paths::parent(path);
         let test_layout = layout(test_dir);
@@ -287,6 +301,104 @@ impl<'a> Sources<'a> {
             .max()
             .map(|(_, position)| position)
     }
+}
+
+/// Folders a mirrored test tree starts at.
+const TEST_TREES: &[&str] = &["test", "tests", "spec"];
+/// Folders a mirrored test's subject may sit under, beside the test folder.
+const SOURCE_TREES: &[&str] = &["", "src", "lib", "app", "source"];
+/// Folders grouping tests by kind right after the test folder, compared case-insensitively.
+const TEST_GROUPS: &[&str] = &["unit", "integration", "functional", "feature"];
+/// Folders of a test tree that hold no tests.
+const HELPER_DIRS: &[&str] = &[
+    "fixtures",
+    "__fixtures__",
+    "__mocks__",
+    "mocks",
+    "helpers",
+    "support",
+    "data",
+    "snapshots",
+    "__snapshots__",
+    "utils",
+    "shared",
+    "common",
+];
+/// Names of helper files in a test tree, when not named as tests.
+const HELPER_NAMES: &[&str] = &[
+    "utils", "util", "helpers", "helper", "setup", "fixtures", "mocks", "conftest", "__init__",
+    "index", "mod", "main",
+];
+
+/// The changed file at the mirrored path of a test in its own tree (see the module doc).
+fn mirrored(path: &str, index: &PathIndex<'_>) -> Option<usize> {
+    let ext = paths::extension(path);
+    if matches!(ext, "go" | "rs") || super::language::language(path).is_none() {
+        return None;
+    }
+    let parts: Vec<&str> = path.split('/').collect();
+    let (name, dirs) = parts.split_last()?;
+    let at = dirs.iter().position(|part| TEST_TREES.contains(part))?;
+    let prefix = dirs.get(..at)?;
+    let mut rest = dirs.get(at + 1..)?;
+    if let Some((first, after)) = rest.split_first() {
+        if TEST_GROUPS
+            .iter()
+            .any(|group| group.eq_ignore_ascii_case(first))
+        {
+            rest = after;
+        }
+    }
+    if rest
+        .first()
+        .is_some_and(|first| HELPER_DIRS.contains(first))
+    {
+        return None;
+    }
+    let named = subject(path);
+    // A file not named as a test, outside source folders, in a language whose runners take any
+    // file of a test folder.
+    let as_is = named.is_none()
+        && ext != "py"
+        && !prefix.iter().any(|part| SOURCE_TREES.contains(part))
+        && !HELPER_NAMES.contains(&paths::stem(name))
+        // Tool configuration (`.eslintrc.js`, `jest.config.js`) is not a test.
+        && !name.starts_with('.')
+        && !name.contains(".config.");
+    let mut names: Vec<String> = Vec::new();
+    if as_is {
+        names.push(name.to_string());
+    }
+    if let Some(subject) = named {
+        for extension in subject.extensions {
+            names.push(format!("{}.{extension}", subject.name));
+        }
+        if ext == "py" {
+            names.push(format!("{}/__init__.py", subject.name));
+        }
+    }
+    let mut candidate = String::new();
+    for tree in SOURCE_TREES {
+        for name in &names {
+            candidate.clear();
+            for part in prefix.iter().chain(Some(tree)).chain(rest) {
+                if !part.is_empty() {
+                    candidate.push_str(part);
+                    candidate.push('/');
+                }
+            }
+            candidate.push_str(name);
+            if candidate == path {
+                continue;
+            }
+            if let Some(found) = index.find(&candidate) {
+                if subject(index.path(found)).is_none() {
+                    return Some(found);
+                }
+            }
+        }
+    }
+    None
 }
 
 /// `Some(true)` for identical layouts, `Some(false)` when one is a prefix or suffix of the other.
@@ -542,6 +654,68 @@ mod tests {
                 "src/main/java/com/acme/Ab.java",
                 // A bare suffix is not a name.
                 "src/.test.ts",
+            ],
+            "",
+        );
+    }
+
+    #[test]
+    fn mirrored_test_trees() {
+        check(
+            &[
+                // Mocha: no suffix, the whole path after `tests/`.
+                "lib/linter/linter.js",
+                "tests/lib/linter/linter.js",
+                "lib/rules/no-unused-vars.js",
+                "tests/lib/rules/no-unused-vars.js",
+                // `test/` against `src/`, a group folder skipped.
+                "packages/parser/src/tokenizer/index.ts",
+                "packages/parser/src/tokenizer/state.ts",
+                "packages/parser/test/unit/tokenizer/state.ts",
+                // PHPUnit: the namespace path under `tests/Unit` and `src/`.
+                "src/Http/Client.php",
+                "src/Client.php",
+                "tests/Unit/Http/ClientTest.php",
+                // pytest: `test_x.py` for the package `x/__init__.py`.
+                "src/acme/db/__init__.py",
+                "src/acme/db.pyi",
+                "tests/acme/test_db.py",
+                // RSpec under `spec/lib`.
+                "lib/acme/parser.rb",
+                "spec/lib/acme/parser_spec.rb",
+            ],
+            "tests/lib/linter/linter.js -> lib/linter/linter.js
+             tests/lib/rules/no-unused-vars.js -> lib/rules/no-unused-vars.js
+             packages/parser/test/unit/tokenizer/state.ts -> packages/parser/src/tokenizer/state.ts
+             tests/Unit/Http/ClientTest.php -> src/Http/Client.php
+             tests/acme/test_db.py -> src/acme/db/__init__.py
+             spec/lib/acme/parser_spec.rb -> lib/acme/parser.rb",
+        );
+    }
+
+    #[test]
+    fn mirrored_trees_need_the_whole_path() {
+        check(
+            &[
+                // The name alone: another directory.
+                "lib/linter/linter.js",
+                "tests/lib/other/linter.js",
+                // Helpers and fixtures in a test tree test nothing.
+                "lib/utils.js",
+                "tests/lib/utils.js",
+                "lib/config.js",
+                "tests/fixtures/lib/config.js",
+                // Tool configuration in a test folder.
+                ".eslintrc.js",
+                "test/.eslintrc.js",
+                "jest.config.js",
+                "test/jest.config.js",
+                // Python files need test names.
+                "src/acme/models.py",
+                "tests/acme/models.py",
+                // A `spec/` folder inside a source folder is not a test tree for plain names.
+                "src/parser.ts",
+                "src/spec/parser.ts",
             ],
             "",
         );

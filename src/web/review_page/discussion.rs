@@ -217,7 +217,11 @@ pub fn comment_html(out: &mut String, comment: &ReviewComment, commented: &[Stri
     }
     out.push_str("</p><div class=\"cmt-body\">");
     let lines = (!commented.is_empty()).then_some(commented);
-    out.push_str(&comment_markdown::render(&shown(&comment.body), lines));
+    out.push_str(&comment_markdown::render_from(
+        &shown(&comment.body),
+        lines,
+        super::safe_github(&comment.html_url),
+    ));
     out.push_str("</div></div>\n");
 }
 
@@ -240,7 +244,11 @@ pub fn sent_html(login: &str, body: &str, html_url: &str) -> String {
         None => out.push_str("just now"),
     }
     out.push_str("</p><div class=\"cmt-body\">");
-    out.push_str(&comment_markdown::render(&shown(body), None));
+    out.push_str(&comment_markdown::render_from(
+        &shown(body),
+        None,
+        super::safe_github(html_url),
+    ));
     out.push_str("</div></div>\n");
     out
 }
@@ -429,6 +437,7 @@ pub fn box_template(out: &mut String, read_only: bool) {
 }
 
 #[cfg(test)]
+#[allow(clippy::indexing_slicing, clippy::panic)]
 mod tests {
     use super::*;
     use crate::github::reviews::{Anchor, Side};
@@ -465,6 +474,43 @@ mod tests {
         draft_html(&mut gone, &draft(9, "kept"), true, &[], &forms);
         assert!(gone.contains("no longer in the diff"), "{gone}");
         assert!(gone.contains(">kept</textarea>"), "{gone}");
+    }
+
+    fn github_comment(body: &str) -> ReviewComment {
+        let value = serde_json::json!({
+            "id": 1,
+            "path": "a.rs",
+            "line": 2,
+            "body": body,
+            "html_url": "https://github.com/o/r/pull/1#discussion_r1",
+            "created_at": "2026-12-04T10:00:00Z",
+        });
+        crate::json::read(&value).unwrap_or_else(|error| panic!("{error}"))
+    }
+
+    /// Issue 36 W-C: one 65,536-character comment of nested quotes (or lists) added 65,535
+    /// elements and 1.8 MB to the page; now under 200 and under 150 KB, and a comment too long
+    /// to show whole ends with a link to the rest on GitHub.
+    #[test]
+    fn issue_36_a_hostile_comment_adds_little_to_the_page() {
+        for body in [
+            "> ".repeat(32_768),
+            "+ ".repeat(32_768),
+            "\"".repeat(65_536),
+        ] {
+            let mut out = String::new();
+            comment_html(&mut out, &github_comment(&body), &[]);
+            assert!(out.len() < 150_000, "{} bytes", out.len());
+            assert!(out.matches("<blockquote").count() < 200);
+            assert!(out.matches("<ul").count() < 200);
+        }
+        let mut out = String::new();
+        comment_html(&mut out, &github_comment(&"\"".repeat(65_536)), &[]);
+        assert!(
+            out.contains("<a href=\"https://github.com/o/r/pull/1#discussion_r1\" rel=\"noopener noreferrer nofollow\">Read the rest on GitHub</a>"),
+            "{}",
+            &out[out.len().saturating_sub(400)..]
+        );
     }
 
     #[test]

@@ -9,11 +9,15 @@
 //! `a.b.*` means every changed `.java`/`.kt` file in a directory ending with `a/b`.
 //!
 //! Kotlin top-level declarations live in files named otherwise (`AppTheme` in `Theme.kt`): a name
-//! no class file matches resolves to the changed `.kt` file of its package that visibly declares
-//! it (`fun`, `val`, `class`, `object`, …).
+//! no class file matches resolves to the changed `.kt` file whose text at the head declares it at
+//! the top level in that package (`kotlin::Heads`), then to the changed `.kt` file of its package
+//! directory that visibly declares it (`fun`, `val`, `class`, `object`, …). Java reaches a Kotlin
+//! file through its facade class: `a.b.UtilKt` is `a/b/Util.kt`, and a file that says
+//! `@file:JvmName("Util")` is `a.b.Util` (also as the class of a static import).
 //!
 //! What not: same-package references (no import line), Scala and Groovy import syntax.
 
+use super::kotlin::Heads;
 use super::lex::{self, Syntax, Tok};
 use super::Declarations;
 use crate::review::hints::index::PathIndex;
@@ -114,11 +118,12 @@ pub fn kotlin_declarations<'a>(hunks: &[Hunk<'a>]) -> Vec<&'a str> {
 }
 
 /// Adds the changed files a qualified name resolves to; `declared` holds the `(file position,
-/// name)` pairs of [`kotlin_declarations`].
+/// name)` pairs of [`kotlin_declarations`], `heads` what Kotlin files say at the head.
 pub fn resolve(
     importer: &str,
     spec: &str,
     declared: &Declarations<'_>,
+    heads: &Heads,
     index: &PathIndex<'_>,
     out: &mut Vec<usize>,
 ) {
@@ -138,13 +143,18 @@ pub fn resolve(
         }
         return;
     }
-    let found = class_file(importer, &path, index).or_else(|| {
-        let (outer, _) = path.rsplit_once('/')?;
-        outer
-            .contains('/')
-            .then(|| class_file(importer, outer, index))
-            .flatten()
-    });
+    let found = class_file(importer, &path, index)
+        .or_else(|| kotlin_file(importer, &path, heads, index))
+        .or_else(|| {
+            let (outer, _) = path.rsplit_once('/')?;
+            outer
+                .contains('/')
+                .then(|| {
+                    class_file(importer, outer, index)
+                        .or_else(|| facade_file(importer, outer, heads, index))
+                })
+                .flatten()
+        });
     let found = found.or_else(|| {
         let (package, name) = path.rsplit_once('/')?;
         let declaring = index.dirs_with_suffix(package).flat_map(|dir| {
@@ -157,6 +167,51 @@ pub fn resolve(
     out.extend(found);
 }
 
+/// The package paths (`a/b`) whose Kotlin files' text could resolve `spec` when no class file
+/// does: its own package and, for a member of a facade class, the class's package.
+pub fn packages_to_read(importer: &str, spec: &str, index: &PathIndex<'_>) -> Vec<String> {
+    let path = spec.replace('.', "/");
+    if path.ends_with("/*") || class_file(importer, &path, index).is_some() {
+        return Vec::new();
+    }
+    let mut packages = Vec::new();
+    let mut current = path.as_str();
+    for _ in 0..2 {
+        let Some((package, _)) = current.rsplit_once('/') else {
+            break;
+        };
+        packages.push(package.to_string());
+        current = package;
+    }
+    packages
+}
+
+/// A Kotlin file of the package of `path` (`a/b/name`) that declares `name` at the top level at
+/// the head, or that Java sees as the class `name`.
+fn kotlin_file(importer: &str, path: &str, heads: &Heads, index: &PathIndex<'_>) -> Option<usize> {
+    let (package, name) = path.rsplit_once('/')?;
+    let package = package.replace('/', ".");
+    let declaring = heads.declaring(&package, name).iter().copied();
+    index
+        .closest(importer, declaring)
+        .or_else(|| facade_file(importer, path, heads, index))
+}
+
+/// The Kotlin file Java sees as the class at `path` (`a/b/UtilKt`, or a `@file:JvmName`).
+fn facade_file(importer: &str, path: &str, heads: &Heads, index: &PathIndex<'_>) -> Option<usize> {
+    let (package, class) = path.rsplit_once('/')?;
+    let dotted = package.replace('/', ".");
+    index
+        .closest(importer, heads.facade(&dotted, class).iter().copied())
+        .or_else(|| {
+            // Without the text, `a.b.UtilKt` is still `a/b/Util.kt` by name.
+            let stem = path
+                .strip_suffix("Kt")
+                .filter(|stem| !stem.ends_with('/'))?;
+            index.closest(importer, index.with_suffix(&format!("{stem}.kt")))
+        })
+}
+
 fn class_file(importer: &str, path: &str, index: &PathIndex<'_>) -> Option<usize> {
     EXTENSIONS.iter().find_map(|ext| {
         let file = format!("{path}.{ext}");
@@ -167,6 +222,7 @@ fn class_file(importer: &str, path: &str, index: &PathIndex<'_>) -> Option<usize
 #[cfg(test)]
 mod tests {
     use crate::review::hints::testing::check_deps as check;
+    use crate::review::hints::testing::check_deps_in;
 
     #[test]
     fn spring_imports() {
@@ -212,6 +268,83 @@ mod tests {
              app/src/main/kotlin/com/acme/invites/data/InviteRepository.kt, \
              core/src/main/java/com/acme/core/Result.java",
         );
+    }
+
+    #[test]
+    fn kotlin_top_level_declarations_read_at_the_head() {
+        let files = [
+            (
+                "app/src/main/kotlin/com/acme/app/Main.kt",
+                "+import com.acme.internal.rawType\n+import com.acme.internal.isNullable\n\
+                 +import com.acme.MAX_DEPTH\n+import com.acme.internal.gone",
+            ),
+            (
+                "app/src/main/java/com/acme/app/Legacy.java",
+                "+import com.acme.internal.Types;\n+import static com.acme.internal.Types.rawType;\n\
+                 +import com.acme.internal._ExtensionsKt;\n+import com.acme.internal.OldKt;",
+            ),
+            // The directory omits the common root package `com.acme`.
+            ("lib/src/main/kotlin/internal/Util.kt", "+// nothing declared in view"),
+            ("lib/src/main/kotlin/internal/-Extensions.kt", "+// nothing in view"),
+            ("lib/src/main/kotlin/Limits.kt", ""),
+            ("lib/src/main/kotlin/internal/Old.kt", ""),
+        ];
+        let heads = [
+            (
+                "lib/src/main/kotlin/internal/Util.kt",
+                "@file:JvmName(\"Types\")\npackage com.acme.internal\n\nfun Type.rawType(): Class<*> = TODO()\n",
+            ),
+            (
+                "lib/src/main/kotlin/internal/-Extensions.kt",
+                "package com.acme.internal\n\nval Type.isNullable: Boolean get() = false\n",
+            ),
+            (
+                "lib/src/main/kotlin/Limits.kt",
+                "package com.acme\n\nconst val MAX_DEPTH = 3\n",
+            ),
+        ];
+        check_deps_in(
+            &files,
+            &heads,
+            "app/src/main/kotlin/com/acme/app/Main.kt -> lib/src/main/kotlin/internal/Util.kt, \
+             lib/src/main/kotlin/internal/-Extensions.kt, lib/src/main/kotlin/Limits.kt\n\
+             app/src/main/java/com/acme/app/Legacy.java -> lib/src/main/kotlin/internal/Util.kt, \
+             lib/src/main/kotlin/internal/-Extensions.kt",
+        );
+    }
+
+    #[test]
+    fn texts_wanted_for_unresolved_imports_only() {
+        use crate::review::hints::wanted_at_head;
+        let listed = [
+            (
+                "app/src/main/kotlin/com/acme/app/Main.kt",
+                "modified",
+                Some("@@ -1,0 +1,2 @@\n+import com.acme.internal.rawType\n+import com.acme.data.Repo\n"),
+            ),
+            ("lib/src/main/kotlin/internal/Util.kt", "modified", None),
+            ("lib/src/main/kotlin/internal/Gone.kt", "removed", None),
+            // A class file matches: nothing to read.
+            ("lib/src/main/kotlin/com/acme/data/Repo.kt", "modified", None),
+            ("lib/src/main/kotlin/com/acme/data/Other.kt", "modified", None),
+            ("docs/internal/notes.md", "modified", None),
+        ];
+        let wanted = wanted_at_head(&listed);
+        assert_eq!(
+            wanted
+                .iter()
+                .filter(|path| path.ends_with(".kt"))
+                .collect::<Vec<_>>(),
+            ["lib/src/main/kotlin/internal/Util.kt"]
+        );
+        // Without Kotlin files nothing but build files.
+        assert!(wanted_at_head(&[(
+            "a/B.java",
+            "modified",
+            Some("@@ -1,0 +1,1 @@\n+import a.c.D;\n")
+        )])
+        .iter()
+        .all(|path| !path.ends_with(".kt")));
     }
 
     #[test]

@@ -64,6 +64,15 @@ pub fn tokens<'a>(hunk: &Hunk<'a>, syntax: &Syntax, out: &mut Vec<Tok<'a>>) {
     }
 }
 
+/// Appends the tokens of a whole file's text to `out` (a file read at the head, where the state
+/// is known from the first line).
+pub fn text_tokens<'a>(text: &'a str, syntax: &Syntax, out: &mut Vec<Tok<'a>>) {
+    let mut state = State::Code;
+    for line in text.lines() {
+        state = lex_line(line, syntax, state, out);
+    }
+}
+
 /// Whether any visible line of the hunk contains one of `words` (none empty); a cheap filter run
 /// before lexing. Why not `str::contains` per word: it sets up a two-way searcher on every call,
 /// which for short words on short lines cost more than the search, and this filter was a fifth

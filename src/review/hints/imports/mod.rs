@@ -7,8 +7,9 @@
 //! language by extension and runs them. Go needs every import of the pull request first, to infer
 //! module paths, so it runs in two passes.
 //!
-//! Build files read at the head (`go.mod`, `Cargo.toml`, `tsconfig.json`, `package.json`) come in
-//! as a [`Project`]; without them each language falls back to what the changed paths suggest.
+//! Build files read at the head (`go.mod`, `Cargo.toml`, `tsconfig.json`, `package.json`,
+//! `pyproject.toml`) come in as a [`Project`]; without them each language falls back to what the
+//! changed paths suggest. So do the texts of changed Kotlin files [`texts_wanted`] asks for.
 //!
 //! What not: no ordering, deduplication or self-removal (the caller does that once for all
 //! languages), no reading of unchanged files.
@@ -20,6 +21,7 @@ pub mod css;
 pub mod go;
 pub mod java;
 pub mod js;
+pub mod kotlin;
 pub mod lex;
 pub mod php;
 pub mod python;
@@ -78,6 +80,37 @@ impl<'h, 'a> Read<'h, 'a> {
         }
         found
     }
+}
+
+/// Changed files whose text at the head would resolve imports the diff alone cannot: the `.kt`
+/// files an import of a Java or Kotlin file may point into when no class file matches it
+/// (`kotlin::candidates`), in pull-request order, at most [`kotlin::MAX_TEXTS`].
+pub fn texts_wanted(files: &[HintInput<'_>], index: &PathIndex<'_>) -> Vec<String> {
+    let has_kotlin = files
+        .iter()
+        .any(|file| paths::extension(file.path) == "kt" && file.status.exists_at_head());
+    if !has_kotlin {
+        return Vec::new();
+    }
+    let mut wanted = std::collections::BTreeSet::new();
+    let mut packages = HashSet::new();
+    for file in files {
+        let (Some(hunks), Some(Language::JavaKotlin)) = (file.hunks, language(file.path)) else {
+            continue;
+        };
+        for spec in Read::new(hunks, Language::JavaKotlin).all(java::specifiers) {
+            for package in java::packages_to_read(file.path, &spec, index) {
+                if packages.insert(package.clone()) {
+                    wanted.extend(kotlin::candidates(&package, index));
+                }
+            }
+        }
+    }
+    wanted
+        .into_iter()
+        .take(kotlin::MAX_TEXTS)
+        .map(|position| index.path(position).to_string())
+        .collect()
 }
 
 /// For each file, positions of the files its visible import lines resolve to (unsorted, may repeat
@@ -147,6 +180,16 @@ pub fn resolved_imports(
     } else {
         go::Modules::new(&all_go, &project.go_modules, index)
     };
+    let kotlin_heads = kotlin::Heads::new(&project.kotlin_texts, index);
+    let python_roots = if read
+        .iter()
+        .zip(files)
+        .any(|(hunks, file)| hunks.is_some() && language(file.path) == Some(Language::Python))
+    {
+        python::Roots::new(&project.python_projects, index)
+    } else {
+        python::Roots::default()
+    };
     let crates = if has_rust {
         rust::Crates::new(index, &project.crates)
     } else {
@@ -171,7 +214,7 @@ pub fn resolved_imports(
                 }
                 Language::Python => {
                     for spec in hunks.all(python::specifiers) {
-                        python::resolve(path, &spec, index, &mut out);
+                        python::resolve(path, &spec, &python_roots, index, &mut out);
                     }
                 }
                 Language::Rust => {
@@ -186,7 +229,14 @@ pub fn resolved_imports(
                 }
                 Language::JavaKotlin => {
                     for spec in hunks.all(java::specifiers) {
-                        java::resolve(path, &spec, &kotlin_declarations, index, &mut out);
+                        java::resolve(
+                            path,
+                            &spec,
+                            &kotlin_declarations,
+                            &kotlin_heads,
+                            index,
+                            &mut out,
+                        );
                     }
                 }
                 Language::Ruby => {
@@ -212,7 +262,7 @@ pub fn resolved_imports(
                 }
                 Language::Php => {
                     for reference in hunks.all(php::references) {
-                        php::resolve(path, &reference, index, &mut out);
+                        php::resolve(path, &reference, &project.psr4, index, &mut out);
                     }
                 }
                 Language::Css => {

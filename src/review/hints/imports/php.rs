@@ -8,9 +8,12 @@
 //! Resolution, against changed files only: PSR-4 maps a namespace prefix to a directory, so
 //! `A\B\C` is tried as the path suffix `A/B/C.php`, then without leading parts down to two
 //! (`App\Models\User` finds `app/Models/User.php`), the closest one; includes from the importer's
-//! directory, then from the repository root.
+//! directory, then from the repository root. Before that, the PSR-4 maps of the `composer.json`
+//! files read at the head (`project::composer`): the longest prefix of the name that maps to a
+//! directory holding the changed file (`Acme\Http\Client` with `"Acme\Http\": "src/"` is
+//! `src/Client.php`).
 //!
-//! What not: no `composer.json` autoload reading, no class references without `use`.
+//! What not: no PSR-0 or classmap autoloading, no class references without `use`.
 
 use super::lex::{self, Syntax, Tok};
 use crate::review::hints::index::PathIndex;
@@ -155,11 +158,24 @@ fn read_include<'a>(tokens: &[Tok<'a>], start: usize, out: &mut Vec<Reference<'a
 pub fn resolve(
     importer: &str,
     reference: &Reference<'_>,
+    psr4: &[(String, String)],
     index: &PathIndex<'_>,
     out: &mut Vec<usize>,
 ) {
     match reference {
         Reference::Use(parts) => {
+            if !psr4.is_empty() {
+                let name = parts.join("\\");
+                let mapped = psr4.iter().find_map(|(prefix, dir)| {
+                    let rest = name.strip_prefix(prefix.as_str())?;
+                    let file = format!("{}.php", rest.replace('\\', "/"));
+                    index.find(&paths::join(dir, &file)?)
+                });
+                if let Some(found) = mapped {
+                    out.push(found);
+                    return;
+                }
+            }
             let shortest = parts.len().min(2);
             for skip in 0..=parts.len().saturating_sub(shortest) {
                 let tail = parts.get(skip..).unwrap_or(&[]);
@@ -192,6 +208,33 @@ pub fn resolve(
 #[cfg(test)]
 mod tests {
     use crate::review::hints::testing::check_deps as check;
+    use crate::review::hints::testing::check_deps_in;
+
+    #[test]
+    fn composer_psr4_maps() {
+        let files = [
+            (
+                "packages/http/tests/Unit/ClientTest.php",
+                "+<?php\n+use Acme\\Http\\Client;\n+use Acme\\Http\\Tests\\Fixtures\\Fake;\n+use Acme\\Http\\Gone;",
+            ),
+            ("packages/http/src/Client.php", ""),
+            ("packages/http/tests/Fixtures/Fake.php", ""),
+            ("packages/other/src/Gone.php", ""),
+        ];
+        let composer = r#"{"autoload": {"psr-4": {"Acme\\Http\\": "src/"}},
+            "autoload-dev": {"psr-4": {"Acme\\Http\\Tests\\": "tests/"}}}"#;
+        check_deps_in(
+            &files,
+            &[("packages/http/composer.json", composer)],
+            "packages/http/tests/Unit/ClientTest.php -> packages/http/src/Client.php, \
+             packages/http/tests/Fixtures/Fake.php",
+        );
+        // Without composer.json no suffix of the name reaches `src/Client.php`.
+        check(
+            &files,
+            "packages/http/tests/Unit/ClientTest.php -> packages/http/tests/Fixtures/Fake.php",
+        );
+    }
 
     #[test]
     fn laravel_and_symfony_uses() {

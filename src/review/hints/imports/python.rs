@@ -17,9 +17,13 @@
 //!
 //! What not: no `sys.path` or `setup.cfg` package-dir reading, no `importlib` calls.
 
+use std::collections::{HashMap, HashSet};
+
 use super::lex::{self, Syntax, Tok};
+use crate::review::hints::glob::Glob;
 use crate::review::hints::index::PathIndex;
 use crate::review::hints::paths;
+use crate::review::hints::project::PyProject;
 use crate::review::patch::Hunk;
 
 const SYNTAX: Syntax = Syntax {
@@ -177,20 +181,91 @@ fn skip_alias(tokens: &[Tok<'_>], i: usize) -> usize {
     }
 }
 
+/// The source roots of a repository's Python projects, by the top-level names changed files
+/// give them: `acme` → `packages/core/src`, `packages/util/src` for a namespace package.
+#[derive(Debug, Default)]
+pub struct Roots {
+    by_top_level: HashMap<String, Vec<String>>,
+}
+
+impl Roots {
+    /// Finds the roots among the changed Python files: a project directory (or a member glob's
+    /// match) `d` is a root at `d/src` when changed files sit there, else at `d`.
+    pub fn new(projects: &[PyProject], index: &PathIndex<'_>) -> Roots {
+        let mut dirs: HashSet<&str> = HashSet::new();
+        let mut globs = Vec::new();
+        for project in projects {
+            if !project.dir.is_empty() {
+                dirs.insert(&project.dir);
+            }
+            for member in &project.members {
+                if member.contains(['*', '?', '[']) {
+                    globs.extend(Glob::new(&format!("/{member}")));
+                } else {
+                    dirs.insert(member);
+                }
+            }
+        }
+        let mut roots = Roots::default();
+        if dirs.is_empty() && globs.is_empty() {
+            return roots;
+        }
+        for (_, path) in index.targets() {
+            if !matches!(paths::extension(path), "py" | "pyi") {
+                continue;
+            }
+            // The innermost project directory among the file's ancestors: the member.
+            let Some(project) = paths::ancestors(paths::parent(path))
+                .skip(1)
+                .filter(|dir| dirs.contains(dir) || globs.iter().any(|glob| glob.matches(dir)))
+                .last()
+            else {
+                continue;
+            };
+            let rest = path.get(project.len() + 1..).unwrap_or("");
+            let (root, rest) = match rest.strip_prefix("src/") {
+                Some(inside) => (format!("{project}/src"), inside),
+                None => (project.to_string(), rest),
+            };
+            let top = match rest.split_once('/') {
+                Some((dir, _)) => dir,
+                None => paths::stem(rest),
+            };
+            let known = roots.by_top_level.entry(top.to_string()).or_default();
+            if !known.contains(&root) {
+                known.push(root);
+            }
+        }
+        roots
+    }
+
+    /// The roots holding changed files under the top-level name `name`.
+    fn holding(&self, name: &str) -> &[String] {
+        self.by_top_level.get(name).map_or(&[], Vec::as_slice)
+    }
+}
+
 /// Adds the changed files an import in `importer` names.
-pub fn resolve(importer: &str, import: &Import, index: &PathIndex<'_>, out: &mut Vec<usize>) {
+pub fn resolve(
+    importer: &str,
+    import: &Import,
+    roots: &Roots,
+    index: &PathIndex<'_>,
+    out: &mut Vec<usize>,
+) {
+    let find = |spec: &str| find_module(importer, spec, roots, index);
     match import {
-        Import::Module(module) => out.extend(find_module(importer, module, index)),
+        Import::Module(module) => out.extend(find(module)),
         Import::From { module, names } => {
             let joiner = if module.ends_with('.') { "" } else { "." };
-            let plain_module = lower_case_attribute(importer, module, index);
+            let plain_module = lower_case_attribute(module, &find, index);
             let mut attributes = false;
             for name in names {
                 if name == "*" {
                     attributes = true;
                     continue;
                 }
-                match find_module(importer, &format!("{module}{joiner}{name}"), index) {
+                match find(&format!("{module}{joiner}{name}")) {
                     Some(found) => out.push(found),
                     None => {
                         attributes |=
@@ -202,9 +277,9 @@ pub fn resolve(importer: &str, import: &Import, index: &PathIndex<'_>, out: &mut
                 let own = module.trim_start_matches('.');
                 let found = if own.is_empty() {
                     // `from . import X`: the package's own `__init__.py`.
-                    find_module(importer, &format!("{module}__init__"), index)
+                    find(&format!("{module}__init__"))
                 } else {
-                    find_module(importer, module, index)
+                    find(module)
                 };
                 out.extend(found);
             }
@@ -214,14 +289,17 @@ pub fn resolve(importer: &str, import: &Import, index: &PathIndex<'_>, out: &mut
 
 /// Whether a lower-case name imported from `module` is an attribute of it: only when `module`
 /// is a plain `.py` file (a package's names are mostly its submodules).
-fn lower_case_attribute(importer: &str, module: &str, index: &PathIndex<'_>) -> bool {
+fn lower_case_attribute(
+    module: &str,
+    find: &impl Fn(&str) -> Option<usize>,
+    index: &PathIndex<'_>,
+) -> bool {
     !module.trim_start_matches('.').is_empty()
-        && find_module(importer, module, index)
-            .is_some_and(|found| !paths::stem(index.path(found)).starts_with("__init__"))
+        && find(module).is_some_and(|found| !paths::stem(index.path(found)).starts_with("__init__"))
 }
 
 /// The changed file of the module `spec` (relative ones with their leading dots).
-fn find_module(importer: &str, spec: &str, index: &PathIndex<'_>) -> Option<usize> {
+fn find_module(importer: &str, spec: &str, roots: &Roots, index: &PathIndex<'_>) -> Option<usize> {
     let module = spec.trim_start_matches('.');
     let level = spec.len() - module.len();
     let relative_path = module.replace('.', "/");
@@ -257,12 +335,20 @@ fn find_module(importer: &str, spec: &str, index: &PathIndex<'_>) -> Option<usiz
     if let Some(found) = probe("", false).or_else(|| probe("", true)) {
         return Some(found);
     }
-    paths::ancestors(own_dir).skip(1).find_map(|ancestor| {
+    let own_project = paths::ancestors(own_dir).skip(1).find_map(|ancestor| {
         // A standard-library name inside a package is the standard library's; only a
         // standard library's own tree (CPython's `Lib/`) holds it.
         let own = !standard || paths::file_name(ancestor) == "Lib";
         probe(ancestor, true).or_else(|| own.then(|| probe(ancestor, false)).flatten())
-    })
+    });
+    if own_project.is_some() || standard {
+        return own_project;
+    }
+    let found = roots
+        .holding(first)
+        .iter()
+        .filter_map(|root| probe(root, false));
+    index.closest(importer, found)
 }
 
 /// Top-level modules of Python's standard library that projects also use as module names
@@ -286,6 +372,7 @@ fn is_standard(name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use crate::review::hints::testing::check_deps as check;
+    use crate::review::hints::testing::check_deps_in;
 
     #[test]
     fn standard_library_names() {
@@ -361,6 +448,56 @@ mod tests {
              Lib/test/test_tasks.py -> Lib/asyncio/tasks.py\n\
              backend/app/views.py -> backend/app/models.py",
         );
+    }
+
+    #[test]
+    fn workspace_members_and_namespace_packages() {
+        let files = [
+            (
+                "packages/api/src/acme/api/routes.py",
+                "+from acme.util.types import Invite\n+import acme.core\n+from acme.core import db\n\
+                 +from acme import storage\n+import typing",
+            ),
+            // A namespace package (no `__init__.py` for `acme`) across three members.
+            ("packages/util/src/acme/util/types.py", ""),
+            ("packages/core/src/acme/core/__init__.py", ""),
+            ("packages/core/src/acme/core/db.py", ""),
+            // A flat member (no `src/`) named by a path dependency.
+            ("libs/storage/acme/storage/__init__.py", ""),
+            ("packages/util/src/typing.py", ""),
+        ];
+        let root = "[project]\nname = \"acme\"\n[tool.uv.workspace]\nmembers = [\"packages/*\"]\n\
+            [tool.uv.sources]\nacme-storage = { path = \"libs/storage\" }\n";
+        check_deps_in(
+            &files,
+            &[("pyproject.toml", root)],
+            "packages/api/src/acme/api/routes.py -> packages/util/src/acme/util/types.py, \
+             packages/core/src/acme/core/__init__.py, packages/core/src/acme/core/db.py, \
+             libs/storage/acme/storage/__init__.py",
+        );
+        // Each member's own `pyproject.toml` says the same without a workspace table.
+        check_deps_in(
+            &files,
+            &[
+                (
+                    "packages/util/pyproject.toml",
+                    "[project]\nname = \"acme-util\"\n",
+                ),
+                (
+                    "packages/core/pyproject.toml",
+                    "[project]\nname = \"acme-core\"\n",
+                ),
+                (
+                    "libs/storage/pyproject.toml",
+                    "[tool.poetry]\nname = \"acme-storage\"\n",
+                ),
+            ],
+            "packages/api/src/acme/api/routes.py -> packages/util/src/acme/util/types.py, \
+             packages/core/src/acme/core/__init__.py, packages/core/src/acme/core/db.py, \
+             libs/storage/acme/storage/__init__.py",
+        );
+        // Without the build files, another member's modules are out of reach.
+        check(&files, "");
     }
 
     #[test]

@@ -1,6 +1,8 @@
 //! Project configuration read at the pull request's head: what each language's build knows that
 //! the diff doesn't (Go module paths, Rust crate names, TypeScript path aliases, workspace
-//! packages, C include directories).
+//! packages, C include directories, Python workspace members) and what changed files say at the
+//! head beyond their diff (the text of Kotlin files whose top-level declarations an import may
+//! name, kept as read for `imports::kotlin`).
 //!
 //! Why: imports that resolve through configuration rather than a relative path were most of the
 //! `dependsOn` misses measured on real pull requests (issue #16).
@@ -14,12 +16,15 @@
 
 pub mod c;
 pub mod cargo;
+pub mod composer;
 pub mod js;
+pub mod python;
 
 use super::language::{language, Language};
 use super::paths;
 
 pub use js::{JsPackage, TsConfig};
+pub use python::PyProject;
 
 /// Most build files read for one pull request; shallow directories first, so the root's files
 /// are always among them.
@@ -39,6 +44,8 @@ fn files_for(language: Language) -> &'static [&'static str] {
             "tsconfig.app.json",
             "jsconfig.json",
         ],
+        Language::Python => &["pyproject.toml"],
+        Language::Php => &["composer.json"],
         _ => &[],
     }
 }
@@ -53,6 +60,11 @@ pub fn wanted(changed: &[&str]) -> Vec<String> {
         for dir in paths::ancestors(paths::parent(path)) {
             // Rust sources sit under `src/`; its manifest never does.
             if lang == Language::Rust && paths::file_name(dir) == "src" {
+                continue;
+            }
+            // A Python project's `pyproject.toml` and a PHP package's `composer.json` sit above
+            // its `src/`.
+            if matches!(lang, Language::Python | Language::Php) && below_src(dir) {
                 continue;
             }
             for name in files_for(lang) {
@@ -84,6 +96,11 @@ pub fn wanted(changed: &[&str]) -> Vec<String> {
     files
 }
 
+/// Whether a directory is `src` or inside one.
+fn below_src(dir: &str) -> bool {
+    dir.split('/').any(|part| part == "src")
+}
+
 /// What the build files say, in the terms import resolution needs.
 #[derive(Debug, Default, Clone)]
 pub struct Project {
@@ -98,6 +115,13 @@ pub struct Project {
     pub packages: Vec<JsPackage>,
     /// C and C++ include directories named by CMake, Make, Meson or a compilation database.
     pub include_dirs: Vec<String>,
+    /// `(namespace prefix, directory)` PSR-4 maps of every `composer.json`, longest prefix first.
+    pub psr4: Vec<(String, String)>,
+    /// Every `pyproject.toml` read: the Python projects and workspace members.
+    pub python_projects: Vec<PyProject>,
+    /// `(path, text)` of changed Kotlin files read at the head (`imports::kotlin::wanted` says
+    /// which).
+    pub kotlin_texts: Vec<(String, String)>,
     /// Build files that could not be read (for the log).
     pub problems: Vec<String>,
 }
@@ -120,6 +144,27 @@ impl Project {
                         }
                         None => false,
                     }
+                }
+                "composer.json" => match composer::psr4(&dir, text) {
+                    Some(maps) => {
+                        project.psr4.extend(maps);
+                        project
+                            .psr4
+                            .sort_by_key(|(prefix, _)| std::cmp::Reverse(prefix.len()));
+                        true
+                    }
+                    None => false,
+                },
+                "pyproject.toml" => match python::pyproject(&dir, text) {
+                    Some(found) => {
+                        project.python_projects.push(found);
+                        true
+                    }
+                    None => false,
+                },
+                name if name.ends_with(".kt") => {
+                    project.kotlin_texts.push((path.clone(), text.clone()));
+                    true
                 }
                 "Cargo.toml" => {
                     project.crates.extend(cargo::crate_root(&dir, text));
@@ -191,6 +236,23 @@ mod tests {
         assert!(js.contains(&"packages/ui/package.json".to_string()));
         assert!(js.contains(&"tsconfig.base.json".to_string()));
         assert_eq!(js.first().map(String::as_str), Some("jsconfig.json"));
+        // A Python project's file sits above `src/`, never inside it.
+        assert_eq!(
+            wanted(&["packages/core/src/acme/core/db.py"]),
+            [
+                "pyproject.toml",
+                "packages/pyproject.toml",
+                "packages/core/pyproject.toml"
+            ]
+        );
+        assert_eq!(
+            wanted(&["packages/http/src/Http/Client.php"]),
+            [
+                "composer.json",
+                "packages/composer.json",
+                "packages/http/composer.json"
+            ]
+        );
     }
 
     #[test]
