@@ -1,4 +1,5 @@
-//! The Worker's vars and secrets read into a [`Config`], once per isolate (wasm only).
+//! The Worker's vars and secrets read into a [`Config`], once per isolate, and the platform's clock
+//! (`WorkerClock`, the clock port's Workers side) (wasm only).
 //!
 //! Why once: vars and secrets change only with a deploy, which starts new isolates, and reading
 //! thirteen bindings per request was ~3% of the Worker's CPU on `/mcp` (`tests/bench/profile.mjs`).
@@ -23,4 +24,14 @@ pub fn read(env: &worker::Env) -> Config {
             .or_else(|_| env.secret(name).map(|v| v.to_string()))
             .ok()
     })
+}
+
+/// The clock port on Workers: the platform's time, `Date.now()`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct WorkerClock;
+
+impl crate::ports::clock::Clock for WorkerClock {
+    fn now_ms(&self) -> u64 {
+        worker::Date::now().as_millis()
+    }
 }

@@ -8,7 +8,7 @@
 //! one each.
 //!
 //! How the record reaches the code that knows a fact (a GitHub status in `github::client`, the
-//! cache outcome in `store::pull_read`) without a parameter through every signature: the
+//! cache outcome in `app::pull_request::read`) without a parameter through every signature: the
 //! entry point runs the request's future inside [`Scoped`], which makes its record the current
 //! one while (and only while) that future is polled. An isolate serves several requests at once,
 //! interleaved at their `await`s; each poll belongs to exactly one request, so a fact is always

@@ -1,5 +1,5 @@
 //! Subrequests that read their whole reply in one promise (wasm only): to GitHub, to other
-//! sites, and to Durable Objects. An adapter beside `store` and `github::client`, which use it.
+//! sites, and to Durable Objects. An adapter beside `store` and `github::fetch`, which use it.
 //!
 //! Why not `worker::Fetch` and `worker::Stub`: their `Response` reads a fetched body chunk by
 //! chunk through a stream reader, one JS round trip per chunk, and converting the raw response

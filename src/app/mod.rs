@@ -8,3 +8,4 @@
 //! (`tests/it/layers.rs`) holds this folder to the core's rules.
 
 pub mod person;
+pub mod pull_request;

@@ -1,36 +1,58 @@
-//! Sends GitHub REST requests over the Worker's fetch (wasm only).
+//! The GitHub client: GitHub's REST and GraphQL API called with the person's own token, over the
+//! GitHub transport port (one exchange), so its rules run natively against a scripted stand-in
+//! (issue #37).
 //!
-//! Every request carries the person's own token, our `User-Agent` and the API version. A request
-//! that gets a 5xx, times out or fails to connect is tried once more; every other failure is
-//! classified by `api::classify_failure` and returned as a value.
-
-use futures_util::future::{select, Either};
-use worker::{web_sys, Delay};
+//! Every request carries the token, our `User-Agent` and the API version. A read that gets a 5xx,
+//! times out or fails to connect is tried once more; a write is sent exactly once (a retry after
+//! a lost answer could post a comment twice); every other failure is classified by
+//! `api::classify_failure` and returned as a value.
+//! Built in one place, [`GitHub::new`], from the configuration (`GITHUB_API_URL`,
+//! `GITHUB_TIMEOUT_MS`); the Workers side of the transport is `github::fetch`.
+//! What not: no decisions about what to read; callers choose the paths (`api::path`).
 
 use super::api::{classify_failure, GitHubError, API_VERSION};
 use super::reviews::Refusal;
-use crate::subrequest as wire;
+use crate::config::Config;
+use crate::ports::clock::Clock;
+use crate::ports::github::{Answer, Exchange, GitHubTransport, Method, NoAnswer};
+
+/// The response headers the client reads (`classify_failure`, a write's rate-limit note); a
+/// transport need pass on no others.
+pub const HEADERS_READ: [&str; 3] = ["retry-after", "x-ratelimit-remaining", "x-ratelimit-reset"];
 
 /// A GitHub API client for one person.
-pub struct GitHub<'a> {
-    pub base_url: &'a str,
-    pub token: &'a str,
+pub struct GitHub<'a, T: GitHubTransport> {
+    transport: &'a T,
+    clock: &'a dyn Clock,
+    base_url: &'a str,
+    token: &'a str,
     /// Per-attempt time limit (`GITHUB_TIMEOUT_MS`, default [`crate::config::DEFAULT_GITHUB_TIMEOUT_MS`]).
-    pub timeout_ms: u64,
+    timeout_ms: u64,
 }
 
-impl GitHub<'_> {
+impl<'a, T: GitHubTransport> GitHub<'a, T> {
+    /// The client for `token`, as the configuration says: the one place a client is built.
+    pub fn new(config: &'a Config, token: &'a str, transport: &'a T, clock: &'a dyn Clock) -> Self {
+        GitHub {
+            transport,
+            clock,
+            base_url: &config.github_api_url,
+            token,
+            timeout_ms: config.github_timeout_ms,
+        }
+    }
+
     /// GETs `path` and decodes the JSON body.
-    pub async fn get<T: serde::de::DeserializeOwned>(&self, path: &str) -> Result<T, GitHubError> {
-        let body = self.get_text(path).await?;
+    pub async fn get<V: serde::de::DeserializeOwned>(&self, path: &str) -> Result<V, GitHubError> {
+        let body = self.send(path, None).await?;
         crate::json::decode(&body).map_err(|e| GitHubError::Malformed(e.to_string()))
     }
 
     /// GETs `path`; `Ok(None)` when GitHub says 404 (for optional files).
-    pub async fn get_optional<T: serde::de::DeserializeOwned>(
+    pub async fn get_optional<V: serde::de::DeserializeOwned>(
         &self,
         path: &str,
-    ) -> Result<Option<T>, GitHubError> {
+    ) -> Result<Option<V>, GitHubError> {
         match self.get(path).await {
             Ok(value) => Ok(Some(value)),
             Err(GitHubError::NotFound) => Ok(None),
@@ -39,13 +61,9 @@ impl GitHub<'_> {
     }
 
     /// POSTs a JSON `body` to `path` (GraphQL) and returns the answer's text; retried like a
-    /// GET, since the one query we send only reads.
+    /// GET, since the queries sent this way only read.
     pub async fn post(&self, path: &str, body: &str) -> Result<String, GitHubError> {
         self.send(path, Some(body)).await
-    }
-
-    async fn get_text(&self, path: &str) -> Result<String, GitHubError> {
-        self.send(path, None).await
     }
 
     /// One request with one retry for transient failures; shared by GET and POST.
@@ -61,8 +79,8 @@ impl GitHub<'_> {
     /// text, or GitHub's refusal with its status and words (`reviews::Refusal`); no answer at all
     /// is status 504 (timed out) or 502 (could not connect).
     pub async fn write(&self, path: &str, body: &str) -> Result<String, Refusal> {
-        let reply = match self.exchange(path, Some(body)).await {
-            Ok(reply) => reply,
+        let answer = match self.exchange(path, Some(body)).await {
+            Ok(answer) => answer,
             Err(error) => {
                 let status = if error == GitHubError::Timeout {
                     504
@@ -76,69 +94,65 @@ impl GitHub<'_> {
                 });
             }
         };
-        crate::log::github(reply.status);
-        if (200..300).contains(&reply.status) {
-            return Ok(reply.body);
+        crate::log::github(answer.status);
+        if (200..300).contains(&answer.status) {
+            return Ok(answer.body);
         }
-        let mut refusal = Refusal::parse(reply.status, &reply.body);
-        if reply.header("x-ratelimit-remaining").as_deref() == Some("0") {
+        let mut refusal = Refusal::parse(answer.status, &answer.body);
+        if answer.header("x-ratelimit-remaining") == Some("0") {
             refusal.message = format!("rate limit: {}", refusal.message);
         }
         Err(refusal)
     }
 
     async fn attempt(&self, path: &str, body: Option<&str>) -> Result<String, GitHubError> {
-        let reply = self.exchange(path, body).await?;
-        crate::log::github(reply.status);
-        if (200..300).contains(&reply.status) {
-            return Ok(reply.body);
+        let answer = self.exchange(path, body).await?;
+        crate::log::github(answer.status);
+        if (200..300).contains(&answer.status) {
+            return Ok(answer.body);
         }
-        let header = |name: &str| reply.header(name);
-        let now = worker::Date::now().as_millis() / 1000;
-        Err(classify_failure(reply.status, &header, &reply.body, now))
+        let header = |name: &str| answer.header(name).map(str::to_string);
+        Err(classify_failure(
+            answer.status,
+            &header,
+            &answer.body,
+            self.clock.now_seconds(),
+        ))
     }
 
-    /// One exchange with GitHub, its reply read whole, within the time limit.
-    async fn exchange(&self, path: &str, body: Option<&str>) -> Result<wire::Reply, GitHubError> {
-        let url = format!("{}{}", self.base_url, path);
-        let network = |e: worker::wasm_bindgen::JsValue| GitHubError::Network(format!("{e:?}"));
-        let headers = web_sys::Headers::new().map_err(network)?;
-        let set = |name: &str, value: &str| headers.set(name, value).map_err(network);
-        set("authorization", &format!("Bearer {}", self.token))?;
-        set("accept", "application/vnd.github+json")?;
-        set("user-agent", "logikflow")?;
-        set("x-github-api-version", API_VERSION)?;
-        let init = web_sys::RequestInit::new();
-        match body {
-            Some(body) => {
-                set("content-type", "application/json")?;
-                init.set_method("POST");
-                init.set_body(&worker::wasm_bindgen::JsValue::from_str(body));
-            }
-            None => init.set_method("GET"),
+    /// One exchange with GitHub, its answer read whole, within the time limit.
+    async fn exchange(&self, path: &str, body: Option<&str>) -> Result<Answer, GitHubError> {
+        let mut headers = vec![
+            ("authorization", format!("Bearer {}", self.token)),
+            ("accept", "application/vnd.github+json".to_string()),
+            ("user-agent", "logikflow".to_string()),
+            ("x-github-api-version", API_VERSION.to_string()),
+        ];
+        if body.is_some() {
+            headers.push(("content-type", "application/json".to_string()));
         }
-        init.set_headers(&headers);
-        let request = web_sys::Request::new_with_str_and_init(&url, &init).map_err(network)?;
-        // The time limit covers the whole exchange, body included: a server that sends headers
-        // and then stalls must not hold the request open.
-        let exchange = Box::pin(async move {
-            wire::fetch(&request)
-                .await
-                .map_err(|e| GitHubError::Network(e.to_string()))
-        });
-        let timer = Box::pin(Delay::from(std::time::Duration::from_millis(
-            self.timeout_ms,
-        )));
-        match select(exchange, timer).await {
-            Either::Left((Ok(reply), _)) => Ok(reply),
-            Either::Left((Err(error), _)) => {
+        let exchange = Exchange {
+            method: if body.is_some() {
+                Method::Post
+            } else {
+                Method::Get
+            },
+            url: format!("{}{}", self.base_url, path),
+            headers,
+            body: body.map(str::to_string),
+        };
+        match self.transport.exchange(exchange, self.timeout_ms).await {
+            Ok(answer) => Ok(answer),
+            Err(failure) => {
                 crate::log::github(0);
-                Err(error)
-            }
-            Either::Right(_) => {
-                crate::log::github(0);
-                Err(GitHubError::Timeout)
+                Err(match failure {
+                    NoAnswer::Timeout => GitHubError::Timeout,
+                    NoAnswer::Network(why) => GitHubError::Network(why),
+                })
             }
         }
     }
 }
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests;

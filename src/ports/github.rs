@@ -3,7 +3,7 @@
 //! Everything above the exchange (headers, retries of reads, one attempt for writes, classifying
 //! failures, decoding) is the core's (`github::api`), so it runs the same natively against a
 //! scripted stand-in that counts requests and injects faults. The platform's side sends the
-//! request over the Worker's fetch (`github::client`).
+//! request over the Worker's fetch (`github::fetch`).
 
 /// The methods GitHub's API is called with here.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

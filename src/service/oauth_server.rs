@@ -33,7 +33,6 @@ use worker::{web_sys, Delay, Env, Request};
 
 use crate::config::Config;
 use crate::github::api::{path, Account};
-use crate::github::client::GitHub;
 use crate::http::HttpReply;
 use crate::oauth::authorize::{
     self, csrf_cookie_name, flow_cookie_name, AuthorizationRequest, Refusal, SignInFlow,
@@ -747,11 +746,7 @@ async fn sign_in_with_github(
         worker::console_error!("oauth: GitHub code exchange refused: {failure}");
         Error::GitHubRefused
     })?;
-    let client = GitHub {
-        base_url: &config.github_api_url,
-        token: &github.access_token,
-        timeout_ms: config.github_timeout_ms,
-    };
+    let client = crate::github::fetch::github(config, &github.access_token);
     let account: Account = client.get(&path::user()).await.map_err(|failure| {
         worker::console_error!("oauth: GitHub /user failed: {failure}");
         Error::GitHubUnavailable

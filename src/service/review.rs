@@ -26,12 +26,10 @@ pub enum Viewer {
 }
 
 fn message_page(status: u16, title: &str, message: &str, base_url: &str) -> HttpReply {
-    let body = format!(
-        "<h1>{}</h1><p>{}</p>",
-        crate::web::html::escape(title),
-        crate::web::html::escape(message)
-    );
-    super::html(status, crate::web::html::page(title, &body, base_url))
+    super::html(
+        status,
+        crate::web::html::message_page(title, message, base_url),
+    )
 }
 
 /// `GET /r/{owner}/{repo}/pull/{n}` (with `version`, `view`, `from`, `fragment`), `GET …/diff`
@@ -212,7 +210,7 @@ pub async fn tick(
 /// JSON body, same origin, this session's token in the `X-CSRF-Token` header) and the JSON's
 /// shape. Then the pull request's object reads the pull request as the viewer, checks their
 /// write access on GitHub and the saved order, and answers the page, or validates and saves the
-/// order (`store::pull_request::arrange` says in what order). Every POST answers JSON:
+/// order (`app::pull_request::arrange` says in what order). Every POST answers JSON:
 /// `{location}` on success, `{error}` otherwise.
 pub async fn arrange(
     req: &mut Request,

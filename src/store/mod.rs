@@ -2,20 +2,19 @@
 //!
 //! * `PullRequestStore` — one object per pull request (`owner/repo#number`, lower-cased): reading
 //!   orders, diagrams, their history and reviewers' ticks, written by one writer so `base_version`
-//!   conflicts are decided atomically; and each reviewer's draft comments (`drafts`).
+//!   conflicts are decided atomically; and each reviewer's draft comments. Its records are
+//!   `app::pull_request::records`, over this object's SQL (`sql`).
 //! * `PersonStore` — one object per person (GitHub user id): OAuth grants, hashed tokens, the
 //!   encrypted GitHub token and the rate-limit window, so a token check and the limit are one hop.
 //!
 //! See docs in ARCHITECTURE.md; the SQL schema of each object is created in its constructor.
 
-mod drafts;
 mod kv;
 mod person;
-pub mod pull_read;
+mod platform;
 mod pull_request;
-mod review_reads;
 mod sql;
 
 pub use kv::{get_text, put_text, KvText};
 pub use person::PersonStore;
-pub use pull_request::{note_ticked, PullRequestStore};
+pub use pull_request::PullRequestStore;

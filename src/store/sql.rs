@@ -44,3 +44,10 @@ impl Sql for SqlStorage {
             .map_err(|e| SqlError::new(statements, e))
     }
 }
+
+/// A records failure inside an object's request: a 500 there, its words logged.
+impl From<SqlError> for worker::Error {
+    fn from(error: SqlError) -> Self {
+        worker::Error::RustError(error.to_string())
+    }
+}

@@ -12,7 +12,7 @@
 //! Object request is an invocation of its own with its own CPU limit (30 s by default). The
 //! object holds the saved orders, so a call is one object request that reads them from its own
 //! storage, builds a new head's snapshot once however many calls arrive together
-//! (`store::pull_read::ReadMemo`), and writes a save with no request in between; the Worker
+//! (`app::pull_request::read::ReadMemo`), and writes a save with no request in between; the Worker
 //! only checks the caller, their rate limit and the arguments' shape (a bad call costs no
 //! object request), forwards, and frames the answer.
 //!

@@ -36,6 +36,13 @@ pub fn isolated_name(name: &str) -> String {
     )
 }
 
+/// A page that says what went wrong: `title` as its heading and `message` as its paragraph,
+/// both escaped. The one message page, for the Worker's refusals and the object's alike.
+pub fn message_page(title: &str, message: &str, base_url: &str) -> String {
+    let body = format!("<h1>{}</h1><p>{}</p>", escape(title), escape(message));
+    page(title, &body, base_url)
+}
+
 /// A complete HTML5 document: head with charset, viewport, color scheme and the shared style, a
 /// top bar linking home and to the ordering guide, `body_html` as the main content, and a footer
 /// naming the MCP endpoint under `base_url`.

@@ -196,14 +196,15 @@ test('a batch past the cap of ticks a person holds stores the ticks that fit and
   // Change items: each stores one tick (a file entry stores one per change).
   const [c, d] = items(view.html).filter((item) => item.startsWith('change:') && !doneItems(view.html).includes(item));
   assert.ok(c && d, 'two change items');
-  // Fill octo's ticks on this pull request to one below the cap (5,000) while the Worker is stopped.
+  // Fill octo's ticks on this pull request to one below the cap (5,000) while the Worker is stopped;
+  // the local user's rows are keyed by their person id, `local:octo` (issue 36).
   await stack.kill();
   const databases = pullRequestObjects().map((path) => new DatabaseSync(path));
   const db = databases.find((x) => x.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'ticks'").get().n === 1
-    && x.prepare("SELECT count(*) AS n FROM ticks WHERE person = 'octo'").get().n > 0);
+    && x.prepare("SELECT count(*) AS n FROM ticks WHERE person = 'local:octo'").get().n > 0);
   assert.ok(db, 'found the object holding octo\'s ticks');
-  const held = db.prepare("SELECT count(*) AS n FROM ticks WHERE person = 'octo'").get().n;
-  const insert = db.prepare("INSERT INTO ticks (person, item, done, updated_at, head_sha) VALUES ('octo', ?, 1, ?, 'seed')");
+  const held = db.prepare("SELECT count(*) AS n FROM ticks WHERE person = 'local:octo'").get().n;
+  const insert = db.prepare("INSERT INTO ticks (person, item, done, updated_at, head_sha) VALUES ('local:octo', ?, 1, ?, 'seed')");
   const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
   for (let i = held; i < 4999; i += 1) insert.run(`check:seed${i}`, now);
   for (const x of databases) x.close();

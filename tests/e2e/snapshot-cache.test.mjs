@@ -103,7 +103,7 @@ test('a file list trimmed to the response cap is cached trimmed and served the s
 
 test('reads of a new head at the same time build its snapshot once (the object coalesces them)', async () => {
   // get_pull_request runs in the pull request's object (src/tools/relay.rs), which lets a read of
-  // a head another read is building wait for that build (src/store/pull_read.rs `ReadMemo`).
+  // a head another read is building wait for that build (src/app/pull_request/read.rs `ReadMemo`).
   await standinControl(stack, 'POST', 'push', { repo: 'logikflow/big', number: 1 });
   await standinControl(stack, 'DELETE', 'requests');
   const results = await Promise.all(Array.from({ length: 6 }, () => read(1, 'big')));
@@ -118,7 +118,7 @@ test('reads of a new head at the same time build its snapshot once (the object c
 
 test('the other tools at a new head, at the same time, build its snapshot once too', async () => {
   // Saves and views run in the pull request's object as reads do (src/tools/relay.rs), through the
-  // same in-flight mark (src/store/pull_read.rs `read_in_object`).
+  // same in-flight mark (src/app/pull_request/read.rs `read_in_object`).
   const call = async (name, args) => {
     const { message, headers } = modernRequest(1, 'tools/call', { name, arguments: { owner: 'logikflow', repo: 'big', number: 3, ...args } }, name);
     const reply = await postMcp(stack, message, headers);

@@ -81,7 +81,7 @@ test('a snapshot that would take more than 256 parts is not cached, and still se
     };
     assert.equal(await call(), 34);
     // The pull request's object remembers the listing it built while it stays in memory
-    // (src/store/pull_read.rs `ReadMemo`), so a repeat read there costs only the access check…
+    // (src/app/pull_request/read.rs `ReadMemo`), so a repeat read there costs only the access check…
     assert.equal(await call(), 2, 'served from the object\'s memory');
     assert.match(await workerLogMatching(small, /too large to cache/), /too large to cache/);
     // …but nothing was cached: once the object is gone, a read fetches the files again.

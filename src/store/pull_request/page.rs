@@ -10,12 +10,12 @@
 
 use super::reviewer::{html, Viewer};
 use super::PullRequestStore;
+use crate::app::pull_request::review_reads;
 use crate::github::api::{path, Comparison, RepoPath, MAX_COMPARED_FILES};
-use crate::github::client::GitHub;
+use crate::github::fetch::GitHub;
 use crate::http::HttpReply;
 use crate::review::order::{checklist_ids, Order};
 use crate::router::PullPath;
-use crate::store::review_reads;
 use crate::tools::get_pull_request::SnapshotFile;
 use crate::tools::relay::reviewer::CSRF_COOKIE_HEADER;
 use crate::tools::saved::{DocumentKind, ReviewerState, SavedRecord, TickRow};
@@ -31,14 +31,14 @@ impl PullRequestStore {
             Ok(read) => read,
             Err(page) => return Ok(page),
         };
-        let current = self.current()?;
-        let history = self.history(DocumentKind::Order)?;
+        let current = self.records().current()?;
+        let history = self.records().history(DocumentKind::Order)?;
         let latest_version = current.order.as_ref().map_or(0, |r| r.version);
         let wanted: Option<u64> = call.query_value("version").and_then(|v| v.parse().ok());
         let record: Option<SavedRecord> = match wanted {
-            Some(version) if version != latest_version => {
-                self.version(DocumentKind::Order, version as i64)?
-            }
+            Some(version) if version != latest_version => self
+                .records()
+                .version(DocumentKind::Order, version as i64)?,
             _ => current.order.clone(),
         };
         let order: Option<Order> = record
@@ -73,10 +73,11 @@ impl PullRequestStore {
             None => None,
         };
         let view = review_page::View::parse(call.query_value("view").as_deref());
-        let comments = review_reads::comments(github, pull, read.pull.review_comments).await;
+        let comments =
+            review_reads::comments(&self.platform(), github, pull, read.pull.review_comments).await;
         let versions: Vec<review_page::VersionInfo> = history.iter().map(Into::into).collect();
-        let threads = review_reads::threads(github, pull, comments.len()).await;
-        let drafts = super::super::drafts::list(self.sql(), &call.person).unwrap_or_else(|error| {
+        let threads = review_reads::threads(&self.platform(), github, pull, comments.len()).await;
+        let drafts = self.records().drafts(&call.person).unwrap_or_else(|error| {
             worker::console_error!("reading drafts failed: {error}");
             Vec::new()
         });
@@ -136,11 +137,11 @@ impl PullRequestStore {
 
     /// The viewer's ticks and the change ids of the heads they were made at.
     pub(super) fn reviewer_state(&self, person: &str) -> worker::Result<ReviewerState> {
-        let ticks = self.ticks(person)?;
+        let ticks = self.records().ticks(person)?;
         let mut shas: Vec<&str> = ticks.iter().filter_map(|t| t.head_sha.as_deref()).collect();
         shas.sort();
         shas.dedup();
-        let heads = self.heads(&shas)?;
+        let heads = self.records().heads(&shas)?;
         Ok(ReviewerState { ticks, heads })
     }
 
@@ -174,7 +175,8 @@ impl PullRequestStore {
             order_head,
             &unchanged,
         );
-        self.migrate(&viewer.call.person, &migration.add, &migration.remove)?;
+        self.records()
+            .migrate(&viewer.call.person, &migration.add, &migration.remove)?;
         stored.ticks.retain(|tick| !legacy(tick));
         stored.ticks.extend(migration.add);
         Ok(stored)

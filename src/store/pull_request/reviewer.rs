@@ -2,10 +2,11 @@
 //! why and what the wire is): each in its own log record, with a GitHub client acting as the
 //! viewer, answered as the status, content type and body the Worker frames.
 //!
-//! The routes themselves: `page` (the review page), `diff` (a diff on demand and lines of
-//! context), `ticks` (one tick or a batch), `writes` (comments, drafts, the review, replies,
-//! threads, previews), `arrange` (the editor's page and its save). Each reads the object's own saved state, ticks and
-//! drafts straight from its SQLite storage, so a route costs the Worker one object request.
+//! The routes themselves: `page` (the review page), `app::pull_request::diff` (a diff on demand
+//! and lines of context), `writes` (comments, drafts, the review, replies, threads, previews), `arrange` (the
+//! editor's page and its save, `app::pull_request::arrange`), and `app::pull_request::ticks` (one
+//! tick or a batch); those in `app` moved to the application layer (issue #37). Each reads the object's own saved state, ticks and drafts
+//! straight from its SQLite storage, so a route costs the Worker one object request.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -13,7 +14,7 @@ use std::rc::Rc;
 use worker::{Response, Result};
 
 use super::PullRequestStore;
-use crate::github::client::GitHub;
+use crate::github::fetch::FetchTransport;
 use crate::http::HttpReply;
 use crate::router::PullPath;
 use crate::tools::relay::reviewer::{ReviewerCall, Route};
@@ -37,11 +38,7 @@ impl PullRequestStore {
 
     async fn run_reviewer(&self, route: Route, call: &ReviewerCall) -> Result<HttpReply> {
         let config = crate::bindings::config(&self.env);
-        let github = GitHub {
-            base_url: &config.github_api_url,
-            token: &call.github_token,
-            timeout_ms: config.github_timeout_ms,
-        };
+        let github = crate::github::fetch::github(config, &call.github_token);
         let pull = PullPath {
             owner: call.owner.clone(),
             repo: call.repo.clone(),
@@ -54,11 +51,20 @@ impl PullRequestStore {
         };
         match route {
             Route::Page => self.page(&viewer).await,
-            Route::Diff | Route::Context => self.diff(&viewer, route == Route::Context).await,
-            Route::Ticks => self.tick_batch(&viewer).await,
+            Route::Diff | Route::Context => {
+                let context = route == Route::Context;
+                Ok(crate::app::pull_request::diff::diff(&self.object(), &viewer, context).await?)
+            }
+            Route::Ticks => {
+                Ok(crate::app::pull_request::ticks::tick_batch(&self.object(), &viewer).await?)
+            }
             Route::Write(action) => self.write(&viewer, action).await,
             Route::Arrange | Route::ArrangeSave => {
-                self.arrange(&viewer, route == Route::ArrangeSave).await
+                let save = route == Route::ArrangeSave;
+                Ok(
+                    crate::app::pull_request::arrange::arrange(&self.object(), &viewer, save)
+                        .await?,
+                )
             }
         }
     }
@@ -70,19 +76,8 @@ impl PullRequestStore {
     pub(super) async fn viewer_read(
         &self,
         viewer: &Viewer<'_>,
-    ) -> Result<std::result::Result<crate::store::pull_read::PullRead, String>> {
-        let read = crate::store::pull_read::read_as_viewer_in_object(
-            &self.env,
-            &self.read_memo,
-            viewer.github,
-            viewer.pull,
-        )
-        .await;
-        if read.is_ok() {
-            self.schema()?;
-            self.adopt_login_rows(viewer).await;
-        }
-        Ok(read)
+    ) -> Result<std::result::Result<crate::app::pull_request::read::PullRead, String>> {
+        Ok(self.object().viewer_read(viewer).await?)
     }
 
     /// [`viewer_read`](Self::viewer_read) for the routes that answer with a page: why GitHub
@@ -90,7 +85,7 @@ impl PullRequestStore {
     pub(super) async fn viewer_read_or_page(
         &self,
         viewer: &Viewer<'_>,
-    ) -> Result<std::result::Result<crate::store::pull_read::PullRead, HttpReply>> {
+    ) -> Result<std::result::Result<crate::app::pull_request::read::PullRead, HttpReply>> {
         Ok(self.viewer_read(viewer).await?.map_err(|message| {
             message_page(
                 404,
@@ -102,24 +97,7 @@ impl PullRequestStore {
     }
 }
 
-/// Who is asking and about which pull request.
-pub(super) struct Viewer<'a> {
-    pub call: &'a ReviewerCall,
-    pub github: &'a GitHub<'a>,
-    pub pull: &'a PullPath,
-}
+/// Who is asking and about which pull request (`app::pull_request::object::Viewer`).
+pub(super) type Viewer<'a> = crate::app::pull_request::object::Viewer<'a, FetchTransport>;
 
-/// An HTML reply; the Worker adds the pages' security headers when it frames it.
-pub(super) fn html(status: u16, body: String) -> HttpReply {
-    HttpReply::new(status, "text/html; charset=utf-8", body)
-}
-
-/// A page saying what went wrong.
-pub(super) fn message_page(status: u16, title: &str, message: &str, base_url: &str) -> HttpReply {
-    let body = format!(
-        "<h1>{}</h1><p>{}</p>",
-        crate::web::html::escape(title),
-        crate::web::html::escape(message)
-    );
-    html(status, crate::web::html::page(title, &body, base_url))
-}
+pub(super) use crate::app::pull_request::reply::{html, message_page};

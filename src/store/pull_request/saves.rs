@@ -11,12 +11,11 @@
 //! `review::diagram`'s.
 
 use super::PullRequestStore;
+use crate::app::pull_request::read::{self as pull_read, Files, PullRead};
 use crate::errors;
-use crate::github::client::GitHub;
 use crate::mcp::dispatch::ToolResult;
 use crate::review::diagram::diagram_counts;
 use crate::review::order::{next_step, order_counts, suggest};
-use crate::store::pull_read::{self, Files, PullRead};
 use crate::tools::relay::RelayedCall;
 use crate::tools::save_document::{checked, Document, Words};
 use crate::tools::save_reading_order::{self as save, SaveTarget};
@@ -59,7 +58,7 @@ impl PullRequestStore {
             head_sha: read.pull.head.sha.clone(),
             saved_at: now(),
         };
-        let (version, has_diagram) = match self.save(&save_request) {
+        let (version, has_diagram) = match self.records().save(&save_request) {
             Ok(SaveOutcome::Saved {
                 version,
                 has_diagram,
@@ -114,16 +113,17 @@ impl PullRequestStore {
         what: &str,
     ) -> Result<PullRead, String> {
         let config = crate::bindings::config(&self.env);
-        let github = GitHub {
-            base_url: &config.github_api_url,
-            token: &call.github_token,
-            timeout_ms: config.github_timeout_ms,
-        };
+        let github = crate::github::fetch::github(config, &call.github_token);
         let pull = (target.owner.as_str(), target.repo.as_str(), target.number);
-        let read =
-            pull_read::read_in_object(&self.env, &self.read_memo, &github, pull, Files::ForChecks)
-                .await
-                .map_err(|error| errors::github_failure(&error, &target.label()))?;
+        let read = pull_read::read_in_object(
+            &self.platform(),
+            &self.read_memo,
+            &github,
+            pull,
+            Files::ForChecks,
+        )
+        .await
+        .map_err(|error| errors::github_failure(&error, &target.label()))?;
         if !read.repository.can_arrange() {
             return Err(save::no_write_access(
                 &call.login,

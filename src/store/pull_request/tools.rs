@@ -12,17 +12,16 @@
 use worker::{Response, Result};
 
 use super::PullRequestStore;
+use crate::app::pull_request::read::{self as pull_read, Files};
 use crate::errors;
-use crate::github::client::GitHub;
 use crate::mcp::catalog::ToolName;
 use crate::mcp::dispatch::ToolResult;
-use crate::store::pull_read::{self, Files};
 use crate::tools::relay::{self, RelayedCall};
 use crate::tools::saved::{DocumentKind, SavedRecord};
 use crate::tools::views::{answer, ViewCall, ViewData};
 
 /// The message when this object's storage can't be read.
-fn storage_unavailable(error: &worker::Error) -> ToolResult {
+fn storage_unavailable(error: &impl std::fmt::Display) -> ToolResult {
     worker::console_error!("reading the pull request store failed: {error}");
     ToolResult::Error(
         "LogiKFlow could not read the saved order right now (storage unavailable). Retry in a minute."
@@ -54,9 +53,12 @@ impl PullRequestStore {
         };
         Ok(match tool {
             ToolName::GetPullRequest => {
-                let current = self.current()?;
-                pull_read::get_pull_request_in_object(&self.env, &self.read_memo, call, current)
-                    .await
+                let current = self.records().current()?;
+                let token = call.github_token.clone();
+                let github =
+                    crate::github::fetch::github(crate::bindings::config(&self.env), &token);
+                let (platform, memo) = (self.platform(), &self.read_memo);
+                pull_read::get_pull_request_in_object(&platform, memo, &github, call, current).await
             }
             ToolName::SaveReadingOrder => self.save_document(call, DocumentKind::Order).await,
             ToolName::SaveDiagram => self.save_document(call, DocumentKind::Diagram).await,
@@ -79,15 +81,11 @@ impl PullRequestStore {
             None => return ToolResult::Error("Unknown view tool".into()),
         };
         let config = crate::bindings::config(&self.env);
-        let github = GitHub {
-            base_url: &config.github_api_url,
-            token: &call.github_token,
-            timeout_ms: config.github_timeout_ms,
-        };
+        let github = crate::github::fetch::github(config, &call.github_token);
         let target = view.target();
         let pull = (target.owner.as_str(), target.repo.as_str(), target.number);
         let read = match pull_read::read_in_object(
-            &self.env,
+            &self.platform(),
             &self.read_memo,
             &github,
             pull,
@@ -100,17 +98,19 @@ impl PullRequestStore {
                 return ToolResult::Error(errors::github_failure(&error, &target.label()))
             }
         };
-        let current = match self.current() {
+        let current = match self.records().current() {
             Ok(current) => current,
             Err(error) => return storage_unavailable(&error),
         };
         let older_order: Option<SavedRecord> = match view.version_to_read(&current) {
             Err(message) => return ToolResult::Error(message),
             Ok(None) => None,
-            Ok(Some(version)) => match self.version(DocumentKind::Order, version as i64) {
-                Ok(record) => record,
-                Err(error) => return storage_unavailable(&error),
-            },
+            Ok(Some(version)) => {
+                match self.records().version(DocumentKind::Order, version as i64) {
+                    Ok(record) => record,
+                    Err(error) => return storage_unavailable(&error),
+                }
+            }
         };
         let data = ViewData {
             base_url: &call.base_url,

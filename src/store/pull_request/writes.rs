@@ -16,13 +16,12 @@
 
 use super::reviewer::Viewer;
 use super::PullRequestStore;
+use crate::app::pull_request::read::PullRead;
 use crate::github::api::RepoPath;
 use crate::github::reviews::{self as gh, graphql, Anchor, Event, Refusal};
 use crate::http::HttpReply;
 use crate::review::drafts::{self, Draft, DraftDelete, DraftPut, PutOutcome};
 use crate::router::ReviewWrite;
-use crate::store::drafts as stored;
-use crate::store::pull_read::PullRead;
 use crate::web::comment_markdown;
 use crate::web::review_page::{discussion, pull_path};
 use crate::web::review_write::{check, sends_to_github, Answer, Checked, Fields, READ_ONLY};
@@ -188,22 +187,19 @@ impl Ctx<'_> {
 
     /// The viewer's drafts here, oldest first.
     fn drafts(&self) -> worker::Result<Vec<Draft>> {
-        stored::list(self.store.sql(), self.key())
+        Ok(self.store.records().drafts(self.key())?)
     }
 
     async fn store_draft(&self, put: &DraftPut) -> Result<u64, HttpReply> {
         // The person's index of pull requests with their data ("Delete my data" walks it) is
         // written first, as for ticks, so no draft is stored that the index does not list.
-        let call = self.viewer.call;
-        if let Err(error) =
-            super::note_ticked(&self.store.env, &call.person, self.viewer.pull).await
-        {
+        if let Err(error) = self.store.object().note_ticked(self.viewer).await {
             worker::console_error!("noting a pull request with drafts failed: {error}");
             return Err(self
                 .answer
                 .refuse(503, DRAFTS_UNAVAILABLE, Some(&put.draft.body)));
         }
-        match stored::put(self.store.sql(), put) {
+        match self.store.records().put_draft(put) {
             Ok(PutOutcome::Stored(id)) => Ok(id),
             Ok(PutOutcome::Full) => Err(self.answer.refuse(409, &format!("You already hold {} draft comments on this pull request; send the review or delete some first.", drafts::MAX_DRAFTS_PER_PERSON), Some(&put.draft.body))),
             Ok(PutOutcome::Missing) => Err(self.answer.refuse(404, "This draft is gone (sent or deleted meanwhile); reload the page.", Some(&put.draft.body))),
@@ -336,7 +332,7 @@ impl Ctx<'_> {
             ids: vec![id],
         };
         // Only the viewer's own drafts are deleted; say so when nothing was (issue 36).
-        if stored::delete(self.store.sql(), &delete)? == 0 {
+        if self.store.records().delete_drafts(&delete)? == 0 {
             return Ok(self.answer.refuse(404, DRAFT_NOT_YOURS, None));
         }
         Ok(self.answer.done(
@@ -393,7 +389,7 @@ impl Ctx<'_> {
                     person: self.key().to_string(),
                     ids: all.iter().map(|d| d.id).collect(),
                 };
-                if let Err(error) = stored::delete(self.store.sql(), &delete) {
+                if let Err(error) = self.store.records().delete_drafts(&delete) {
                     worker::console_error!("deleting sent drafts failed: {error}");
                 }
                 Ok(self.answer.done(
@@ -428,9 +424,13 @@ impl Ctx<'_> {
         // `graphql::MAX_THREADS`, the ones the page offers Resolve on); nothing is sent
         // otherwise (issue 36).
         let comments = self.read.pull.review_comments.map_or(1, |n| n as usize);
-        let threads =
-            crate::store::review_reads::threads(self.viewer.github, self.viewer.pull, comments)
-                .await;
+        let threads = crate::app::pull_request::review_reads::threads(
+            &self.store.platform(),
+            self.viewer.github,
+            self.viewer.pull,
+            comments,
+        )
+        .await;
         if !threads.iter().any(|t| t.id == thread) {
             return Ok(self.answer.refuse(404, THREAD_NOT_HERE, None));
         }

@@ -1,4 +1,4 @@
-//! What the review page reads from GitHub beside the pull request (wasm only): its review comments
+//! What the review page reads from GitHub beside the pull request: its review comments
 //! and, when it has any, their threads with what the viewer may do (issue 29). Shared by the page
 //! and a diff loaded on demand, which the pull request's object runs (`store::pull_request`),
 //! with the viewer's own token.
@@ -8,14 +8,17 @@
 use crate::github::api::{comment_pages, path, RepoPath, ReviewComment};
 use crate::github::client::GitHub;
 use crate::github::reviews::graphql;
+use crate::ports::github::GitHubTransport;
+use crate::ports::pull_request::Console;
 use crate::router::PullPath;
 
 /// The pull request's review comments, oldest first: the pages its `review_comments` count
 /// says, at most `MAX_COMMENT_PAGES`, one after another (almost every pull request has one page,
 /// and a parallel join would cost the wasm a copy of `futures_util`'s ordered stream). Comments
 /// are an addition to the page, so a failed read shows the page without them (and is logged).
-pub async fn comments(
-    github: &GitHub<'_>,
+pub async fn comments<T: GitHubTransport>(
+    console: &impl Console,
+    github: &GitHub<'_, T>,
     pull: &PullPath,
     review_comments: Option<u64>,
 ) -> Vec<ReviewComment> {
@@ -28,7 +31,7 @@ pub async fn comments(
         match github.get::<Vec<ReviewComment>>(&path).await {
             Ok(comments) => all.extend(comments),
             Err(error) => {
-                worker::console_warn!("reading review comments failed: {error}");
+                console.warn(&format!("reading review comments failed: {error}"));
                 break;
             }
         }
@@ -38,8 +41,9 @@ pub async fn comments(
 
 /// The pull request's review threads as the viewer may act on them; empty when it has no review
 /// comments (no request) or GitHub won't say (the page then shows threads without Resolve).
-pub async fn threads(
-    github: &GitHub<'_>,
+pub async fn threads<T: GitHubTransport>(
+    console: &impl Console,
+    github: &GitHub<'_, T>,
     pull: &PullPath,
     comments: usize,
 ) -> Vec<graphql::Thread> {
@@ -49,11 +53,11 @@ pub async fn threads(
     let body = graphql::threads_request(&pull.owner, &pull.repo, pull.number);
     match github.post(crate::github::graphql::PATH, &body).await {
         Ok(text) => graphql::threads(&text).unwrap_or_else(|error| {
-            worker::console_warn!("reading review threads failed: {error}");
+            console.warn(&format!("reading review threads failed: {error}"));
             Vec::new()
         }),
         Err(error) => {
-            worker::console_warn!("reading review threads failed: {error}");
+            console.warn(&format!("reading review threads failed: {error}"));
             Vec::new()
         }
     }

@@ -1,7 +1,7 @@
-//! Reading a pull request from GitHub (wasm only), and `get_pull_request` as its pull request's
-//! object runs it (`tools::relay`): repository and pull request first, then the
-//! snapshot of its files from KV, or from GitHub's file pages, the conventions file and, once the
-//! file list is known, one GraphQL request for `.gitattributes` and the build files hints
+//! Reading a pull request from GitHub, and `get_pull_request` as its pull request's object runs
+//! it (`tools::relay`), over the ports (GitHub, the cache, a pause): repository and pull request
+//! first, then the snapshot of its files from the cache, or from GitHub's file pages, the
+//! conventions file and, once the file list is known, one GraphQL request for `.gitattributes` and the build files hints
 //! resolve imports with, when this base and head were not read before.
 //!
 //! GitHub requests per read: ceil(files/100) + 4 the first time (repository, pull request, file
@@ -11,7 +11,6 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use futures_util::future::{join, join_all};
-use worker::{Delay, Env};
 
 use crate::errors;
 use crate::github::api::{
@@ -21,6 +20,8 @@ use crate::github::api::{
 use crate::github::client::GitHub;
 use crate::github::graphql::{self, Blobs};
 use crate::mcp::dispatch::ToolResult;
+use crate::ports::github::GitHubTransport;
+use crate::ports::pull_request::Surroundings;
 use crate::review::hints::{self, project::Project};
 use crate::router::PullPath;
 use crate::tools::conventions;
@@ -42,8 +43,8 @@ pub struct PullRead {
 }
 
 /// Reads the repository and pull request (two requests in parallel).
-pub async fn read_pull(
-    github: &GitHub<'_>,
+pub async fn read_pull<T: GitHubTransport>(
+    github: &GitHub<'_, T>,
     owner: &str,
     repo: &str,
     number: u64,
@@ -76,10 +77,10 @@ pub enum Files {
 /// The viewer's own GitHub read of the pull request with every file, as the pull request's
 /// object runs it for the reviewer routes (`tools::relay::reviewer`); or the message saying why
 /// GitHub would not show it ([`read_in_object`]).
-pub async fn read_as_viewer_in_object(
-    env: &Env,
+pub async fn read_as_viewer_in_object<T: GitHubTransport, P: Surroundings>(
+    env: &P,
     memo: &ReadMemo,
-    github: &GitHub<'_>,
+    github: &GitHub<'_, T>,
     target: &PullPath,
 ) -> Result<PullRead, String> {
     let (owner, repo) = (target.owner.as_str(), target.repo.as_str());
@@ -102,17 +103,17 @@ pub async fn read_as_viewer_in_object(
 /// first read at a new head builds the snapshot, and a read of the head another read here is
 /// building waits for that build, then reads what it cached (`ReadMemo`), so concurrent first
 /// reads read GitHub's file pages once.
-pub async fn read_in_object(
-    env: &Env,
+pub async fn read_in_object<T: GitHubTransport, P: Surroundings>(
+    env: &P,
     memo: &ReadMemo,
-    github: &GitHub<'_>,
+    github: &GitHub<'_, T>,
     (owner, repo, number): (&str, &str, u64),
     files: Files,
 ) -> Result<PullRead, GitHubError> {
     let (repository, pull) = read_pull(github, owner, repo, number).await?;
     let building_key = listing_key_of(owner, repo, &pull);
     if files == Files::ForChecks {
-        memo.wait_for_build(&building_key).await;
+        memo.wait_for_build(env, &building_key).await;
         let listing = match memo.listing(&building_key) {
             Some(text) => Some(text),
             None => {
@@ -136,7 +137,7 @@ pub async fn read_in_object(
     let mut snapshot = None;
     // Twice at most: a build that started while this read read the cache is waited for once.
     for _ in 0..2 {
-        memo.wait_for_build(&building_key).await;
+        memo.wait_for_build(env, &building_key).await;
         snapshot = cached_snapshot(env, &key).await;
         if snapshot.is_some() || memo.building.borrow().as_deref() != Some(&building_key) {
             break;
@@ -160,9 +161,9 @@ pub async fn read_in_object(
 
 /// The pull request's snapshot from KV, or built from GitHub and cached; and whether it is in
 /// the cache (so what is derived from it may be cached too).
-pub async fn read_snapshot(
-    env: &Env,
-    github: &GitHub<'_>,
+pub async fn read_snapshot<T: GitHubTransport, P: Surroundings>(
+    env: &P,
+    github: &GitHub<'_, T>,
     owner: &str,
     repo: &str,
     pull: &PullRequest,
@@ -175,25 +176,23 @@ pub async fn read_snapshot(
 }
 
 /// The snapshot cached under `key`, when there is one that reads.
-async fn cached_snapshot(env: &Env, key: &str) -> Option<Snapshot> {
-    let text = crate::store::get_text(&env.kv("CACHE").ok()?, key)
-        .await
-        .ok()??;
+async fn cached_snapshot<P: Surroundings>(env: &P, key: &str) -> Option<Snapshot> {
+    let text = env.get_text(key).await?;
     let snapshot = snapshot_text::read_cached(&text)?;
     crate::log::note(|record| record.cache = Some("hit"));
     Some(snapshot)
 }
 
 /// Builds the snapshot from GitHub and caches it under `key` when complete.
-async fn build_snapshot(
-    env: &Env,
-    github: &GitHub<'_>,
+async fn build_snapshot<T: GitHubTransport, P: Surroundings>(
+    env: &P,
+    github: &GitHub<'_, T>,
     (owner, repo): (&str, &str),
     pull: &PullRequest,
     key: &str,
 ) -> Result<(Snapshot, bool), GitHubError> {
     crate::log::note(|record| record.cache = Some("miss"));
-    let (snapshot, complete) = fetch_snapshot(github, owner, repo, pull).await?;
+    let (snapshot, complete) = fetch_snapshot(env, github, owner, repo, pull).await?;
     // A snapshot built while `.gitattributes` or the conventions file could not be read is
     // served once but not cached: cached, it would hide their hints until the next push.
     if complete {
@@ -204,16 +203,14 @@ async fn build_snapshot(
 
 /// The cached listing of the pull request at this base and head (`get_pull_request::listing`),
 /// when there is one.
-pub async fn cached_listing(
-    env: &Env,
+pub async fn cached_listing<P: Surroundings>(
+    env: &P,
     owner: &str,
     repo: &str,
     pull: &PullRequest,
 ) -> Option<String> {
     let key = listing_key_of(owner, repo, pull);
-    let text = crate::store::get_text(&env.kv("CACHE").ok()?, &key)
-        .await
-        .ok()??;
+    let text = env.get_text(&key).await?;
     crate::log::note(|record| record.cache = Some("hit"));
     Some(text)
 }
@@ -225,21 +222,20 @@ fn listing_key_of(owner: &str, repo: &str, pull: &PullRequest) -> String {
 
 /// Writes a derived text to the cache for [`SNAPSHOT_TTL_SECONDS`]. A failed write only costs
 /// the next read some work, so it is logged, not returned.
-async fn put_cached(env: &Env, key: &str, text: &str) {
-    let Ok(cache) = env.kv("CACHE") else { return };
-    let part_bytes = crate::bindings::config(env).kv_part_bytes;
-    match crate::store::put_text(&cache, key, text, part_bytes, SNAPSHOT_TTL_SECONDS).await {
+async fn put_cached<P: Surroundings>(env: &P, key: &str, text: &str) {
+    match env.put_text(key, text, SNAPSHOT_TTL_SECONDS).await {
         Ok(true) => {}
-        Ok(false) => worker::console_warn!("{key}: too large to cache"),
-        Err(error) => worker::console_warn!("{key}: caching failed: {error}"),
+        Ok(false) => env.warn(&format!("{key}: too large to cache")),
+        Err(error) => env.warn(&format!("{key}: caching failed: {error}")),
     }
 }
 
 /// The snapshot, and whether it may be cached: both optional files were read (present or
 /// absent) rather than lost to a passing GitHub failure, and the files add up to the pull
 /// request (no push landed between the reads).
-async fn fetch_snapshot(
-    github: &GitHub<'_>,
+async fn fetch_snapshot<T: GitHubTransport, P: Surroundings>(
+    env: &P,
+    github: &GitHub<'_, T>,
     owner: &str,
     repo: &str,
     pull: &PullRequest,
@@ -285,13 +281,13 @@ async fn fetch_snapshot(
     let consistent = crate::github::api::files_match_pull(pull, &files);
     if !consistent {
         // Logged, so a systematic mismatch (rather than a push mid-read) would show in the logs.
-        worker::console_error!(
+        env.error(&format!(
             "{owner}/{repo}#{}: the file pages do not add up to the pull request; not caching",
             pull.number
-        );
+        ));
     }
     let (attributes_text, project, head_read) =
-        read_at_head(github, owner, repo, pull, &files).await;
+        read_at_head(env, github, owner, repo, pull, &files).await;
     let complete = head_read && !lost(&conventions_file) && consistent;
     let conventions_text = conventions_file.ok().flatten().and_then(|c| c.text());
     let snapshot = build_snapshot_in(
@@ -308,8 +304,9 @@ async fn fetch_snapshot(
 /// one GraphQL request;
 /// and whether that read was not lost to a passing failure. A failed read or an unparsable file
 /// never fails the pull request: hints fall back to what the paths say, and the log says why.
-async fn read_at_head(
-    github: &GitHub<'_>,
+async fn read_at_head<T: GitHubTransport, P: Surroundings>(
+    env: &P,
+    github: &GitHub<'_, T>,
     owner: &str,
     repo: &str,
     pull: &PullRequest,
@@ -327,7 +324,7 @@ async fn read_at_head(
                     error,
                     GitHubError::RateLimited { .. } | GitHubError::Malformed(_)
                 );
-            log_problems(owner, repo, pull.number, &[error.to_string()]);
+            log_problems(env, owner, repo, pull.number, &[error.to_string()]);
             return (None, Project::default(), !passing);
         }
     };
@@ -340,7 +337,7 @@ async fn read_at_head(
         }
     }
     let project = Project::parse(&found);
-    log_problems(owner, repo, pull.number, &project.problems);
+    log_problems(env, owner, repo, pull.number, &project.problems);
     (attributes, project, true)
 }
 
@@ -361,16 +358,22 @@ fn files_wanted_at_head(files: &[PullFile]) -> Vec<String> {
 }
 
 /// One log line for everything the build files said was wrong.
-fn log_problems(owner: &str, repo: &str, number: u64, problems: &[String]) {
+fn log_problems<P: Surroundings>(
+    env: &P,
+    owner: &str,
+    repo: &str,
+    number: u64,
+    problems: &[String],
+) {
     let mut line = String::new();
     for problem in problems {
         line.push(' ');
         line.push_str(problem);
     }
     if !line.is_empty() {
-        worker::console_warn!(
+        env.warn(&format!(
             "{owner}/{repo}#{number}: build files not read, hints resolve without them:{line}"
-        );
+        ));
     }
 }
 
@@ -405,10 +408,10 @@ impl ReadMemo {
     }
 
     /// Waits while another read here builds `key`'s snapshot (at most [`BUILD_WAIT_MS`]).
-    async fn wait_for_build(&self, key: &str) {
+    async fn wait_for_build<P: Surroundings>(&self, env: &P, key: &str) {
         let mut waited = 0;
         while waited < BUILD_WAIT_MS && self.building.borrow().as_deref() == Some(key) {
-            Delay::from(std::time::Duration::from_millis(BUILD_POLL_MS)).await;
+            env.pause(BUILD_POLL_MS).await;
             waited += BUILD_POLL_MS;
         }
     }
@@ -440,11 +443,12 @@ impl Drop for Building<'_> {
     }
 }
 
-/// Runs a `get_pull_request` the Worker relayed, in the pull request's object, whose saved
-/// state is `current` (`store::pull_request`, `POST /tool`; `tools::relay` says why).
-pub async fn get_pull_request_in_object(
-    env: &Env,
+/// Runs a `get_pull_request` the Worker relayed, in the pull request's object, as the caller
+/// (`github`), whose saved state is `current` (`store::pull_request`, `POST /tool`; `tools::relay` says why).
+pub async fn get_pull_request_in_object<T: GitHubTransport, P: Surroundings>(
+    env: &P,
     memo: &ReadMemo,
+    github: &GitHub<'_, T>,
     call: RelayedCall,
     current: CurrentState,
 ) -> ToolResult {
@@ -452,16 +456,10 @@ pub async fn get_pull_request_in_object(
         Ok(args) => args,
         Err(message) => return ToolResult::Error(message),
     };
-    let config = crate::bindings::config(env);
-    let github = GitHub {
-        base_url: &config.github_api_url,
-        token: &call.github_token,
-        timeout_ms: config.github_timeout_ms,
-    };
     let base_url = call.base_url.as_str();
     let failed =
         |error: GitHubError| ToolResult::Error(errors::github_failure(&error, &args.label()));
-    let (repository, pull) = match read_pull(&github, &args.owner, &args.repo, args.number).await {
+    let (repository, pull) = match read_pull(github, &args.owner, &args.repo, args.number).await {
         Ok(read) => read,
         Err(error) => return failed(error),
     };
@@ -481,7 +479,7 @@ pub async fn get_pull_request_in_object(
     let key = listing_key_of(&args.owner, &args.repo, &pull);
     let mut building = None;
     if !args.include_patches {
-        memo.wait_for_build(&key).await;
+        memo.wait_for_build(env, &key).await;
         let text = match memo.listing(&key) {
             Some(text) => {
                 crate::log::note(|record| record.cache = Some("hit"));
@@ -515,7 +513,7 @@ pub async fn get_pull_request_in_object(
         }
     }
     let _building = building.unwrap_or_else(|| Building::start(memo, &key));
-    let (snapshot, cached) = match read_snapshot(env, &github, &args.owner, &args.repo, &pull).await
+    let (snapshot, cached) = match read_snapshot(env, github, &args.owner, &args.repo, &pull).await
     {
         Ok(read) => read,
         Err(error) => return failed(error),
@@ -578,3 +576,6 @@ impl<'a> Pulled<'a> {
         }
     }
 }
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests;

@@ -10,15 +10,18 @@
 //! 1 (the file's contents at the head). A diff carries the viewer's drafts (from this object's
 //! storage) and comment forms.
 
-use super::reviewer::{html, Viewer};
-use super::PullRequestStore;
+use super::object::{Object, Storage, Viewer};
+use super::read::PullRead;
+use super::reply::html;
+use super::review_reads::{comments, threads};
 use crate::errors;
 use crate::github::api::{path, Contents, GitHubError, RepoPath};
 use crate::github::client::GitHub;
 use crate::http::HttpReply;
+use crate::ports::github::GitHubTransport;
+use crate::ports::pull_request::Surroundings;
+use crate::ports::sql::SqlError;
 use crate::router::PullPath;
-use crate::store::pull_read::PullRead;
-use crate::store::review_reads::{comments, threads};
 use crate::tools::relay::reviewer::CSRF_COOKIE_HEADER;
 use crate::web::review_page::context_lines::context_lines;
 use crate::web::review_page::discussion::{Discussion, Forms};
@@ -28,92 +31,89 @@ use crate::web::review_page::{diff_view, pull_path};
 /// ids of a file's entry (ten bytes each).
 const MAX_QUERY_VALUE_BYTES: usize = 16 * 1024;
 
-impl PullRequestStore {
-    /// `GET …/diff` and `GET …/context`: one entry point, so both share one read of the pull
-    /// request (and the wasm one copy of it). `…/diff` with `fragment=1` (the page's script) gets
-    /// just the diff's HTML to put in place; without it (the link without JavaScript) a page with
-    /// that one diff.
-    pub(super) async fn diff(
-        &self,
-        viewer: &Viewer<'_>,
-        context: bool,
-    ) -> worker::Result<HttpReply> {
-        let (call, github, pull) = (viewer.call, viewer.github, viewer.pull);
-        let base_url = call.base_url.as_str();
-        let query = crate::security::form::pairs(call.query.as_bytes());
-        let value = |name: &str| {
-            crate::security::form::value(&query, name)
-                .filter(|v| !v.is_empty() && v.len() <= MAX_QUERY_VALUE_BYTES)
-        };
-        let number = |name: &str| value(name).and_then(|v| v.parse::<u32>().ok());
-        // Refusals are plain text: the script shows the text, and a browser without it shows it too.
-        let refuse = |status: u16, message: &str| {
-            HttpReply::new(status, "text/plain; charset=utf-8", message)
-        };
-        let Some(path) = value("path") else {
-            return Ok(refuse(
-                400,
-                "path is required: a file the pull request changes.",
-            ));
-        };
-        let read = match self.viewer_read(viewer).await? {
-            Ok(read) => read,
-            Err(message) => return Ok(refuse(404, &message)),
-        };
-        if context {
-            let range = (number("from"), number("to"));
-            return Ok(
-                match context_reply(path, range, github, pull, &read).await {
-                    Ok(reply) => reply,
-                    Err((status, message)) => refuse(status, &message),
-                },
-            );
-        }
-        let hunks: Vec<&str> = value("hunks").unwrap_or_default().split(',').collect();
-        let comments = comments(github, pull, read.pull.review_comments).await;
-        let on_file = comments.iter().filter(|c| c.path == path).count();
-        let threads = threads(github, pull, on_file).await;
-        let drafts = super::super::drafts::list(self.sql(), &call.person).unwrap_or_default();
-        let back = pull_path(&pull.owner, &pull.repo, pull.number);
-        let discussion = Discussion {
-            forms: Forms::new(&back, &call.csrf, &read.pull.head.sha).may_write(call.may_write),
-            drafts: &drafts,
-            threads: &threads,
-        };
-        let Some(fragment) = diff_view::fragment(
-            &read.snapshot.files,
-            path,
-            &hunks,
-            value("first") == Some("1"),
-            &read.pull.html_url,
-            &comments,
-            &|_, _| String::new(),
-            Some(&discussion),
-        ) else {
-            return Ok(refuse(
-                404,
-                "The pull request no longer changes this file; reload the review page.",
-            ));
-        };
-        if value("fragment") == Some("1") {
-            return Ok(html(200, fragment));
-        }
-        let title = format!("{path} · {}/{}#{}", pull.owner, pull.repo, pull.number);
-        Ok(html(
-            200,
-            diff_view::fragment_page(&title, &back, path, &fragment, (base_url, call.may_write)),
-        )
-        .with_header(CSRF_COOKIE_HEADER, "1"))
+/// `GET …/diff` and `GET …/context`: one entry point, so both share one read of the pull
+/// request (and the wasm one copy of it). `…/diff` with `fragment=1` (the page's script) gets
+/// just the diff's HTML to put in place; without it (the link without JavaScript) a page with
+/// that one diff.
+pub async fn diff<St: Storage, P: Surroundings, T: GitHubTransport>(
+    object: &Object<'_, St, P>,
+    viewer: &Viewer<'_, T>,
+    context: bool,
+) -> Result<HttpReply, SqlError> {
+    let (call, github, pull) = (viewer.call, viewer.github, viewer.pull);
+    let base_url = call.base_url.as_str();
+    let query = crate::security::form::pairs(call.query.as_bytes());
+    let value = |name: &str| {
+        crate::security::form::value(&query, name)
+            .filter(|v| !v.is_empty() && v.len() <= MAX_QUERY_VALUE_BYTES)
+    };
+    let number = |name: &str| value(name).and_then(|v| v.parse::<u32>().ok());
+    // Refusals are plain text: the script shows the text, and a browser without it shows it too.
+    let refuse =
+        |status: u16, message: &str| HttpReply::new(status, "text/plain; charset=utf-8", message);
+    let Some(path) = value("path") else {
+        return Ok(refuse(
+            400,
+            "path is required: a file the pull request changes.",
+        ));
+    };
+    let read = match object.viewer_read(viewer).await? {
+        Ok(read) => read,
+        Err(message) => return Ok(refuse(404, &message)),
+    };
+    if context {
+        let range = (number("from"), number("to"));
+        return Ok(
+            match context_reply(path, range, github, pull, &read).await {
+                Ok(reply) => reply,
+                Err((status, message)) => refuse(status, &message),
+            },
+        );
     }
+    let hunks: Vec<&str> = value("hunks").unwrap_or_default().split(',').collect();
+    let comments = comments(&object.platform, github, pull, read.pull.review_comments).await;
+    let on_file = comments.iter().filter(|c| c.path == path).count();
+    let threads = threads(&object.platform, github, pull, on_file).await;
+    let drafts = object.records().drafts(&call.person).unwrap_or_default();
+    let back = pull_path(&pull.owner, &pull.repo, pull.number);
+    let discussion = Discussion {
+        forms: Forms::new(&back, &call.csrf, &read.pull.head.sha).may_write(call.may_write),
+        drafts: &drafts,
+        threads: &threads,
+    };
+    let Some(fragment) = diff_view::fragment(
+        &read.snapshot.files,
+        path,
+        &hunks,
+        value("first") == Some("1"),
+        &read.pull.html_url,
+        &comments,
+        &|_, _| String::new(),
+        Some(&discussion),
+    ) else {
+        return Ok(refuse(
+            404,
+            "The pull request no longer changes this file; reload the review page.",
+        ));
+    };
+    if value("fragment") == Some("1") {
+        return Ok(html(200, fragment));
+    }
+    let title = format!("{path} · {}/{}#{}", pull.owner, pull.repo, pull.number);
+    Ok(html(
+        200,
+        diff_view::fragment_page(&title, &back, path, &fragment, (base_url, call.may_write)),
+    )
+    .with_header(CSRF_COOKIE_HEADER, "1"))
 }
 
 /// Lines of the file at the pull request's head that its diff doesn't show, as JSON
 /// `{"total": lines in the file, "lines": [[old, new, "text"], …]}`, at most `MAX_CONTEXT_LINES` (20) a request; or
 /// the status and message of a refusal.
-async fn context_reply(
+async fn context_reply<T: GitHubTransport>(
     file_path: &str,
     (from, to): (Option<u32>, Option<u32>),
-    github: &GitHub<'_>,
+    github: &GitHub<'_, T>,
     pull: &PullPath,
     read: &PullRead,
 ) -> Result<HttpReply, (u16, String)> {
@@ -169,3 +169,6 @@ async fn context_reply(
     let json = serde_json::to_string(&reply).map_err(|error| (500, error.to_string()))?;
     Ok(HttpReply::new(200, "application/json", json))
 }
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests;

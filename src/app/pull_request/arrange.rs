@@ -1,0 +1,117 @@
+//! Arranging on the web, run in the pull request's object: the arrange editor's page
+//! (`GET …/arrange`) and saving what it posts with source `web` (`POST …/arrange`).
+//!
+//! The Worker checked the session's grant (saving allowed) and, for a save, the checks of every
+//! browser POST and the JSON's shape (`web::arrange_page::submission`). Here, in this order, so a
+//! refused save stores nothing: the viewer's own GitHub read of the pull request with its
+//! snapshot; the viewer's write access on GitHub; the saved order; for a save, `base_version`
+//! against the latest, the order through the `save_reading_order` tool's validator, then the
+//! save itself (`records::Records::save`, which checks the base version again with no await
+//! before its write). A save answers JSON: `{version, location}`, or `{error}`.
+
+use super::object::{Object, Storage, Viewer};
+use super::reply::{html, message_page};
+use crate::http::HttpReply;
+use crate::ports::github::GitHubTransport;
+use crate::ports::pull_request::Surroundings;
+use crate::ports::sql::SqlError;
+use crate::review::order::{validate_order, Order};
+use crate::tools::relay::reviewer::CSRF_COOKIE_HEADER;
+use crate::tools::save_reading_order as save;
+use crate::tools::saved::{DocumentKind, SaveOutcome, SaveRequest};
+use crate::web::{arrange_page, review_page};
+
+/// The editor's page (`save` false), or the save of the call's order.
+pub async fn arrange<St: Storage, P: Surroundings, T: GitHubTransport>(
+    object: &Object<'_, St, P>,
+    viewer: &Viewer<'_, T>,
+    save: bool,
+) -> Result<HttpReply, SqlError> {
+    let (call, pull) = (viewer.call, viewer.pull);
+    let base_url = call.base_url.as_str();
+    // Every refusal of a save is JSON, as the editor's script reads it (issue 36); the
+    // editor's page gets a page.
+    let refuse = |status: u16, title: &str, message: &str| {
+        if save {
+            HttpReply::json(status, &serde_json::json!({ "error": message }))
+        } else {
+            message_page(status, title, message, base_url)
+        }
+    };
+    let read = match object.viewer_read(viewer).await? {
+        Ok(read) => read,
+        Err(message) => return Ok(refuse(404, "Can't open this pull request", &message)),
+    };
+    if !read.repository.can_arrange() {
+        let message = save::no_write_access(&call.login, &pull.owner, &pull.repo, "an order");
+        return Ok(refuse(403, "Read-only", &message));
+    }
+    let Some(record) = object.records().current()?.order else {
+        return Ok(refuse(404, "No order yet", "Ask an agent to arrange this pull request first (save_reading_order); then you can adjust it here."));
+    };
+    let Ok(order) = crate::json::read::<Order>(&record.body) else {
+        return Ok(refuse(
+            500,
+            "Unreadable order",
+            "The saved order could not be read.",
+        ));
+    };
+    if !save {
+        let page = arrange_page::render(&arrange_page::ArrangePage {
+            base_url,
+            owner: &pull.owner,
+            repo: &pull.repo,
+            number: pull.number,
+            title: &read.pull.title,
+            order: &order,
+            base_version: record.version,
+            files: &read.snapshot.files,
+            csrf: &call.csrf,
+        });
+        return Ok(html(200, page).with_header(CSRF_COOKIE_HEADER, "1"));
+    }
+    let refuse = |status: u16, message: &str| {
+        HttpReply::json(status, &serde_json::json!({ "error": message }))
+    };
+    let conflict = |person: &str, version: u64| {
+        let who = if person.is_empty() { "someone" } else { person };
+        refuse(409, &format!("Conflict: {who} saved version {version} after you opened this page. Reload to arrange the latest version."))
+    };
+    // The Worker refused a body of another shape; read again, it holds here too.
+    let submitted = match arrange_page::submission(call.form.as_bytes()) {
+        Ok(submitted) => submitted,
+        Err(message) => return Ok(refuse(400, &message)),
+    };
+    let base_version = submitted.base_version;
+    if base_version != record.version {
+        return Ok(conflict(&record.person, record.version));
+    }
+    let facts = save::facts_from_snapshot(&read.snapshot);
+    let new_order = match validate_order(&submitted.order, &facts) {
+        Ok(order) => order,
+        Err(rejection) => return Ok(refuse(400, &rejection.message())),
+    };
+    let request = SaveRequest {
+        kind: DocumentKind::Order,
+        base_version,
+        body: save::stored_order(&new_order),
+        person: call.login.clone(),
+        client: None,
+        source: "web".into(),
+        head_sha: read.pull.head.sha.clone(),
+        saved_at: crate::time::rfc3339(object.clock.now_ms()),
+    };
+    Ok(match object.records().save(&request)? {
+        SaveOutcome::Saved { version, .. } => HttpReply::json(
+            200,
+            &serde_json::json!({
+                "version": version,
+                "location": review_page::pull_path(&pull.owner, &pull.repo, pull.number),
+            }),
+        ),
+        SaveOutcome::Conflict { latest } => conflict(&latest.person, latest.version),
+    })
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests;

@@ -1,0 +1,20 @@
+//! What a pull request's Durable Object does (`store::pull_request` is its shell): its records
+//! (`records`: saved orders and diagrams with their history, ticks, recorded heads, drafts), the
+//! caller's read of the pull request with its snapshot built once per head (`read`), and what the
+//! review page reads beside it (`review_reads`); the object's context and the viewer of a
+//! reviewer route (`object`), how routes answer (`reply`), and the routes moved here: `ticks`,
+//! `arrange`, `diff`.
+//!
+//! What not: no platform names; the shell hands in its SQL storage and the clock.
+
+pub mod arrange;
+pub mod diff;
+pub mod object;
+pub mod read;
+pub mod records;
+pub mod reply;
+pub mod review_reads;
+pub mod ticks;
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+pub mod test_support;

@@ -1,0 +1,235 @@
+//! The caller's read in process, on the scripted GitHub and a cache in memory: what a first read
+//! asks GitHub and caches, a repeat read from the cache, concurrent first reads of one head
+//! building its snapshot once, and a snapshot read with a passing failure served but not cached.
+
+use futures_util::future::join;
+
+use super::{read_as_viewer_in_object, read_in_object, Files, ReadMemo};
+use crate::app::pull_request::test_support::{
+    block_on, clock, config, files_path, script_pull, Around, Scripted, ScriptedGitHub,
+};
+use crate::github::api::GitHubError;
+use crate::github::client::GitHub;
+use crate::router::PullPath;
+use crate::tools::get_pull_request::snapshot_key;
+
+const PULL: (&str, &str, u64) = ("o", "r", 1);
+const CONVENTIONS: &str = "/repos/o/r/contents/.github/logikflow.yml?ref=b1";
+
+fn read(
+    around: &Around,
+    memo: &ReadMemo,
+    github: &ScriptedGitHub,
+) -> Result<super::PullRead, GitHubError> {
+    let (config, clock) = (config(), clock());
+    let client = GitHub::new(&config, "t", github, &clock);
+    block_on(read_in_object(around, memo, &client, PULL, Files::Whole))
+}
+
+#[test]
+fn a_first_read_builds_and_caches_the_snapshot_and_a_repeat_reads_it() {
+    let (around, memo, github) = (
+        Around::default(),
+        ReadMemo::default(),
+        ScriptedGitHub::new(),
+    );
+    script_pull(&github, "h1", 3);
+    let first = read(&around, &memo, &github).unwrap();
+    assert_eq!(first.snapshot.files.len(), 3);
+    assert_eq!(first.pull.head.sha, "h1");
+    // Repository, pull request, one file page, the conventions file, the GraphQL read.
+    assert_eq!(github.total(), 5);
+    assert_eq!(github.count(CONVENTIONS), 1);
+    assert!(around
+        .cache
+        .borrow()
+        .contains_key(&snapshot_key("o", "r", "b1", "h1")));
+    let again = read(&around, &memo, &github).unwrap();
+    assert_eq!(again.snapshot.files.len(), 3);
+    assert_eq!(
+        github.total(),
+        7,
+        "a repeat read asks GitHub for the pull request only"
+    );
+    assert_eq!(github.count(&files_path(1)), 1);
+}
+
+#[test]
+fn concurrent_first_reads_of_a_head_build_its_snapshot_once() {
+    let (around, memo, github) = (
+        Around::default(),
+        ReadMemo::default(),
+        ScriptedGitHub::new(),
+    );
+    script_pull(&github, "h1", 150);
+    github.slow();
+    let (config, clock) = (config(), clock());
+    let client = GitHub::new(&config, "t", &github, &clock);
+    let (a, b) = block_on(join(
+        read_in_object(&around, &memo, &client, PULL, Files::Whole),
+        read_in_object(&around, &memo, &client, PULL, Files::Whole),
+    ));
+    assert_eq!(a.unwrap().snapshot.files.len(), 150);
+    assert_eq!(b.unwrap().snapshot.files.len(), 150);
+    assert_eq!(github.count(&files_path(1)), 1);
+    assert_eq!(github.count(&files_path(2)), 1);
+    assert_eq!(github.count("/graphql"), 1);
+    assert!(
+        around.pauses.get() > 0,
+        "the second read waited for the first"
+    );
+    assert_eq!(around.writes.get(), 1);
+}
+
+#[test]
+fn a_snapshot_read_while_github_failed_in_passing_is_served_but_not_cached() {
+    for (path, fault) in [
+        ("/graphql", Scripted::status(502, "")),
+        (CONVENTIONS, Scripted::status(503, "")),
+        ("/graphql", Scripted::Timeout),
+    ] {
+        let (around, memo, github) = (
+            Around::default(),
+            ReadMemo::default(),
+            ScriptedGitHub::new(),
+        );
+        script_pull(&github, "h1", 2);
+        github.on(path, [fault]);
+        let first = read(&around, &memo, &github).unwrap();
+        assert_eq!(first.snapshot.files.len(), 2);
+        assert!(around.cache.borrow().is_empty(), "{path}: not cached");
+        // The next read builds again, and caches once GitHub answers (no conventions file).
+        script_pull(&github, "h1", 2);
+        github.on(CONVENTIONS, [Scripted::status(404, "{}")]);
+        read(&around, &memo, &github).unwrap();
+        assert_eq!(github.count(&files_path(1)), 2);
+        assert_eq!(around.writes.get(), 1);
+    }
+}
+
+#[test]
+fn file_pages_that_do_not_add_up_are_not_cached_and_say_so() {
+    let (around, memo, github) = (
+        Around::default(),
+        ReadMemo::default(),
+        ScriptedGitHub::new(),
+    );
+    script_pull(&github, "h1", 2);
+    // The pull request says three files (a push landed between the reads).
+    github.on(
+        "/repos/o/r/pulls/1",
+        [Scripted::ok(
+            r#"{"number":1,"state":"open","html_url":"u","base":{"ref":"main","sha":"b1"},"head":{"ref":"f","sha":"h1"},"changed_files":3}"#,
+        )],
+    );
+    read(&around, &memo, &github).unwrap();
+    assert!(around.cache.borrow().is_empty());
+    let lines = around.lines.borrow();
+    assert!(
+        lines.iter().any(|line| line.contains("do not add up")),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn a_failed_build_leaves_no_mark_and_the_next_read_builds() {
+    let (around, memo, github) = (
+        Around::default(),
+        ReadMemo::default(),
+        ScriptedGitHub::new(),
+    );
+    script_pull(&github, "h1", 2);
+    github.on(&files_path(1), [Scripted::status(401, "{}")]);
+    assert_eq!(
+        read(&around, &memo, &github).err(),
+        Some(GitHubError::Unauthorized)
+    );
+    script_pull(&github, "h1", 2);
+    assert_eq!(
+        read(&around, &memo, &github).unwrap().snapshot.files.len(),
+        2
+    );
+    assert_eq!(around.pauses.get(), 0, "nobody waited for the failed build");
+}
+
+#[test]
+fn a_viewer_whom_github_shows_no_pull_request_gets_the_reason() {
+    let (around, memo, github) = (
+        Around::default(),
+        ReadMemo::default(),
+        ScriptedGitHub::new(),
+    );
+    let (config, clock) = (config(), clock());
+    let client = GitHub::new(&config, "t", &github, &clock);
+    let target = PullPath {
+        owner: "o".into(),
+        repo: "r".into(),
+        number: 1,
+    };
+    let message = block_on(read_as_viewer_in_object(&around, &memo, &client, &target))
+        .err()
+        .unwrap();
+    assert!(message.contains("o/r#1"), "{message}");
+    assert!(around.cache.borrow().is_empty());
+}
+
+/// The relayed `get_pull_request` as the object runs it, for `o/r#1`.
+fn get_pull_request(
+    around: &Around,
+    memo: &ReadMemo,
+    client: &GitHub<'_, ScriptedGitHub>,
+) -> serde_json::Value {
+    use crate::mcp::dispatch::ToolResult;
+    let call = crate::tools::relay::RelayedCall {
+        tool: "get_pull_request".into(),
+        arguments: serde_json::json!({ "owner": "o", "repo": "r", "number": 1 })
+            .as_object()
+            .cloned()
+            .unwrap_or_default(),
+        github_token: "t".into(),
+        may_write: true,
+        base_url: "https://review.test".into(),
+        login: "octo".into(),
+        client: None,
+    };
+    let current = Default::default();
+    let result = block_on(super::get_pull_request_in_object(
+        around, memo, client, call, current,
+    ));
+    let text = match result {
+        ToolResult::Json(text) | ToolResult::JsonQuoted { text, .. } => text,
+        other => panic!("not a JSON result: {other:?}"),
+    };
+    serde_json::from_str(&text).unwrap()
+}
+
+#[test]
+fn get_pull_request_builds_once_then_answers_from_the_listing() {
+    let (around, memo, github) = (
+        Around::default(),
+        ReadMemo::default(),
+        ScriptedGitHub::new(),
+    );
+    script_pull(&github, "h1", 3);
+    let (config, clock) = (config(), clock());
+    let client = GitHub::new(&config, "t", &github, &clock);
+    let first = get_pull_request(&around, &memo, &client);
+    assert_eq!(github.total(), 5);
+    let again = get_pull_request(&around, &memo, &client);
+    assert_eq!(first, again, "a repeat read answers the same");
+    assert_eq!(
+        github.total(),
+        7,
+        "a repeat read asks GitHub for the pull request only"
+    );
+    assert!(
+        around.cache.borrow().len() >= 2,
+        "the snapshot and its listing are cached"
+    );
+    // A new object instance (no memo) reads the listing from the cache.
+    let reads = around.reads.get();
+    let third = get_pull_request(&around, &ReadMemo::default(), &client);
+    assert_eq!(first, third);
+    assert_eq!(around.reads.get(), reads + 1);
+    assert_eq!(github.count(&files_path(1)), 1);
+}
