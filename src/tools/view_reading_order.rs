@@ -11,6 +11,10 @@
 //! names) and which files the order does not place, in a few lines of script, tested in
 //! Chromium (`tests/e2e/mcp-apps-view.test.mjs`), beside the code that draws them.
 //!
+//! Beside each section, its open review threads (issue #38, [`threads`]): read with the caller's
+//! token in the one GraphQL request `get_review_feedback` makes, placed by the same rules; when
+//! GitHub's read fails the order still goes out, with `reviewThreads.read` false.
+//!
 //! What not: no HTML (the view builds its DOM from this data), no ticks (the review page's), no
 //! diffs (one change at a time comes from `view_change`).
 
@@ -18,6 +22,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::get_pull_request::{review_url, Snapshot, SnapshotChange, SnapshotFile};
+use super::get_review_feedback::graphql::Review;
 use super::saved::{updated_by, SavedRecord};
 use super::show_reading_order::{pull_state, ViewTarget};
 use crate::github::api::PullRequest;
@@ -36,6 +41,8 @@ pub struct ViewInputs<'a> {
     pub latest_version: u64,
     /// The current diagram's version, 0 when there is none.
     pub diagram_version: u64,
+    /// The pull request's review threads, `None` when GitHub's read failed.
+    pub review: Option<&'a Review>,
 }
 
 #[derive(Serialize)]
@@ -58,6 +65,8 @@ struct Answer<'a> {
     /// The order as saved: `overview` and `sections` in `save_reading_order`'s shape.
     order: Value,
     files: Vec<FileFacts<'a>>,
+    /// Each section's open review threads.
+    review_threads: threads::ReviewThreads,
 }
 
 /// A changed file as the pull request has it now.
@@ -95,6 +104,7 @@ pub fn shape_result(inputs: ViewInputs<'_>) -> String {
         record,
         latest_version,
         diagram_version,
+        review,
     } = inputs;
     let mut order = record.body.clone();
     if let Some(order) = order.as_object_mut() {
@@ -117,6 +127,7 @@ pub fn shape_result(inputs: ViewInputs<'_>) -> String {
         diagram_version,
         order,
         files: snapshot.files.iter().map(file_facts).collect(),
+        review_threads: threads::review_threads(review, &record.body, snapshot, &pull.head.sha),
     };
     super::answer::to_json(&answer)
 }
@@ -142,6 +153,8 @@ fn change_facts(change: &SnapshotChange) -> ChangeFacts<'_> {
         deletions: change.deletions,
     }
 }
+
+mod threads;
 
 #[cfg(test)]
 mod tests;

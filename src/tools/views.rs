@@ -4,11 +4,13 @@
 //! (`store::pull_request::tools`, in the pull request's object) and this module decides what
 //! each call needs and shapes its answer.
 //!
-//! Why one family: the four need the same reads, so one reader serves all four.
+//! Why one family: the four need the same reads, so one reader serves all four;
+//! `view_reading_order` alone also reads the review threads (`wants_threads`).
 
 use serde_json::{Map, Value};
 
 use super::get_pull_request::Snapshot;
+use super::get_review_feedback::graphql::Review;
 use super::saved::{CurrentState, SavedRecord};
 use super::show_reading_order::{self as show, ViewTarget};
 use super::{view_change, view_diagram, view_reading_order};
@@ -48,6 +50,12 @@ impl ViewCall {
         matches!(self, ViewCall::Show(_) | ViewCall::Order(_))
     }
 
+    /// Whether the call shows the review threads beside the order (`view_reading_order`): only it
+    /// costs the GraphQL request.
+    pub fn wants_threads(&self) -> bool {
+        matches!(self, ViewCall::Order(_))
+    }
+
     /// Which order version must be read from history, when the latest (in `current`) is not the
     /// one asked for; an error when there is nothing to show. `None` for calls without an order.
     pub fn version_to_read(&self, current: &CurrentState) -> Result<Option<u64>, String> {
@@ -69,6 +77,9 @@ pub struct ViewData<'a> {
     pub current: &'a CurrentState,
     /// The order version read from history, when [`ViewCall::version_to_read`] asked for one.
     pub older_order: Option<&'a SavedRecord>,
+    /// The review threads, read for `view_reading_order` alone ([`ViewCall::wants_threads`]);
+    /// `None` when not read or when GitHub's read failed.
+    pub review: Option<&'a Review>,
 }
 
 /// The call's answer (`structuredContent`, as JSON text), or the message the agent or the view
@@ -105,6 +116,7 @@ pub fn answer(call: &ViewCall, data: &ViewData<'_>) -> Result<String, String> {
                 record: order()?,
                 latest_version,
                 diagram_version,
+                review: data.review,
             })
         }
         ViewCall::Diagram(target) => {
@@ -141,6 +153,14 @@ mod tests {
         assert!(matches!(&order, Some(Ok(call)) if call.wants_order()));
         let diagram = ViewCall::parse(ToolName::ViewDiagram, &pr);
         assert!(matches!(&diagram, Some(Ok(call)) if !call.wants_order()));
+        // Only the order the view shows costs the review threads' GraphQL request.
+        let wants = |tool| {
+            ViewCall::parse(tool, &pr)
+                .and_then(Result::ok)
+                .is_some_and(|call| call.wants_threads())
+        };
+        assert!(wants(ToolName::ViewReadingOrder));
+        assert!(!wants(ToolName::ShowReadingOrder) && !wants(ToolName::ViewDiagram));
         let change = ViewCall::parse(ToolName::ViewChange, &pr);
         assert!(matches!(change, Some(Err(message)) if message.contains("path is required")));
     }
@@ -188,6 +208,7 @@ mod tests {
                 snapshot: &snapshot,
                 current: &current,
                 older_order,
+                review: None,
             };
             call.as_ref().map(|call| answer(call, &data))
         };
@@ -215,6 +236,7 @@ mod tests {
             snapshot: &snapshot,
             current: &current,
             older_order: None,
+            review: None,
         };
         let answer_for = |tool| {
             ViewCall::parse(tool, &pr)
@@ -230,5 +252,42 @@ mod tests {
         );
         let diagram = answer_for(ToolName::ViewDiagram).and_then(Result::ok);
         assert_eq!(diagram.map(|v| v["layout"].clone()), Some(Value::Null));
+    }
+
+    #[test]
+    fn the_review_threads_read_go_to_the_order_alone() {
+        let pr = args(json!({ "owner": "acme", "repo": "app", "number": 7 }));
+        let current = CurrentState {
+            order: Some(record(3, order_body(), "h")),
+            diagram: None,
+        };
+        let snapshot = snapshot();
+        let pull = pull("h");
+        let review = Review::default();
+        let answer_for = |tool, review| {
+            let data = ViewData {
+                base_url: "https://x.dev",
+                pull: &pull,
+                snapshot: &snapshot,
+                current: &current,
+                older_order: None,
+                review,
+            };
+            ViewCall::parse(tool, &pr)
+                .and_then(Result::ok)
+                .and_then(|call| answer(&call, &data).ok())
+                .unwrap_or(Value::Null)
+        };
+        let read = answer_for(ToolName::ViewReadingOrder, Some(&review));
+        assert_eq!(read["reviewThreads"]["read"], true);
+        assert_eq!(read["reviewThreads"]["sections"][1]["open"], 0);
+        let failed = answer_for(ToolName::ViewReadingOrder, None);
+        assert_eq!(failed["reviewThreads"]["read"], false);
+        assert_eq!(
+            failed["order"]["sections"][0]["title"], "Flag",
+            "the order still shows"
+        );
+        let shown = answer_for(ToolName::ShowReadingOrder, Some(&review));
+        assert!(shown.get("reviewThreads").is_none());
     }
 }

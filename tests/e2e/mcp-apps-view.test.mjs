@@ -7,7 +7,10 @@
 // text stays text, that nothing leaves the frame over the network, light and dark themes, and
 // takes screenshots into tests/artifacts/screenshots/. A last test runs the view inside the
 // ext-apps project's own host library (AppBridge, npm @modelcontextprotocol/ext-apps 2.0.4),
-// which validates every message against the extension's schemas. Issue #18.
+// which validates every message against the extension's schemas. Issue #18. The last test
+// shows each section's open review threads (issue #38) after the stand-in's review demo, counted
+// as get_review_feedback places them, in both themes with axe-core, and the order without them
+// when GitHub's read fails.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
@@ -15,9 +18,11 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { launchChromium, root, startStack } from './harness.mjs';
+import { createRequire } from 'node:module';
+import { launchChromium, root, standinControl, startStack } from './harness.mjs';
 import { validateToolOutput } from './schemas.mjs';
 
+const require = createRequire(import.meta.url);
 const shots = join(root, 'tests/artifacts/screenshots');
 const VIEW = 'ui://reading-order/view';
 const HOST = 'https://host.test/';
@@ -381,5 +386,85 @@ test('the ext-apps reference AppBridge hosts the view: order, a change, the diag
     assert.deepEqual(requests, [HOST], 'nothing but the host page was requested');
   } finally {
     await context.close();
+  }
+});
+
+/** axe-core inside the view's frame (inline, as its CSP allows): serious or critical violations. */
+async function axeViolations(frame) {
+  await frame.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+  return frame.evaluate(async () => {
+    const result = await window.axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id + ': ' + v.nodes.map((n) => n.target).join(' '));
+  });
+}
+
+test('each section shows its open review threads, in both themes; without GitHub the order shows alone', async () => {
+  // A reviewer leaves two line comments on the order's files (the stand-in's review demo).
+  const demo = await standinControl(stack, 'POST', 'reviews/demo', { repo: `${pr.owner}/${pr.repo}`, number: pr.number, reviewer: 'octo' });
+  assert.equal(demo.comments.length, 2, JSON.stringify(demo));
+  // The feedback tool places threads in sections; the view's counts are the same placement.
+  const feedback = (await client.callTool({ name: 'get_review_feedback', arguments: pr })).structuredContent;
+  const expected = saveOrder.sections.map((_, i) => feedback.threads.filter((t) => t.section && t.section.index === i + 1));
+  assert.ok(expected.flat().length >= 2, JSON.stringify(feedback.threads.map((t) => [t.path, t.section])));
+  const data = (await client.callTool({ name: 'view_reading_order', arguments: pr })).structuredContent;
+  validateToolOutput('view_reading_order', data);
+  assert.equal(data.reviewThreads.read, true);
+  assert.deepEqual(data.reviewThreads.sections.map((s) => s.open), expected.map((t) => t.length));
+  assert.deepEqual(data.reviewThreads.sections.map((s) => s.threads.map((t) => t.url)), expected.map((t) => t.map((x) => x.url)));
+  assert.equal(data.reviewThreads.elsewhere, feedback.threads.filter((t) => !t.section).length);
+  const words = (n) => (n ? `${n} open thread${n === 1 ? '' : 's'}` : '');
+
+  for (const theme of ['light', 'dark']) {
+    const show = await client.callTool({ name: 'show_reading_order', arguments: pr });
+    const { context, page, frame, requests } = await openHost({ theme, toolInput: pr, toolResult: show });
+    try {
+      await frame.waitForSelector('.section .badge.threads');
+      const badges = await frame.$$eval('.section', (nodes) => nodes.map((n) => n.querySelector('.badge.threads')?.textContent ?? ''));
+      assert.deepEqual(badges.slice(0, expected.length), expected.map((t) => words(t.length)));
+      // The count lists the section's threads: first line, author, where; each opens on GitHub.
+      const first = expected.findIndex((t) => t.length > 0);
+      const badge = frame.locator(`.section[data-section="${first + 1}"] .badge.threads`);
+      assert.equal(await badge.getAttribute('aria-expanded'), 'false');
+      await badge.click();
+      await frame.waitForSelector(`.section[data-section="${first + 1}"] .thread-list li`);
+      assert.equal(await badge.getAttribute('aria-expanded'), 'true');
+      const items = await frame.$$eval(`.section[data-section="${first + 1}"] .thread-list li`, (n) => n.map((li) => li.textContent));
+      assert.equal(items.length, expected[first].length);
+      const thread = data.reviewThreads.sections[first].threads[0];
+      assert.ok(items[0].startsWith(thread.firstLine || 'Comment') && items[0].includes(thread.author), items[0]);
+      await frame.click(`.section[data-section="${first + 1}"] .thread-link`);
+      await page.waitForFunction(() => window.__links.length === 1);
+      assert.deepEqual(await page.evaluate(() => window.__links), [thread.url]);
+      assert.match(thread.url, /^https:\/\/github\.com\//);
+      assert.equal(await frame.evaluate(() => window.__pwned), undefined);
+      await page.screenshot({ path: join(shots, `mcp-app-threads-${theme}.png`), fullPage: true });
+      assert.deepEqual(await axeViolations(frame), [], `axe-core in the ${theme} theme`);
+      assert.deepEqual(requests, [HOST], 'nothing but the host page was requested');
+    } finally {
+      await context.close();
+    }
+  }
+
+  // GitHub's GraphQL read fails (every try): the order still shows, without counts, and says so.
+  await standinControl(stack, 'POST', 'faults', { path: '/graphql', method: 'POST', kind: 'status', status: 502, times: 0 });
+  try {
+    const unread = await client.callTool({ name: 'view_reading_order', arguments: pr });
+    assert.equal(unread.isError, false, unread.content?.[0]?.text);
+    validateToolOutput('view_reading_order', unread.structuredContent);
+    assert.deepEqual(unread.structuredContent.reviewThreads, { read: false, sections: [], elsewhere: 0, truncated: false });
+    assert.deepEqual(unread.structuredContent.order, data.order);
+    const show = await client.callTool({ name: 'show_reading_order', arguments: pr });
+    const { context, page, frame } = await openHost({ theme: 'light', toolInput: pr, toolResult: show });
+    try {
+      await frame.waitForSelector('.section');
+      assert.equal(await frame.$$eval('.badge.threads', (n) => n.length), 0);
+      assert.match(await frame.$eval('.threads-note', (n) => n.textContent), /could not be read just now; the order is shown without them/);
+      assert.equal(await frame.$$eval('.section', (n) => n.length), saveOrder.sections.length);
+      await page.screenshot({ path: join(shots, 'mcp-app-threads-unread.png'), fullPage: true });
+    } finally {
+      await context.close();
+    }
+  } finally {
+    await standinControl(stack, 'DELETE', 'faults');
   }
 });

@@ -292,6 +292,35 @@ pub fn feedback(inputs: &Inputs<'_>) -> Feedback {
     }
 }
 
+/// A decided answer's open threads by the section of the order they were placed in
+/// (`sections[0]` is section 1), and those the order places in no section.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct OpenBySection<'a> {
+    pub sections: Vec<Vec<&'a Thread>>,
+    pub elsewhere: Vec<&'a Thread>,
+}
+
+/// Groups `threads` (a [`Feedback`]'s, in its order) for an order of `sections` sections; a
+/// resolved thread is left out, so the review page's outline and the MCP Apps view count "open"
+/// as this tool does.
+pub fn open_by_section(threads: &[Thread], sections: usize) -> OpenBySection<'_> {
+    let mut grouped = OpenBySection {
+        sections: vec![Vec::new(); sections],
+        elsewhere: Vec::new(),
+    };
+    for thread in threads.iter().filter(|thread| !thread.resolved) {
+        let slot = thread
+            .section
+            .as_ref()
+            .and_then(|section| grouped.sections.get_mut(section.index.wrapping_sub(1)));
+        match slot {
+            Some(slot) => slot.push(thread),
+            None => grouped.elsewhere.push(thread),
+        }
+    }
+    grouped
+}
+
 /// Threads in the order's order: section, then the file's place at head, then line.
 type SortKey = (usize, usize, u32);
 

@@ -662,3 +662,69 @@ fn next_step_answers_change_requests_first_then_threads_by_section() {
         &["Nothing to answer: no open threads and no changes requested."],
     );
 }
+
+/// The page's outline and the MCP Apps view group open threads by section with this one rule:
+/// resolved threads left out, a thread in no section (a file the order does not place, or no
+/// order) apart.
+#[test]
+fn open_threads_are_grouped_by_the_section_they_were_placed_in() {
+    let mut done = thread(
+        "README.md",
+        DiffSide::Right,
+        Some(1),
+        vec![comment("rev", "ok", HEAD, "")],
+    );
+    done.resolved = true;
+    let threads = || {
+        vec![
+            thread(
+                "src/app.rs",
+                DiffSide::Right,
+                Some(12),
+                vec![comment("rev", "Why 3?", HEAD, HUNK_AT_B)],
+            ),
+            thread(
+                "README.md",
+                DiffSide::Right,
+                Some(1),
+                vec![comment("rev", "Typo", HEAD, "")],
+            ),
+            done.clone(),
+            thread(
+                "src/gone.rs",
+                DiffSide::Right,
+                Some(3),
+                vec![comment("rev", "Gone?", HEAD, "")],
+            ),
+        ]
+    };
+    let mut asked = case(threads());
+    asked.include_resolved = true;
+    let (decided, _) = answer(asked);
+    assert_eq!(
+        decided.threads.len(),
+        4,
+        "the resolved one is in the answer"
+    );
+    let grouped = open_by_section(&decided.threads, 3);
+    let bodies = |threads: &[&Thread]| -> Vec<String> {
+        threads.iter().map(|t| t.comments[0].body.clone()).collect()
+    };
+    let per_section: Vec<Vec<String>> = grouped.sections.iter().map(|s| bodies(s)).collect();
+    assert_eq!(
+        per_section,
+        [vec!["Typo".to_string()], vec!["Why 3?".to_string()], vec![]]
+    );
+    assert_eq!(bodies(&grouped.elsewhere), ["Gone?"]);
+    // Without an order every open thread is elsewhere; an order shorter than a section index
+    // (an older version shown) puts it elsewhere too, never out of bounds.
+    let mut unordered = case(threads());
+    unordered.ordered = false;
+    let (decided, _) = answer(unordered);
+    let grouped = open_by_section(&decided.threads, 0);
+    assert_eq!(grouped.elsewhere.len(), 3);
+    let (decided, _) = answer(case(threads()));
+    let grouped = open_by_section(&decided.threads, 1);
+    assert_eq!(grouped.sections[0].len(), 1);
+    assert_eq!(bodies(&grouped.elsewhere), ["Why 3?", "Gone?"]);
+}

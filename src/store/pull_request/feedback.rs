@@ -6,12 +6,14 @@
 //! caller can't see is GitHub's 404 and the same message as elsewhere), then one GraphQL request
 //! for the review threads and reviews (`tools::get_review_feedback::graphql`), then the latest saved order from this
 //! object's storage. GitHub requests per call: 3 with the snapshot cached (repository, pull
-//! request, GraphQL), ceil(files/100) + 5 on a head never read before.
+//! request, GraphQL), ceil(files/100) + 5 on a head never read before. The GraphQL read
+//! ([`read_review`]) is also `view_reading_order`'s, for the open threads beside each section.
 //!
 //! What not: no decisions, no shaping; nothing is written.
 
 use super::PullRequestStore;
 use crate::errors;
+use crate::github::api::GitHubError;
 use crate::github::client::GitHub;
 use crate::mcp::dispatch::ToolResult;
 use crate::store::pull_read::{self, Files};
@@ -46,12 +48,8 @@ impl PullRequestStore {
             Ok(read) => read,
             Err(error) => return failed(error),
         };
-        let body = feedback::request(&args.owner, &args.repo, args.number);
-        let review = match github.post(crate::github::graphql::PATH, &body).await {
-            Ok(text) => match feedback::read(&text) {
-                Ok(review) => review,
-                Err(error) => return failed(error),
-            },
+        let review = match read_review(&github, pull).await {
+            Ok(review) => review,
             Err(error) => return failed(error),
         };
         let current = match self.current() {
@@ -73,4 +71,16 @@ impl PullRequestStore {
             review: &review,
         }))
     }
+}
+
+/// The pull request's review threads and reviews: the one GraphQL request, as the caller. Also
+/// the MCP Apps view's open threads per section (`view_reading_order`, in `tools`), so both read
+/// GitHub the same way.
+pub(super) async fn read_review(
+    github: &GitHub<'_>,
+    (owner, repo, number): (&str, &str, u64),
+) -> Result<feedback::Review, GitHubError> {
+    let body = feedback::request(owner, repo, number);
+    let text = github.post(crate::github::graphql::PATH, &body).await?;
+    feedback::read(&text)
 }

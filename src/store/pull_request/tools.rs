@@ -7,7 +7,8 @@
 //! stored is returned, exactly like `get_pull_request`: a view can't show an order to someone
 //! GitHub would not show the pull request to. The file snapshot comes from KV when this base and
 //! head were read before (always, after a save), else it is built here once per head
-//! (`pull_read::read_in_object`); the saved order is this object's own.
+//! (`pull_read::read_in_object`); the saved order is this object's own. `view_reading_order`
+//! also reads the review threads (`feedback::read_review`, one GraphQL request) after that read.
 
 use worker::{Response, Result};
 
@@ -112,12 +113,24 @@ impl PullRequestStore {
                 }
             }
         };
+        // The open threads beside the order: when GitHub's read fails, the order shows without.
+        let review = if view.wants_threads() {
+            super::feedback::read_review(&github, pull)
+                .await
+                .map_err(|error| {
+                    worker::console_error!("reading the review threads failed: {error}")
+                })
+                .ok()
+        } else {
+            None
+        };
         let data = ViewData {
             base_url: &call.base_url,
             pull: &read.pull,
             snapshot: &read.snapshot,
             current: &current,
             older_order: older_order.as_ref(),
+            review: review.as_ref(),
         };
         match answer(&view, &data) {
             Ok(result) => ToolResult::Json(result),

@@ -20,6 +20,7 @@ fn shape(body: Value, head: &str) -> Value {
         record: &record(4, body, head),
         latest_version: 5,
         diagram_version: 2,
+        review: None,
     })
 }
 

@@ -145,9 +145,8 @@ pub fn open_threads_by_section(
     discussion: Option<&Discussion<'_>>,
 ) -> Vec<usize> {
     use crate::review::feedback::{
-        feedback, CommentInput, DiffSide, FileAtHead, Inputs, ThreadInput,
+        feedback, open_by_section, CommentInput, DiffSide, Inputs, ThreadInput,
     };
-    let mut counts = vec![0; order.sections.len()];
     let threads: Vec<ThreadInput> = comments
         .iter()
         .filter(|c| c.in_reply_to_id.is_none())
@@ -173,22 +172,9 @@ pub fn open_threads_by_section(
         })
         .collect();
     if threads.is_empty() {
-        return counts;
+        return vec![0; order.sections.len()];
     }
-    let files: Vec<FileAtHead<'_>> = files
-        .iter()
-        .filter(|file| {
-            threads.iter().any(|t| {
-                t.path == file.path || file.previous_path.as_deref() == Some(t.path.as_str())
-            })
-        })
-        .map(|file| FileAtHead {
-            path: &file.path,
-            previous_path: file.previous_path.as_deref(),
-            patch: file.patch.as_deref(),
-            change_ids: file.changes.iter().map(|c| c.id.as_str()).collect(),
-        })
-        .collect();
+    let files = crate::tools::get_review_feedback::files_named_by(files, &threads);
     let placed = feedback(&Inputs {
         head_sha: discussion.map_or("", |d| d.head_sha()),
         author: None,
@@ -199,15 +185,11 @@ pub fn open_threads_by_section(
         include_resolved: false,
         truncated: false,
     });
-    for thread in placed.threads {
-        if let Some(count) = thread
-            .section
-            .and_then(|section| counts.get_mut(section.index - 1))
-        {
-            *count += 1;
-        }
-    }
-    counts
+    open_by_section(&placed.threads, order.sections.len())
+        .sections
+        .iter()
+        .map(Vec::len)
+        .collect()
 }
 
 /// The outline's "N open threads" beside a section.
