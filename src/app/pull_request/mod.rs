@@ -9,6 +9,7 @@
 
 pub mod arrange;
 pub mod diff;
+pub mod feedback;
 pub mod object;
 pub mod read;
 pub mod records;

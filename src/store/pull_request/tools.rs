@@ -1,7 +1,7 @@
 //! The agent-side MCP tools the Worker relays here (`tools::relay` says why): which tool a
 //! call is, and `show_reading_order` and the MCP Apps view's read-only tools, all through one
 //! reader (`tools::views` decides what each call needs and shapes the answer). The saves are
-//! `saves`'s; `get_pull_request` is `pull_read`'s; `get_review_feedback` is `feedback`'s.
+//! `saves`'s; `get_pull_request` is `pull_read`'s; `get_review_feedback` is `app::pull_request::feedback`'s.
 //!
 //! Every view reads the pull request from GitHub with the caller's own token before anything
 //! stored is returned, exactly like `get_pull_request`: a view can't show an order to someone
@@ -13,6 +13,7 @@
 use worker::{Response, Result};
 
 use super::PullRequestStore;
+use crate::app::pull_request::feedback;
 use crate::app::pull_request::read::{self as pull_read, Files};
 use crate::errors;
 use crate::mcp::catalog::ToolName;
@@ -63,7 +64,17 @@ impl PullRequestStore {
             }
             ToolName::SaveReadingOrder => self.save_document(call, DocumentKind::Order).await,
             ToolName::SaveDiagram => self.save_document(call, DocumentKind::Diagram).await,
-            ToolName::GetReviewFeedback => self.review_feedback(call).await,
+            ToolName::GetReviewFeedback => {
+                let config = crate::bindings::config(&self.env);
+                let github = crate::github::fetch::github(config, &call.github_token);
+                let current = || {
+                    self.records()
+                        .current()
+                        .map_err(|e| storage_unavailable(&e))
+                };
+                let (platform, memo) = (self.platform(), &self.read_memo);
+                feedback::review_feedback(&platform, memo, &github, &call, current).await
+            }
             ToolName::ShowReadingOrder
             | ToolName::ViewReadingOrder
             | ToolName::ViewDiagram
@@ -115,7 +126,7 @@ impl PullRequestStore {
         };
         // The open threads beside the order: when GitHub's read fails, the order shows without.
         let review = if view.wants_threads() {
-            super::feedback::read_review(&github, pull)
+            feedback::read_review(&github, pull)
                 .await
                 .map_err(|error| {
                     worker::console_error!("reading the review threads failed: {error}")

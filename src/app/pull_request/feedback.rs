@@ -1,0 +1,75 @@
+//! `get_review_feedback` in the pull request's object (issue #38): the reads the tool's body
+//! (`tools::get_review_feedback::answer`) takes, made as the caller, over the ports.
+//!
+//! The reads, in order: the caller's own read of the repository and pull request with the file
+//! snapshot (`read::read_in_object`, as every relayed tool starts, so a pull request the caller
+//! can't see is GitHub's 404 and the same message as elsewhere), then one GraphQL request for the
+//! review threads and reviews ([`read_review`], `tools::get_review_feedback::graphql`), then the
+//! latest saved order, which the shell reads from its records and hands in. GitHub requests per
+//! call: 3 with the snapshot cached (repository, pull request, GraphQL), ceil(files/100) + 5 on a
+//! head never read before. [`read_review`] is also `view_reading_order`'s, for the open threads
+//! beside each section.
+//!
+//! What not: no decisions and no shaping (`review::feedback`, `tools::get_review_feedback`);
+//! nothing is written.
+
+use super::read::{self, Files, ReadMemo};
+use crate::errors;
+use crate::github::api::GitHubError;
+use crate::github::client::GitHub;
+use crate::mcp::dispatch::ToolResult;
+use crate::ports::github::GitHubTransport;
+use crate::ports::pull_request::Surroundings;
+use crate::tools::get_review_feedback::graphql as feedback;
+use crate::tools::get_review_feedback::{answer, parse_args, Sources};
+use crate::tools::relay::RelayedCall;
+use crate::tools::saved::CurrentState;
+
+/// Runs a relayed `get_review_feedback`; `current` is the object's saved state, read by the
+/// shell (a read failure there is the shell's storage message).
+pub async fn review_feedback<T: GitHubTransport, P: Surroundings>(
+    env: &P,
+    memo: &ReadMemo,
+    github: &GitHub<'_, T>,
+    call: &RelayedCall,
+    current: impl FnOnce() -> Result<CurrentState, ToolResult>,
+) -> ToolResult {
+    let args = match parse_args(&call.arguments) {
+        Ok(args) => args,
+        Err(message) => return ToolResult::Error(message),
+    };
+    let failed = |error| ToolResult::Error(errors::github_failure(&error, &args.label()));
+    let pull = (args.owner.as_str(), args.repo.as_str(), args.number);
+    let read = match read::read_in_object(env, memo, github, pull, Files::Whole).await {
+        Ok(read) => read,
+        Err(error) => return failed(error),
+    };
+    let review = match read_review(github, pull).await {
+        Ok(review) => review,
+        Err(error) => return failed(error),
+    };
+    let current = match current() {
+        Ok(current) => current,
+        Err(refusal) => return refusal,
+    };
+    ToolResult::Json(answer(&Sources {
+        args: &args,
+        base_url: &call.base_url,
+        pull: &read.pull,
+        snapshot: &read.snapshot,
+        order: current.order.as_ref(),
+        review: &review,
+    }))
+}
+
+/// The pull request's review threads and reviews: the one GraphQL request, as the caller. Also
+/// the MCP Apps view's open threads per section (`view_reading_order`), so both read GitHub the
+/// same way.
+pub async fn read_review<T: GitHubTransport>(
+    github: &GitHub<'_, T>,
+    (owner, repo, number): (&str, &str, u64),
+) -> Result<feedback::Review, GitHubError> {
+    let body = feedback::request(owner, repo, number);
+    let text = github.post(crate::github::graphql::PATH, &body).await?;
+    feedback::read(&text)
+}
