@@ -183,9 +183,10 @@ impl Problems {
         }
     }
 
-    /// The string `value` at `path`, checked for length in characters. With `min > 0`, an empty or
-    /// whitespace-only string is reported as "is empty" (and still returned, so later checks can
-    /// run on it).
+    /// The string `value` at `path`, checked for length in characters. With `min > 0`, an empty
+    /// string, or one of only whitespace and bidirectional controls (which the stored order drops,
+    /// issue 36: it would be stored empty), is reported as "is empty" (and still returned, so
+    /// later checks can run on it).
     pub fn string<'v>(
         &mut self,
         value: &'v Value,
@@ -197,7 +198,8 @@ impl Problems {
             self.push(format!("{path} must be a string, got {}", type_name(value)));
             return None;
         };
-        if min > 0 && text.trim().is_empty() {
+        let blank = |c: char| c.is_whitespace() || crate::unicode::is_bidi_control(c);
+        if min > 0 && text.chars().all(blank) {
             self.push(format!("{path} is empty"));
             return Some(text);
         }

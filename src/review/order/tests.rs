@@ -326,6 +326,19 @@ fn empty_checklist_items() {
     );
 }
 
+/// Issue 36: bidirectional controls are dropped from stored words, so a check made of nothing
+/// else would be stored empty; it is refused as empty instead. (A title may be blank anyway.)
+#[test]
+fn items_of_only_bidi_controls_are_empty() {
+    check(
+        &files(),
+        json!({ "sections": [
+            { "checks": ["\u{2066} \u{2069}", "\u{202E}"], "files": [{ "path": "a" }] }
+        ]}),
+        "The order is invalid: sections[0].checks[0] is empty; sections[0].checks[1] is empty",
+    );
+}
+
 #[test]
 fn hunks_shape() {
     check(
