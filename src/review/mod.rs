@@ -9,5 +9,6 @@ pub mod feedback;
 pub mod files;
 pub mod hints;
 pub mod layout;
+pub mod model;
 pub mod order;
 pub mod patch;

@@ -20,13 +20,13 @@ use crate::mcp::catalog::ToolName;
 use crate::mcp::dispatch::{self, Era, Outcome, ToolRequest, ToolResult};
 use crate::mcp::transport::{self, RequestParts};
 use crate::oauth::challenge::{self, Refusal};
+use crate::review::model::saved::DocumentKind;
 use crate::router::Route;
 use crate::tools::caller::Caller;
 use crate::tools::get_pull_request as gpr;
 use crate::tools::ordering_guide::get_ordering_guide;
 use crate::tools::relay::{reviewer, RelayedCall};
 use crate::tools::save_document;
-use crate::tools::saved::DocumentKind;
 use crate::tools::views::ViewCall;
 use crate::web;
 

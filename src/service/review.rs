@@ -11,10 +11,11 @@ use worker::{Env, Request};
 use super::{forms, saved_store};
 use crate::config::Config;
 use crate::http::HttpReply;
+use crate::review::model::ticks::TickResult;
 use crate::router::PullPath;
 use crate::security::form;
 use crate::tools::caller::Caller;
-use crate::tools::relay::reviewer::{ReviewerCall, Route, TickResult};
+use crate::tools::relay::reviewer::{ReviewerCall, Route};
 use crate::web::csrf::BodyKind;
 use crate::web::{arrange_page, review_page, tick_batch};
 

@@ -5,9 +5,8 @@ use crate::subrequest as wire;
 use worker::{Env, Result};
 
 use crate::mcp::dispatch::ToolResult;
-use crate::tools::relay::reviewer::{
-    read_results, ReviewerCall, Route, TickResult, CSRF_COOKIE_HEADER,
-};
+use crate::review::model::ticks::TickResult;
+use crate::tools::relay::reviewer::{read_results, ReviewerCall, Route, CSRF_COOKIE_HEADER};
 use crate::tools::relay::{self, RelayedCall, LOG_HEADER};
 
 /// The object's name for a pull request.

@@ -5,7 +5,6 @@
 //! that pair of commits, so the adapter caches it in KV and a repeat read costs two GitHub requests
 //! (repository and pull request) instead of ceil(files/100) + 4.
 
-use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
 use super::arguments::{flag, pull_number, repo_part, unknown_keys, Problems};
@@ -58,67 +57,8 @@ pub fn parse_args(args: &Map<String, Value>) -> Result<Args, String> {
     }
 }
 
-/// One change (diff hunk) of a file.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-pub struct SnapshotChange {
-    pub id: String,
-    pub header: String,
-    pub preview: String,
-    pub additions: usize,
-    pub deletions: usize,
-}
-
-/// A change as the snapshot keeps it: its description from `review::change_id`.
-impl From<crate::review::change_id::Change> for SnapshotChange {
-    fn from(change: crate::review::change_id::Change) -> SnapshotChange {
-        SnapshotChange {
-            id: change.id,
-            header: change.header,
-            preview: change.preview,
-            additions: change.additions,
-            deletions: change.deletions,
-        }
-    }
-}
-
-/// One changed file with everything derived from its patch.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-pub struct SnapshotFile {
-    pub path: String,
-    pub status: String,
-    pub previous_path: Option<String>,
-    pub additions: u64,
-    pub deletions: u64,
-    /// Every hunk, in diff order (the result shows them only for files with two or more).
-    #[serde(default, deserialize_with = "crate::json::or_default")]
-    pub changes: Vec<SnapshotChange>,
-    pub patch: Option<String>,
-    #[serde(default, deserialize_with = "crate::json::or_default")]
-    pub depends_on: Vec<String>,
-    pub test_of: Option<String>,
-    #[serde(default, deserialize_with = "crate::json::or_default")]
-    pub likely_generated: bool,
-    /// The file's blob at the head (GitHub's `sha`): the content identity of a file without
-    /// hunks (binary, too large), whose review state can't be keyed by change ids.
-    pub blob_sha: Option<String>,
-}
-
-impl SnapshotFile {
-    /// GitHub gave a patch we could read: the file can be split by change.
-    pub fn has_diff(&self) -> bool {
-        self.patch.is_some() && !self.changes.is_empty()
-    }
-}
-
-/// The computed file list of a pull request at one base and head commit.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-pub struct Snapshot {
-    pub files: Vec<SnapshotFile>,
-    pub files_truncated_by_github: bool,
-    pub changed_files: u64,
-    pub diagram_preference: String,
-    pub conventions_problem: Option<String>,
-}
+// Moved to review::model; kept for store/app until they import it.
+pub use crate::review::model::snapshot::{Snapshot, SnapshotChange, SnapshotFile};
 
 /// The KV key of a snapshot: immutable for the repository and the two commits. The version
 /// names the text's layout (`snapshot_text`; v2: patches after a JSON header, not inside it),
@@ -464,11 +404,11 @@ mod tests;
 /// `currentOrder`/`currentDiagram` and their versions from what the store holds. `suggestions`
 /// re-checks the saved order against the pull request as it is now.
 pub fn saved_state(
-    current: &crate::tools::saved::CurrentState,
+    current: &crate::review::model::saved::CurrentState,
     head_sha: &str,
     suggestions: &dyn Fn(&Value) -> Vec<String>,
 ) -> SavedState {
-    use crate::tools::saved::updated_by;
+    use crate::review::model::saved::updated_by;
     let current_order = current.order.as_ref().map(|record| {
         let mut order = json!({
             "version": record.version,

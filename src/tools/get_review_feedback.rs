@@ -11,10 +11,12 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::arguments::{flag, pull_number, repo_part, unknown_keys, Problems};
-use super::get_pull_request::{review_url, Snapshot, SnapshotFile};
-use super::saved::SavedRecord;
+use super::get_pull_request::review_url;
 use crate::github::api::PullRequest;
-use crate::review::feedback::{feedback, Feedback, FileAtHead, Inputs, ThreadInput};
+use crate::review::feedback::{feedback, Feedback, FileAtHead, Inputs};
+use crate::review::model::saved::SavedRecord;
+use crate::review::model::snapshot::file_at_head;
+use crate::review::model::snapshot::Snapshot;
 use crate::review::order::Order;
 use graphql::Review;
 
@@ -98,34 +100,6 @@ pub fn answer(sources: &Sources<'_>) -> String {
         feedback: decided,
     };
     serde_json::to_string(&result).unwrap_or_default()
-}
-
-/// A snapshot file as the feedback rules take it.
-pub fn file_at_head(file: &SnapshotFile) -> FileAtHead<'_> {
-    FileAtHead {
-        path: &file.path,
-        previous_path: file.previous_path.as_deref(),
-        patch: file.patch.as_deref(),
-        change_ids: file.changes.iter().map(|c| c.id.as_str()).collect(),
-    }
-}
-
-/// The snapshot files some thread names (by path, or by previous path when the file was renamed
-/// after the comment), in snapshot order: all the rules need to place `threads`, without
-/// building the rest on a large pull request.
-pub fn files_named_by<'a>(
-    files: &'a [SnapshotFile],
-    threads: &[ThreadInput],
-) -> Vec<FileAtHead<'a>> {
-    files
-        .iter()
-        .filter(|file| {
-            threads.iter().any(|t| {
-                t.path == file.path || file.previous_path.as_deref() == Some(t.path.as_str())
-            })
-        })
-        .map(file_at_head)
-        .collect()
 }
 
 #[derive(Serialize)]

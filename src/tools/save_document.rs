@@ -10,8 +10,8 @@
 use serde_json::{Map, Value};
 
 use super::save_reading_order::{self as save, SaveTarget};
-use super::saved::DocumentKind;
 use crate::review::diagram::{check_diagram, diagram_shape, Diagram};
+use crate::review::model::saved::DocumentKind;
 use crate::review::order::{check_order, order_shape, Order, PullFacts};
 
 /// How a save's messages name its document (the MCP reference's Errors table).

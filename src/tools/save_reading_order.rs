@@ -8,10 +8,11 @@
 use serde_json::{json, Map, Value};
 
 use super::arguments::{pull_number, repo_part, version, Problems};
-use super::get_pull_request::{review_url, Snapshot};
-use super::saved::VersionSummary;
+use super::get_pull_request::review_url;
 use crate::review::files::FileStatus;
 use crate::review::hints::FileHints;
+use crate::review::model::saved::VersionSummary;
+use crate::review::model::snapshot::Snapshot;
 use crate::review::order::{
     checklist_ids, render_message, Order, OrderCounts, PullFacts, PullFileFacts,
 };

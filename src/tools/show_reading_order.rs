@@ -14,8 +14,8 @@ use serde_json::{Map, Value};
 
 use super::arguments::{optional_positive, pull_number, repo_part, unknown_keys, Problems};
 use super::get_pull_request::review_url;
-use super::saved::{updated_by, SavedRecord};
 use crate::github::api::PullRequest;
+use crate::review::model::saved::{updated_by, SavedRecord};
 use crate::review::order::{order_counts, Order};
 
 /// A pull request and, optionally, the saved version to show (the latest when `None`).

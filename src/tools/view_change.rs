@@ -13,9 +13,9 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::arguments::{optional_positive, text, Problems};
-use super::get_pull_request::SnapshotFile;
 use super::show_reading_order::{parse_target, ViewTarget};
 use crate::review::change_id::describe_changes;
+use crate::review::model::snapshot::SnapshotFile;
 use crate::review::patch::{parse_patch, LineKind};
 
 /// Lines per page.

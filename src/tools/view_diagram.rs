@@ -12,16 +12,10 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::get_pull_request::review_url;
-use super::saved::{updated_by, SavedRecord};
 use super::show_reading_order::ViewTarget;
 use crate::github::api::PullRequest;
-use crate::review::layout::{self, Layout};
-
-/// The text metrics the layout was computed for, so the drawing's fonts match the boxes, and the
-/// sizes of the shapes it draws (`src/static/diagram.js`, for the view and the review page, which
-/// embeds them too). Written out once as the JSON both embed; a test checks it against
-/// `review::layout`'s constants.
-pub const METRICS: &str = r#"{"titleFontPx":13,"titleLinePx":17,"rowFontPx":11,"rowLinePx":14,"rowCharPx":6.6,"rowsGapPx":4,"nodePadX":12,"nodePadY":9,"labelFontPx":11,"labelCharPx":6.6,"labelPadX":5,"labelHPx":16,"groupTitlePx":20,"decisionInsetPx":14,"dataCapPx":7}"#;
+use crate::review::layout::{self, Layout, METRICS};
+use crate::review::model::saved::{updated_by, SavedRecord};
 
 /// The answer; everything but the URL and the (null) layout is left out when no diagram is saved.
 #[derive(Serialize)]

@@ -21,11 +21,12 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::get_pull_request::{review_url, Snapshot, SnapshotChange, SnapshotFile};
+use super::get_pull_request::review_url;
 use super::get_review_feedback::graphql::Review;
-use super::saved::{updated_by, SavedRecord};
 use super::show_reading_order::{pull_state, ViewTarget};
 use crate::github::api::PullRequest;
+use crate::review::model::saved::{updated_by, SavedRecord};
+use crate::review::model::snapshot::{Snapshot, SnapshotChange, SnapshotFile};
 
 /// Change headers are cut to this many characters: the view shows one line per change.
 const HEADER_CHARS: usize = 120;

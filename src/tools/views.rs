@@ -9,13 +9,13 @@
 
 use serde_json::{Map, Value};
 
-use super::get_pull_request::Snapshot;
 use super::get_review_feedback::graphql::Review;
-use super::saved::{CurrentState, SavedRecord};
 use super::show_reading_order::{self as show, ViewTarget};
 use super::{view_change, view_diagram, view_reading_order};
 use crate::github::api::PullRequest;
 use crate::mcp::catalog::ToolName;
+use crate::review::model::saved::{CurrentState, SavedRecord};
+use crate::review::model::snapshot::Snapshot;
 
 /// A parsed call of one of the family's tools.
 #[derive(Debug, Clone, PartialEq, Eq)]

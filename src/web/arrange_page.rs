@@ -23,8 +23,8 @@ use std::fmt::Write as _;
 
 use serde_json::{json, Value};
 
+use crate::review::model::snapshot::SnapshotFile;
 use crate::review::order::{Order, MAX_NOTE_CHARS, MAX_OVERVIEW_CHARS, MAX_TITLE_CHARS};
-use crate::tools::get_pull_request::SnapshotFile;
 use crate::web::html::{escape, page};
 use crate::web::review_page::pull_path;
 

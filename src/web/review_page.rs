@@ -47,12 +47,12 @@ use serde_json::Value;
 
 use crate::github::api::ReviewComment;
 use crate::review::change_id::describe_changes;
+use crate::review::layout::METRICS;
 use crate::review::layout::{self, Layout};
+use crate::review::model::saved::VersionSummary;
+use crate::review::model::snapshot::SnapshotFile;
 use crate::review::order::{checklist_ids, ChecklistItem, FileEntry, Focus, Order};
 use crate::review::patch::{parse_patch, Hunk};
-use crate::tools::get_pull_request::SnapshotFile;
-use crate::tools::saved::VersionSummary;
-use crate::tools::view_diagram::METRICS;
 use crate::web::html::{self, escape, escape_into};
 use crate::web::review_state::{self, ReviewState};
 use crate::web::safe_markdown::code_spans;

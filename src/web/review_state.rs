@@ -18,8 +18,8 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value};
 
-use crate::tools::get_pull_request::SnapshotFile;
-use crate::tools::saved::{ReviewerState, TickRow};
+use crate::review::model::snapshot::SnapshotFile;
+use crate::review::model::ticks::{ReviewerState, TickRow};
 
 /// The item of one change of a file.
 pub fn change_item(path: &str, id: &str) -> String {

@@ -16,9 +16,9 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::{json, Value};
 
+use crate::review::model::snapshot::SnapshotFile;
+use crate::review::model::ticks::{TickItem, TickResult};
 use crate::review::order::{checklist_ids, Order};
-use crate::tools::get_pull_request::SnapshotFile;
-use crate::tools::relay::reviewer::{TickItem, TickResult};
 use crate::web::review_page::{entry_items, expand_tick};
 
 /// The longest tick item id accepted: a checklist id, or `file:` with a path (GitHub paths run to

@@ -345,6 +345,50 @@ fn store_modules_are_thin_shells() {
     );
 }
 
+/// The review page (`web`) draws the review's model; it names no tool module (issue #37): the
+/// snapshot, the saved versions and the ticks are `review::model`'s, and a tool's shaping is no
+/// part of a page. A `web` path through `tools` is a domain type still in a tool module.
+const NOT_FOR_WEB: &str = "tools";
+
+/// The paths of `named` that a `web` module `module` may not name.
+fn web_names_tools(module: &str, named: &[String]) -> Vec<String> {
+    if !(module == "web" || module.starts_with("web::")) {
+        return Vec::new();
+    }
+    named
+        .iter()
+        .filter(|path| *path == NOT_FOR_WEB || path.starts_with(&format!("{NOT_FOR_WEB}::")))
+        .map(|path| format!("{module} names {path}"))
+        .collect()
+}
+
+#[test]
+fn web_modules_name_no_tools() {
+    let problems: Vec<String> = modules()
+        .iter()
+        .flat_map(|Module { name, named, .. }| web_names_tools(name, named))
+        .collect();
+    assert!(
+        problems.is_empty(),
+        "a web module names a tool module; import the type from `review::model` (issue #37):\n{}",
+        problems.join("\n")
+    );
+}
+
+#[test]
+fn the_web_rule_sees_a_tool_import() {
+    let named = paths_named(
+        "use crate::tools::get_pull_request::SnapshotFile;\nuse crate::review::model::saved::SavedRecord;",
+        "web::review_page",
+    );
+    assert_eq!(
+        web_names_tools("web::review_page", &named),
+        vec!["web::review_page names tools::get_pull_request::SnapshotFile"]
+    );
+    assert!(web_names_tools("service::review", &named).is_empty());
+    assert!(web_names_tools("webhook", &named).is_empty());
+}
+
 /// Core logic is the same program natively and in the wasm: a `cfg(target_arch …)` in a core
 /// module may only declare an adapter module (`#[cfg(target_arch = "wasm32")] mod store;`).
 #[test]

@@ -32,3 +32,9 @@ pub const LABEL_PAD_X: f64 = 5.0;
 pub const LABEL_H_PX: f64 = 16.0;
 /// How far a self-loop reaches out of its node's right side.
 pub const SELF_LOOP_PX: f64 = 22.0;
+
+/// The text metrics the layout was computed for, so the drawing's fonts match the boxes, and the
+/// sizes of the shapes it draws (`src/static/diagram.js`, for the view and the review page, which
+/// embeds them too). Written out once as the JSON both embed; a test checks it against
+/// the constants above.
+pub const METRICS: &str = r#"{"titleFontPx":13,"titleLinePx":17,"rowFontPx":11,"rowLinePx":14,"rowCharPx":6.6,"rowsGapPx":4,"nodePadX":12,"nodePadY":9,"labelFontPx":11,"labelCharPx":6.6,"labelPadX":5,"labelHPx":16,"groupTitlePx":20,"decisionInsetPx":14,"dataCapPx":7}"#;

@@ -96,12 +96,8 @@ impl Route {
     }
 }
 
-/// One tick as the Worker checked its shape: the item id and whether it is marked done.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-pub struct TickItem {
-    pub item: String,
-    pub done: bool,
-}
+// Moved to review::model; kept for store/app until they import it.
+pub use crate::review::model::ticks::{TickItem, TickResult};
 
 /// A reviewer route for the object to run, with what it needs of the viewer. The viewer was
 /// authenticated by the Worker; the object only acts as them.
@@ -177,31 +173,6 @@ impl ReviewerCall {
         url::form_urlencoded::parse(self.query.as_bytes())
             .find(|(key, _)| key == name)
             .map(|(_, value)| value.into_owned())
-    }
-}
-
-/// What the object did with one tick of a batch: stored (200), or refused with a status and a
-/// message for the person.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-pub struct TickResult {
-    pub status: u16,
-    #[serde(default)]
-    pub error: Option<String>,
-}
-
-impl TickResult {
-    pub fn stored() -> TickResult {
-        TickResult {
-            status: 200,
-            error: None,
-        }
-    }
-
-    pub fn refused(status: u16, message: &str) -> TickResult {
-        TickResult {
-            status,
-            error: Some(message.to_string()),
-        }
     }
 }
 

@@ -5,7 +5,8 @@ use serde_json::json;
 
 use super::*;
 use crate::github::api::{Account, GitRef, PullFile};
-use crate::tools::get_pull_request::{build_snapshot, Snapshot};
+use crate::review::model::snapshot::Snapshot;
+use crate::tools::get_pull_request::build_snapshot;
 
 /// The answer parsed, as a host reads it.
 fn shape_result(inputs: ShowInputs<'_>) -> Value {

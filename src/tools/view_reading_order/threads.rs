@@ -18,9 +18,9 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::review::feedback::{feedback, open_by_section, Inputs, Thread};
+use crate::review::model::snapshot::files_named_by;
+use crate::review::model::snapshot::Snapshot;
 use crate::review::order::Order;
-use crate::tools::get_pull_request::Snapshot;
-use crate::tools::get_review_feedback::files_named_by;
 use crate::tools::get_review_feedback::graphql::Review;
 
 /// A thread's first line is cut to this many characters: the view shows one line per thread.

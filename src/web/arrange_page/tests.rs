@@ -5,8 +5,8 @@
 use serde_json::{json, Value};
 
 use super::{render, submission, ArrangePage, Submission};
+use crate::review::model::snapshot::SnapshotFile;
 use crate::review::order::Order;
-use crate::tools::get_pull_request::SnapshotFile;
 
 fn order_from(value: Value) -> Order {
     crate::json::read::<Order>(&value).unwrap_or_else(|error| panic!("{error}"))

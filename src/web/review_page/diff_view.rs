@@ -33,8 +33,8 @@ use super::{safe_github, shown, EntryPlan, Select, Shown};
 use crate::github::api::ReviewComment;
 use crate::github::reviews::{Anchor, Side};
 use crate::review::drafts::{commented_lines_in, Draft};
+use crate::review::model::snapshot::SnapshotFile;
 use crate::review::patch::{Hunk, LineKind};
-use crate::tools::get_pull_request::SnapshotFile;
 use crate::web::html::{self, escape, escape_into};
 
 /// Our script for the diffs (load on demand, highlighting, expanding context), served from

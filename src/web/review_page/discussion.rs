@@ -139,7 +139,7 @@ pub fn changed_since(
 /// `get_review_feedback` places them (`review::feedback`): a thread is open unless GitHub's
 /// GraphQL threads (`discussion`) say it is resolved.
 pub fn open_threads_by_section(
-    files: &[crate::tools::get_pull_request::SnapshotFile],
+    files: &[crate::review::model::snapshot::SnapshotFile],
     order: &crate::review::order::Order,
     comments: &[ReviewComment],
     discussion: Option<&Discussion<'_>>,
@@ -174,7 +174,7 @@ pub fn open_threads_by_section(
     if threads.is_empty() {
         return vec![0; order.sections.len()];
     }
-    let files = crate::tools::get_review_feedback::files_named_by(files, &threads);
+    let files = crate::review::model::snapshot::files_named_by(files, &threads);
     let placed = feedback(&Inputs {
         head_sha: discussion.map_or("", |d| d.head_sha()),
         author: None,

@@ -10,9 +10,9 @@ const REVIEW_JS: &str = include_str!("../../static/review.js");
 const REVIEW_CSS: &str = include_str!("../../static/review.css");
 const REVIEW_VIEW_JS: &str = include_str!("../../static/review-view.js");
 use crate::review::change_id::describe_changes;
+use crate::review::model::snapshot::{SnapshotChange, SnapshotFile};
 use crate::review::order::{checklist_ids, Order};
 use crate::review::patch::parse_patch;
-use crate::tools::get_pull_request::{SnapshotChange, SnapshotFile};
 use crate::web::review_state::ReviewState;
 
 const FLAGS_PATCH: &str =

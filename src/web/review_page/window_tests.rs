@@ -22,8 +22,8 @@ use sha2::{Digest, Sha256};
 
 use super::tests::file;
 use super::{render, ReviewPage, View};
+use crate::review::model::snapshot::SnapshotFile;
 use crate::review::order::Order;
-use crate::tools::get_pull_request::SnapshotFile;
 use crate::web::review_page::discussion::{Discussion, Forms};
 use crate::web::review_state::{self, ReviewState, SinceVisit};
 

@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, HashMap};
 use serde_json::json;
 
 use super::*;
-use crate::tools::get_pull_request::{SnapshotChange, SnapshotFile};
+use crate::review::model::snapshot::{SnapshotChange, SnapshotFile};
 
 fn file(path: &str, ids: &[&str]) -> SnapshotFile {
     SnapshotFile {

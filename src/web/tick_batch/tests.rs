@@ -2,8 +2,8 @@ use serde_json::json;
 
 use super::*;
 use crate::review::change_id::describe_changes;
+use crate::review::model::snapshot::SnapshotChange;
 use crate::review::patch::parse_patch;
-use crate::tools::get_pull_request::SnapshotChange;
 
 fn pairs(form: &[(&str, &str)]) -> Vec<(String, String)> {
     form.iter()

@@ -6,8 +6,8 @@
 use super::{diff, fragment, github_file_anchor, DiffLinks, View};
 use crate::github::api::{Account, ReviewComment};
 use crate::review::change_id::describe_changes;
+use crate::review::model::snapshot::SnapshotFile;
 use crate::review::patch::parse_patch;
-use crate::tools::get_pull_request::SnapshotFile;
 use crate::web::review_page::{render, ReviewPage, Shown};
 
 const PATCH: &str = "@@ -10,3 +10,3 @@ fn main\n keep();\n-old();\n+new();\n tail();";
