@@ -35,7 +35,8 @@ pub const HAS_TICKED: &str = "/data/ticked/has";
 /// that is when this account wrote rows here as `login`. A new holder of a released login wrote
 /// nothing here under it (their rows are under their id since this change), so their index
 /// doesn't list it and they never see the earlier holder's rows; the renamed account keeps its
-/// index, so its rows move to it on its first use under its new login. Only rows written before
+/// index, so its rows move to it on its first visit, whatever login it has by then (the pull
+/// request's object asks the index which logins it lists the pull request under). Only rows written before
 /// the index existed, or two accounts that both wrote here under the same login before this
 /// change (the rows can't be told apart: the first to come takes them), fall outside it.
 /// A local user (`local:<login>`, local development) has no index and is the only user: theirs.

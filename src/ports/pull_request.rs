@@ -49,12 +49,24 @@ pub trait PersonIndex {
     /// Notes `ticked` in the index of `person` (a `gh:<id>`); the platform's words on failure.
     async fn note(&self, person: &str, ticked: &crate::person_data::Ticked) -> Result<(), String>;
 
-    /// Whether the index of `person` lists `ticked` (`person_data::HAS_TICKED`, issue 36).
+    /// Whether the index of `person` lists `ticked`, and every login it lists that pull request
+    /// under (`person_data::HAS_TICKED`, issue 36).
     async fn listed(
         &self,
         person: &str,
         ticked: &crate::person_data::Ticked,
-    ) -> Result<bool, String>;
+    ) -> Result<IndexListing, String>;
+}
+
+/// The index's answer about one pull request (`HAS_TICKED`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Deserialize)]
+pub struct IndexListing {
+    /// Listed under the key asked about.
+    #[serde(default)]
+    pub listed: bool,
+    /// Every login (key from before issue 36) the pull request is listed under.
+    #[serde(default)]
+    pub logins: Vec<String>,
 }
 
 /// Everything above, as one object's surroundings hand them in.
@@ -98,7 +110,7 @@ impl<T: PersonIndex> PersonIndex for &T {
         &self,
         person: &str,
         ticked: &crate::person_data::Ticked,
-    ) -> Result<bool, String> {
+    ) -> Result<IndexListing, String> {
         (**self).listed(person, ticked).await
     }
 }

@@ -6,7 +6,7 @@
 use worker::Env;
 
 use crate::person_data::Ticked;
-use crate::ports::pull_request::{Cache, CacheError, Console, Pause, PersonIndex};
+use crate::ports::pull_request::{Cache, CacheError, Console, IndexListing, Pause, PersonIndex};
 
 /// The object's environment as the ports the application reads it through.
 pub struct Platform<'a> {
@@ -62,13 +62,6 @@ impl Platform<'_> {
     }
 }
 
-/// `HAS_TICKED`'s answer.
-#[derive(serde::Deserialize)]
-struct Listed {
-    #[serde(default)]
-    listed: bool,
-}
-
 impl PersonIndex for Platform<'_> {
     async fn note(&self, person: &str, ticked: &Ticked) -> Result<(), String> {
         self.to_index(person, crate::person_data::NOTE_TICKED, ticked)
@@ -76,11 +69,10 @@ impl PersonIndex for Platform<'_> {
             .map(drop)
     }
 
-    async fn listed(&self, person: &str, ticked: &Ticked) -> Result<bool, String> {
+    async fn listed(&self, person: &str, ticked: &Ticked) -> Result<IndexListing, String> {
         let body = self
             .to_index(person, crate::person_data::HAS_TICKED, ticked)
             .await?;
-        let answer: Listed = crate::json::decode(&body).map_err(|error| error.to_string())?;
-        Ok(answer.listed)
+        crate::json::decode(&body).map_err(|error| error.to_string())
     }
 }

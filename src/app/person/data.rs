@@ -55,6 +55,11 @@ impl<S: Sql, C: Clock, K: Sealer, G: GitHubTransport> Person<'_, S, C, K, G> {
         Ok(self.records()?.has_ticked(&pull.key())?)
     }
 
+    /// The logins the index lists a pull request under (`person_data::adopts_login_rows`).
+    pub fn ticked_logins(&self, pull: &data::Ticked) -> Result<Vec<String>> {
+        Ok(self.records()?.ticked_logins(pull)?)
+    }
+
     /// Removes index entries whose ticks were deleted.
     pub fn drop_ticked(&self, list: &data::TickedList) -> Result<()> {
         let records = self.records()?;

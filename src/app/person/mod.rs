@@ -145,6 +145,7 @@ impl<S: Sql, C: Clock, K: Sealer, G: GitHubTransport> Person<'_, S, C, K, G> {
             }
             Request::HasTicked(pull) => json(&request::Listed {
                 listed: self.has_ticked(&pull)?,
+                logins: self.ticked_logins(&pull)?,
             }),
             Request::Forget => json(&self.forget_everything()?),
         }

@@ -152,6 +152,11 @@ struct Listed {
 }
 
 #[derive(Deserialize)]
+struct LoginRow {
+    login: String,
+}
+
+#[derive(Deserialize)]
 struct Count {
     n: u64,
 }
@@ -500,6 +505,24 @@ impl<'a, S: Sql> Records<'a, S> {
                 &[key.into()],
             )?
             .is_some())
+    }
+
+    /// The logins (keys without `:`, from before issue 36) the index lists `pull` under, its
+    /// owner and repository matched as the pull request's object is named (lower-cased).
+    pub fn ticked_logins(
+        &self,
+        pull: &crate::person_data::Ticked,
+    ) -> Result<Vec<String>, SqlError> {
+        let rows: Vec<LoginRow> = self.sql.rows(
+            "SELECT login FROM ticked WHERE lower(owner) = ? AND lower(repo) = ? AND number = ? \
+             AND instr(login, ':') = 0 ORDER BY login",
+            &[
+                pull.owner.to_ascii_lowercase().into(),
+                pull.repo.to_ascii_lowercase().into(),
+                int(pull.number),
+            ],
+        )?;
+        Ok(rows.into_iter().map(|row| row.login).collect())
     }
 
     pub fn drop_ticked(&self, key: &str) -> Result<(), SqlError> {

@@ -35,10 +35,13 @@ pub enum Request {
     Forget,
 }
 
-/// `HAS_TICKED`'s reply: `{"listed": bool}`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+/// `HAS_TICKED`'s reply: `{"listed": bool, "logins": [...]}`: whether the index lists the pull
+/// request under the asked key, and every login it lists the pull request under (issue 36: an
+/// account renamed before its first visit after rows were keyed by id finds its rows by these).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Listed {
     pub listed: bool,
+    pub logins: Vec<String>,
 }
 
 /// The reply of an operation that answers nothing but success: `{}`.

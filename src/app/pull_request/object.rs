@@ -78,11 +78,13 @@ impl<'a, St: Storage, P: Surroundings> Object<'a, St, P> {
         Ok(read)
     }
 
-    /// Moves the viewer's ticks and drafts from before issue 36, stored under their login, to
-    /// their person id, when they are theirs (`person_data::adopts_login_rows` says how that is
-    /// known): the index is asked only when rows under the login exist here, and the new key is
-    /// noted in the index before any row moves. A failure leaves the rows where they were (not
-    /// shown, tried again on the next request) and is logged.
+    /// Moves the viewer's ticks and drafts from before issue 36, stored under a login, to their
+    /// person id, when they are theirs (`person_data::adopts_login_rows` says how that is known):
+    /// the rows under every login the viewer's own index lists this pull request under, so an
+    /// account renamed since keeps them and a new holder of a released login gets none. The
+    /// index is asked only while this object holds rows under logins, and once per person per
+    /// instance; the new key is noted in the index before any row moves. A failure leaves the
+    /// rows where they were (not shown, tried again on a later request) and is logged.
     pub async fn adopt_login_rows<T: GitHubTransport>(&self, viewer: &Viewer<'_, T>) {
         if let Err(error) = self.try_adopt_login_rows(viewer).await {
             self.platform
@@ -96,23 +98,42 @@ impl<'a, St: Storage, P: Surroundings> Object<'a, St, P> {
     ) -> Result<(), String> {
         let call = viewer.call;
         let records = self.records();
-        if !data::adopts_login_rows(&call.person, &call.login, true)
-            || !records
-                .holds_rows(&call.login)
-                .map_err(|error| error.to_string())?
-        {
+        let failed = |error: SqlError| error.to_string();
+        let held = records.login_keys().map_err(failed)?;
+        if held.is_empty() {
             return Ok(());
         }
-        let listed = call.person.starts_with("local:")
-            || self
+        let logins: Vec<String> = if call.person.starts_with("local:") {
+            // The one local user has no index: the rows under its login are its own.
+            held.into_iter()
+                .filter(|login| data::adopts_login_rows(&call.person, login, false))
+                .collect()
+        } else {
+            if !call.person.starts_with("gh:") || !self.memo.first_index_ask(&call.person) {
+                return Ok(());
+            }
+            let listing = self
                 .platform
                 .listed(&call.person, &ticked(viewer.pull, &call.login))
-                .await?;
-        if data::adopts_login_rows(&call.person, &call.login, listed) {
-            self.note_ticked(viewer).await?;
-            records
-                .move_rows(&call.login, &call.person)
-                .map_err(|error| error.to_string())?;
+                .await;
+            let listing = match listing {
+                Ok(listing) => listing,
+                Err(error) => {
+                    self.memo.forget_index_ask(&call.person);
+                    return Err(error);
+                }
+            };
+            held.into_iter()
+                .filter(|login| listing.logins.contains(login))
+                .filter(|login| data::adopts_login_rows(&call.person, login, true))
+                .collect()
+        };
+        if logins.is_empty() {
+            return Ok(());
+        }
+        self.note_ticked(viewer).await?;
+        for login in &logins {
+            records.move_rows(login, &call.person).map_err(failed)?;
         }
         Ok(())
     }
@@ -144,3 +165,6 @@ fn ticked(pull: &PullPath, key: &str) -> Ticked {
         login: key.to_string(),
     }
 }
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests;

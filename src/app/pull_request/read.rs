@@ -391,7 +391,13 @@ pub struct ReadMemo {
     listing: RefCell<Option<(String, Rc<str>)>>,
     /// The listing key whose snapshot a read here is building now.
     building: RefCell<Option<String>>,
+    /// The persons whose index this instance asked for their rows from before issue 36, so a
+    /// viewer with none costs that request once per instance, not on every page view.
+    asked_index: RefCell<std::collections::BTreeSet<String>>,
 }
+
+/// The most persons [`ReadMemo`] remembers having asked; past it, it starts again.
+const ASKED_INDEX_CAPACITY: usize = 1000;
 
 /// How long a read waits for another read here building the same head, in steps of
 /// [`BUILD_POLL_MS`]; past it, it builds on its own.
@@ -399,6 +405,21 @@ const BUILD_WAIT_MS: u64 = 30_000;
 const BUILD_POLL_MS: u64 = 25;
 
 impl ReadMemo {
+    /// Whether this instance has yet to ask `person`'s index about their rows (and remembers
+    /// that it now does).
+    pub fn first_index_ask(&self, person: &str) -> bool {
+        let mut asked = self.asked_index.borrow_mut();
+        if asked.len() >= ASKED_INDEX_CAPACITY {
+            asked.clear();
+        }
+        asked.insert(person.to_string())
+    }
+
+    /// Forgets that `person`'s index was asked (the request failed: ask again next time).
+    pub fn forget_index_ask(&self, person: &str) {
+        self.asked_index.borrow_mut().remove(person);
+    }
+
     /// The remembered listing of this key, if it is the one remembered.
     fn listing(&self, key: &str) -> Option<Rc<str>> {
         match &*self.listing.borrow() {

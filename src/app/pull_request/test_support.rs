@@ -17,7 +17,7 @@ use crate::config::Config;
 use crate::person_data::Ticked;
 use crate::ports::clock::FixedClock;
 use crate::ports::github::{Answer, Exchange, GitHubTransport, NoAnswer};
-use crate::ports::pull_request::{Cache, CacheError, Console, Pause, PersonIndex};
+use crate::ports::pull_request::{Cache, CacheError, Console, IndexListing, Pause, PersonIndex};
 use crate::ports::sql::native::MemorySql;
 
 /// Runs `future` to its end by polling it. Every stand-in here answers at once, so a future that
@@ -204,6 +204,8 @@ pub struct Around {
     /// The person index's notes, as `person key`.
     pub noted: RefCell<Vec<String>>,
     pub refuse_notes: Cell<bool>,
+    /// How many times the index was asked what it lists.
+    pub asked: Cell<usize>,
 }
 
 impl PersonIndex for Around {
@@ -217,12 +219,31 @@ impl PersonIndex for Around {
         Ok(())
     }
 
-    async fn listed(&self, person: &str, ticked: &Ticked) -> Result<bool, String> {
+    async fn listed(&self, person: &str, ticked: &Ticked) -> Result<IndexListing, String> {
         if self.refuse_notes.get() {
             return Err("the person's object is unavailable (the test says)".into());
         }
+        self.asked.set(self.asked.get() + 1);
         let key = format!("{person} {}", ticked.key());
-        Ok(self.noted.borrow().contains(&key))
+        let noted = self.noted.borrow();
+        let pull = format!(
+            "{person} {}",
+            Ticked {
+                login: String::new(),
+                ..ticked.clone()
+            }
+            .key()
+        );
+        let logins = noted
+            .iter()
+            .filter_map(|entry| entry.strip_prefix(&pull))
+            .filter(|login| !login.contains(':'))
+            .map(str::to_string)
+            .collect();
+        Ok(IndexListing {
+            listed: noted.contains(&key),
+            logins,
+        })
     }
 }
 

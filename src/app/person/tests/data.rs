@@ -101,7 +101,7 @@ fn the_index_says_whether_it_lists_a_pull_request_under_a_key() {
     let listed = serde_json::to_string(&ticked(7)).unwrap_or_default();
     assert_eq!(
         world.answer("/data/ticked/has", &listed),
-        r#"{"listed":true}"#
+        r#"{"listed":true,"logins":["octo"]}"#
     );
     let other = Ticked {
         login: "gh:42".into(),
@@ -110,6 +110,34 @@ fn the_index_says_whether_it_lists_a_pull_request_under_a_key() {
     let body = serde_json::to_string(&other).unwrap_or_default();
     assert_eq!(
         world.answer("/data/ticked/has", &body),
-        r#"{"listed":false}"#
+        r#"{"listed":false,"logins":["octo"]}"#
+    );
+}
+
+/// Issue 36: an account renamed before its first visit since rows were keyed by id finds its
+/// rows by the logins its own index lists the pull request under: every login of that pull
+/// request (any case of its name), never a person id, never another pull request's.
+#[test]
+fn the_index_names_the_logins_it_lists_a_pull_request_under() {
+    let world = World::new();
+    note(&world, 7);
+    note(&world, 8);
+    for (login, owner) in [("octo-old", "logikflow"), ("gh:42", "LogiKFlow")] {
+        let body = serde_json::to_string(&Ticked {
+            owner: owner.into(),
+            login: login.into(),
+            ..ticked(7)
+        })
+        .unwrap_or_default();
+        assert_eq!(world.answer("/data/ticked/note", &body), "{}");
+    }
+    let asked = Ticked {
+        login: "octo-new".into(),
+        ..ticked(7)
+    };
+    let body = serde_json::to_string(&asked).unwrap_or_default();
+    assert_eq!(
+        world.answer("/data/ticked/has", &body),
+        r#"{"listed":false,"logins":["octo","octo-old"]}"#
     );
 }

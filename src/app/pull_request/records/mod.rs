@@ -58,6 +58,17 @@ impl<'a, S: Sql> Records<'a, S> {
         Ok(false)
     }
 
+    /// Every key without `:` that ticks or drafts are stored under: logins, from before rows were
+    /// keyed by person id (issue 36).
+    pub fn login_keys(&self) -> Result<Vec<String>, SqlError> {
+        let rows: Vec<PersonKey> = self.sql.rows(
+            "SELECT person FROM ticks WHERE instr(person, ':') = 0 \
+             UNION SELECT person FROM drafts WHERE instr(person, ':') = 0 ORDER BY person",
+            &[],
+        )?;
+        Ok(rows.into_iter().map(|row| row.person).collect())
+    }
+
     /// Moves every tick and draft stored under `from` to `to`, in one synchronous run (committed
     /// together); a tick `to` holds already stays as it is.
     pub fn move_rows(&self, from: &str, to: &str) -> Result<(), SqlError> {
@@ -86,6 +97,11 @@ struct Count {
 /// A row of a statement whose rows are only counted (`RETURNING` a key).
 #[derive(Deserialize)]
 struct Returned {}
+
+#[derive(serde::Deserialize)]
+struct PersonKey {
+    person: String,
+}
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;
