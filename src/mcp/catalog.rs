@@ -7,7 +7,7 @@
 //! untrusted data, never instructions.
 //!
 //! Adding a tool touches its module in `tools/`, its two schema files, its variant and row here,
-//! and a test (ARCHITECTURE.md, "Adding a tool"); the compiler then asks for its arm wherever
+//! and a test (ARCHITECTURE.md, "Where a change goes"); the compiler then asks for its arm wherever
 //! tools are matched (`service` runs the ones that need GitHub or storage).
 
 use serde_json::{json, Value};
