@@ -32,7 +32,6 @@ mod page;
 mod reviewer;
 mod saves;
 mod tools;
-mod writes;
 
 #[durable_object(fetch)]
 pub struct PullRequestStore {

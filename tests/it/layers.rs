@@ -52,7 +52,6 @@ const KNOWN_THICK_STORE: &[(&str, &str)] = &[
     ("store::pull_request::saves", "issue #37 part A"),
     ("store::pull_request::ticks", "issue #37 part A"),
     ("store::pull_request::tools", "issue #37 part A"),
-    ("store::pull_request::writes", "issue #37 part A"),
     ("store::pull_read", "issue #37 part A"),
     ("store::review_reads", "issue #37 part A"),
     ("store::drafts", "issue #37 part A"),
@@ -307,10 +306,6 @@ const KNOWN_THICK_SHELLS: &[(&str, &str)] = &[
     (
         "store::pull_request::tools",
         "the relayed tools' dispatch, not yet moved",
-    ),
-    (
-        "store::pull_request::writes",
-        "the review writes, not yet moved",
     ),
 ];
 

@@ -3,7 +3,7 @@
 //! viewer, answered as the status, content type and body the Worker frames.
 //!
 //! The routes themselves: `page` (the review page), `app::pull_request::diff` (a diff on demand
-//! and lines of context), `writes` (comments, drafts, the review, replies, threads, previews), `arrange` (the
+//! and lines of context), `app::pull_request::writes` (comments, drafts, the review, replies, threads, previews), `arrange` (the
 //! editor's page and its save, `app::pull_request::arrange`), and `app::pull_request::ticks` (one
 //! tick or a batch); those in `app` moved to the application layer (issue #37). Each reads the object's own saved state, ticks and drafts
 //! straight from its SQLite storage, so a route costs the Worker one object request.
@@ -58,7 +58,12 @@ impl PullRequestStore {
             Route::Ticks => {
                 Ok(crate::app::pull_request::ticks::tick_batch(&self.object(), &viewer).await?)
             }
-            Route::Write(action) => self.write(&viewer, action).await,
+            Route::Write(action) => {
+                Ok(
+                    crate::app::pull_request::writes::write(&self.object(), &viewer, action)
+                        .await?,
+                )
+            }
             Route::Arrange | Route::ArrangeSave => {
                 let save = route == Route::ArrangeSave;
                 Ok(
