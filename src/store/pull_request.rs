@@ -28,7 +28,6 @@ use crate::app::pull_request::records::{Records, TickSweep};
 use crate::tools::relay::reviewer::{ReviewerCall, Route as ReviewerRoute};
 use crate::tools::relay::{self, RelayedCall};
 
-mod page;
 mod reviewer;
 mod saves;
 mod tools;

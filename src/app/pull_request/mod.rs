@@ -3,7 +3,8 @@
 //! caller's read of the pull request with its snapshot built once per head (`read`), and what the
 //! review page reads beside it (`review_reads`); the object's context and the viewer of a
 //! reviewer route (`object`), how routes answer (`reply`), and the routes moved here: `ticks`,
-//! `arrange`, `diff`, `writes`.
+//! `arrange`, `diff`, `writes`,
+//! `page`.
 //!
 //! What not: no platform names; the shell hands in its SQL storage and the clock.
 
@@ -11,6 +12,7 @@ pub mod arrange;
 pub mod diff;
 pub mod feedback;
 pub mod object;
+pub mod page;
 pub mod read;
 pub mod records;
 pub mod reply;
