@@ -28,11 +28,9 @@ use crate::app::pull_request::records::{Records, TickSweep};
 use crate::tools::relay::reviewer::{ReviewerCall, Route as ReviewerRoute};
 use crate::tools::relay::{self, RelayedCall};
 
-mod page;
 mod reviewer;
 mod saves;
 mod tools;
-mod writes;
 
 #[durable_object(fetch)]
 pub struct PullRequestStore {

@@ -47,12 +47,10 @@ const KNOWN_THICK_STORE: &[(&str, &str)] = &[
     ),
     ("store::pull_request::arrange", "issue #37 part A"),
     ("store::pull_request::diff", "issue #37 part A"),
-    ("store::pull_request::page", "issue #37 part A"),
     ("store::pull_request::reviewer", "issue #37 part A"),
     ("store::pull_request::saves", "issue #37 part A"),
     ("store::pull_request::ticks", "issue #37 part A"),
     ("store::pull_request::tools", "issue #37 part A"),
-    ("store::pull_request::writes", "issue #37 part A"),
     ("store::pull_read", "issue #37 part A"),
     ("store::review_reads", "issue #37 part A"),
     ("store::drafts", "issue #37 part A"),
@@ -299,18 +297,10 @@ const WIRE_FOR_SHELLS: &[&str] = &["tools::relay"];
 
 /// `store` modules that still do the application's work, each with why: the list only shrinks.
 const KNOWN_THICK_SHELLS: &[(&str, &str)] = &[
-    (
-        "store::pull_request::page",
-        "the review page route, not yet moved",
-    ),
     ("store::pull_request::saves", "the two saves, not yet moved"),
     (
         "store::pull_request::tools",
         "the relayed tools' dispatch, not yet moved",
-    ),
-    (
-        "store::pull_request::writes",
-        "the review writes, not yet moved",
     ),
 ];
 

@@ -3,7 +3,8 @@
 //! caller's read of the pull request with its snapshot built once per head (`read`), and what the
 //! review page reads beside it (`review_reads`); the object's context and the viewer of a
 //! reviewer route (`object`), how routes answer (`reply`), and the routes moved here: `ticks`,
-//! `arrange`, `diff`.
+//! `arrange`, `diff`, `writes`,
+//! `page`.
 //!
 //! What not: no platform names; the shell hands in its SQL storage and the clock.
 
@@ -11,11 +12,13 @@ pub mod arrange;
 pub mod diff;
 pub mod feedback;
 pub mod object;
+pub mod page;
 pub mod read;
 pub mod records;
 pub mod reply;
 pub mod review_reads;
 pub mod ticks;
+pub mod writes;
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
 pub mod test_support;

@@ -2,8 +2,8 @@
 //! why and what the wire is): each in its own log record, with a GitHub client acting as the
 //! viewer, answered as the status, content type and body the Worker frames.
 //!
-//! The routes themselves: `page` (the review page), `app::pull_request::diff` (a diff on demand
-//! and lines of context), `writes` (comments, drafts, the review, replies, threads, previews), `arrange` (the
+//! The routes themselves: `app::pull_request::page` (the review page), `app::pull_request::diff` (a diff on demand
+//! and lines of context), `app::pull_request::writes` (comments, drafts, the review, replies, threads, previews), `arrange` (the
 //! editor's page and its save, `app::pull_request::arrange`), and `app::pull_request::ticks` (one
 //! tick or a batch); those in `app` moved to the application layer (issue #37). Each reads the object's own saved state, ticks and drafts
 //! straight from its SQLite storage, so a route costs the Worker one object request.
@@ -50,7 +50,7 @@ impl PullRequestStore {
             pull: &pull,
         };
         match route {
-            Route::Page => self.page(&viewer).await,
+            Route::Page => Ok(crate::app::pull_request::page::page(&self.object(), &viewer).await?),
             Route::Diff | Route::Context => {
                 let context = route == Route::Context;
                 Ok(crate::app::pull_request::diff::diff(&self.object(), &viewer, context).await?)
@@ -58,7 +58,12 @@ impl PullRequestStore {
             Route::Ticks => {
                 Ok(crate::app::pull_request::ticks::tick_batch(&self.object(), &viewer).await?)
             }
-            Route::Write(action) => self.write(&viewer, action).await,
+            Route::Write(action) => {
+                Ok(
+                    crate::app::pull_request::writes::write(&self.object(), &viewer, action)
+                        .await?,
+                )
+            }
             Route::Arrange | Route::ArrangeSave => {
                 let save = route == Route::ArrangeSave;
                 Ok(
@@ -68,36 +73,7 @@ impl PullRequestStore {
             }
         }
     }
-
-    /// The viewer's GitHub read of the pull request with its snapshot, built here once per head
-    /// (`pull_read::read_as_viewer_in_object`); or why GitHub would not show it. Only once it
-    /// succeeded is this object's storage touched (its schema created), so a refused request
-    /// leaves nothing behind.
-    pub(super) async fn viewer_read(
-        &self,
-        viewer: &Viewer<'_>,
-    ) -> Result<std::result::Result<crate::app::pull_request::read::PullRead, String>> {
-        Ok(self.object().viewer_read(viewer).await?)
-    }
-
-    /// [`viewer_read`](Self::viewer_read) for the routes that answer with a page: why GitHub
-    /// would not show the pull request, as the 404 page.
-    pub(super) async fn viewer_read_or_page(
-        &self,
-        viewer: &Viewer<'_>,
-    ) -> Result<std::result::Result<crate::app::pull_request::read::PullRead, HttpReply>> {
-        Ok(self.viewer_read(viewer).await?.map_err(|message| {
-            message_page(
-                404,
-                "Can't open this pull request",
-                &message,
-                &viewer.call.base_url,
-            )
-        }))
-    }
 }
 
 /// Who is asking and about which pull request (`app::pull_request::object::Viewer`).
 pub(super) type Viewer<'a> = crate::app::pull_request::object::Viewer<'a, FetchTransport>;
-
-pub(super) use crate::app::pull_request::reply::{html, message_page};

@@ -1,4 +1,5 @@
-//! Finishing the review from the review page (issue 29), run in the pull request's object: line
+//! Finishing the review from the review page (issue 29), run in the pull request's object
+//! (moved from `store` to the application layer, issue #37): line
 //! comments as drafts or sent at once, editing and deleting drafts, replies, resolving threads,
 //! the review with its verdict, and the Markdown preview.
 //!
@@ -12,14 +13,18 @@
 //! script is kept as a draft.
 //!
 //! What not: no GitHub pending reviews (drafts live here until the review is sent whole), no
-//! rendering beyond the answers' small fragments.
+//! rendering beyond the answers' small fragments, no platform names (the shell hands in the
+//! object and the viewer's GitHub client).
 
-use super::reviewer::Viewer;
-use super::PullRequestStore;
-use crate::app::pull_request::read::PullRead;
+use super::object::{Object, Storage, Viewer};
+use super::read::PullRead;
+use super::review_reads::threads;
 use crate::github::api::RepoPath;
 use crate::github::reviews::{self as gh, graphql, Anchor, Event, Refusal};
 use crate::http::HttpReply;
+use crate::ports::github::GitHubTransport;
+use crate::ports::pull_request::Surroundings;
+use crate::ports::sql::SqlError;
 use crate::review::drafts::{self, Draft, DraftDelete, DraftPut, PutOutcome};
 use crate::router::ReviewWrite;
 use crate::web::comment_markdown;
@@ -36,83 +41,79 @@ const DRAFT_NOT_YOURS: &str = "Nothing was deleted: you hold no draft with this 
 /// Resolving a thread id that isn't one of this pull request's threads (issue 36).
 const THREAD_NOT_HERE: &str = "Nothing was sent: this thread is not one of this pull request's review threads as GitHub lists them. Reload the page and use the thread's own Resolve button.";
 
-impl PullRequestStore {
-    /// Runs a review write the Worker checked the shape of.
-    pub(super) async fn write(
-        &self,
-        viewer: &Viewer<'_>,
-        action: ReviewWrite,
-    ) -> worker::Result<HttpReply> {
-        let (call, pull) = (viewer.call, viewer.pull);
-        let answer = Answer {
-            json: call.json,
-            base_url: &call.base_url,
-            back: pull_path(&pull.owner, &pull.repo, pull.number),
-        };
-        let fields = Fields::read(call.form.as_bytes());
-        let body = fields.body();
-        // The Worker refused a form that fails these checks; read again, they hold here too.
-        let checked = match check(action, &fields) {
-            Ok(checked) => checked,
-            Err(message) => return Ok(answer.refuse(400, &message, Some(&body))),
-        };
-        // The Worker refused this for a read-only sign-in already; the object holds the rule too.
-        if !call.may_write && sends_to_github(action, &fields) {
-            return Ok(answer.refuse(403, READ_ONLY, Some(&body)));
+/// Runs a review write the Worker checked the shape of.
+pub async fn write<St: Storage, P: Surroundings, T: GitHubTransport>(
+    object: &Object<'_, St, P>,
+    viewer: &Viewer<'_, T>,
+    action: ReviewWrite,
+) -> Result<HttpReply, SqlError> {
+    let (call, pull) = (viewer.call, viewer.pull);
+    let answer = Answer {
+        json: call.json,
+        base_url: &call.base_url,
+        back: pull_path(&pull.owner, &pull.repo, pull.number),
+    };
+    let fields = Fields::read(call.form.as_bytes());
+    let body = fields.body();
+    // The Worker refused a form that fails these checks; read again, they hold here too.
+    let checked = match check(action, &fields) {
+        Ok(checked) => checked,
+        Err(message) => return Ok(answer.refuse(400, &message, Some(&body))),
+    };
+    // The Worker refused this for a read-only sign-in already; the object holds the rule too.
+    if !call.may_write && sends_to_github(action, &fields) {
+        return Ok(answer.refuse(403, READ_ONLY, Some(&body)));
+    }
+    let read = match object.viewer_read(viewer).await? {
+        Ok(read) => read,
+        Err(message) => return Ok(answer.refuse(404, &message, Some(&body))),
+    };
+    let Some(repo) = RepoPath::new(&pull.owner, &pull.repo) else {
+        return Ok(answer.refuse(404, "No such repository.", None));
+    };
+    let csrf = fields.get("csrf").unwrap_or_default();
+    let ctx = Ctx {
+        object,
+        viewer,
+        csrf: &csrf,
+        repo: &repo,
+        read: &read,
+        answer: &answer,
+    };
+    let head = fields.get("head").unwrap_or_default();
+    if matches!(checked, Checked::Comment(_)) && !head.is_empty() && head != read.pull.head.sha {
+        return Ok(answer.refuse(409, "New commits were pushed since this page loaded, so its line numbers may have moved. Reload the page and comment again (copy your text first: it is still in the box).", Some(&body)));
+    }
+    match checked {
+        Checked::Comment(new) => {
+            ctx.comment(new, fields.get("mode").as_deref() == Some("single"))
+                .await
         }
-        let read = match self.viewer_read(viewer).await? {
-            Ok(read) => read,
-            Err(message) => return Ok(answer.refuse(404, &message, Some(&body))),
-        };
-        let Some(repo) = RepoPath::new(&pull.owner, &pull.repo) else {
-            return Ok(answer.refuse(404, "No such repository.", None));
-        };
-        let csrf = fields.get("csrf").unwrap_or_default();
-        let ctx = Ctx {
-            store: self,
-            viewer,
-            csrf: &csrf,
-            repo: &repo,
-            read: &read,
-            answer: &answer,
-        };
-        let head = fields.get("head").unwrap_or_default();
-        if matches!(checked, Checked::Comment(_)) && !head.is_empty() && head != read.pull.head.sha
-        {
-            return Ok(answer.refuse(409, "New commits were pushed since this page loaded, so its line numbers may have moved. Reload the page and comment again (copy your text first: it is still in the box).", Some(&body)));
-        }
-        match checked {
-            Checked::Comment(new) => {
-                ctx.comment(new, fields.get("mode").as_deref() == Some("single"))
-                    .await
-            }
-            Checked::EditDraft(id) => ctx.edit_draft(id, body).await,
-            Checked::DeleteDraft(id) => ctx.delete_draft(id),
-            Checked::Submit(event) => ctx.submit(event, &body).await,
-            Checked::Reply(id) => ctx.reply(id, &body).await,
-            Checked::Thread(thread, resolve) => ctx.thread(&thread, resolve).await,
-            Checked::Preview => {
-                let anchor = drafts::parse(&|name| {
-                    if name == "body" {
-                        Some("x".into())
-                    } else {
-                        fields.get(name)
-                    }
-                })
-                .ok()
-                .map(|d| d.anchor);
-                let commented = anchor.map(|a| drafts::commented_lines(ctx.patch(&a.path), &a));
-                let html =
-                    comment_markdown::render(&discussion::shown(&body), commented.as_deref());
-                Ok(HttpReply::json(200, &serde_json::json!({ "html": html })))
-            }
+        Checked::EditDraft(id) => ctx.edit_draft(id, body).await,
+        Checked::DeleteDraft(id) => ctx.delete_draft(id),
+        Checked::Submit(event) => ctx.submit(event, &body).await,
+        Checked::Reply(id) => ctx.reply(id, &body).await,
+        Checked::Thread(thread, resolve) => ctx.thread(&thread, resolve).await,
+        Checked::Preview => {
+            let anchor = drafts::parse(&|name| {
+                if name == "body" {
+                    Some("x".into())
+                } else {
+                    fields.get(name)
+                }
+            })
+            .ok()
+            .map(|d| d.anchor);
+            let commented = anchor.map(|a| drafts::commented_lines(ctx.patch(&a.path), &a));
+            let html = comment_markdown::render(&discussion::shown(&body), commented.as_deref());
+            Ok(HttpReply::json(200, &serde_json::json!({ "html": html })))
         }
     }
 }
 
-struct Ctx<'a> {
-    store: &'a PullRequestStore,
-    viewer: &'a Viewer<'a>,
+struct Ctx<'a, St: Storage, P: Surroundings, T: GitHubTransport> {
+    object: &'a Object<'a, St, P>,
+    viewer: &'a Viewer<'a, T>,
     /// The form's CSRF token (the Worker matched it to the cookie): the forms of a fragment sent
     /// back carry it.
     csrf: &'a str,
@@ -121,7 +122,7 @@ struct Ctx<'a> {
     answer: &'a Answer<'a>,
 }
 
-impl Ctx<'_> {
+impl<St: Storage, P: Surroundings, T: GitHubTransport> Ctx<'_, St, P, T> {
     /// The viewer's GitHub login, shown with what they send.
     fn login(&self) -> &str {
         &self.viewer.call.login
@@ -157,14 +158,17 @@ impl Ctx<'_> {
         &self,
         path: &str,
         body: &impl serde::Serialize,
-    ) -> worker::Result<Result<gh::Created, Refusal>> {
-        let text = serde_json::to_string(body)?;
-        Ok(self
-            .viewer
+    ) -> Result<gh::Created, Refusal> {
+        let text = serde_json::to_string(body).map_err(|error| Refusal {
+            status: 500,
+            message: format!("The request to GitHub could not be written: {error}"),
+            errors: Vec::new(),
+        })?;
+        self.viewer
             .github
             .write(path, &text)
             .await
-            .map(|answer| serde_json::from_str(&answer).unwrap_or_default()))
+            .map(|answer| serde_json::from_str(&answer).unwrap_or_default())
     }
 
     fn refusal(&self, refusal: &Refusal, kept: Option<&str>) -> HttpReply {
@@ -186,25 +190,29 @@ impl Ctx<'_> {
     }
 
     /// The viewer's drafts here, oldest first.
-    fn drafts(&self) -> worker::Result<Vec<Draft>> {
-        Ok(self.store.records().drafts(self.key())?)
+    fn drafts(&self) -> Result<Vec<Draft>, SqlError> {
+        self.object.records().drafts(self.key())
     }
 
     async fn store_draft(&self, put: &DraftPut) -> Result<u64, HttpReply> {
         // The person's index of pull requests with their data ("Delete my data" walks it) is
         // written first, as for ticks, so no draft is stored that the index does not list.
-        if let Err(error) = self.store.object().note_ticked(self.viewer).await {
-            worker::console_error!("noting a pull request with drafts failed: {error}");
+        if let Err(error) = self.object.note_ticked(self.viewer).await {
+            self.object.platform.error(&format!(
+                "noting a pull request with drafts failed: {error}"
+            ));
             return Err(self
                 .answer
                 .refuse(503, DRAFTS_UNAVAILABLE, Some(&put.draft.body)));
         }
-        match self.store.records().put_draft(put) {
+        match self.object.records().put_draft(put) {
             Ok(PutOutcome::Stored(id)) => Ok(id),
             Ok(PutOutcome::Full) => Err(self.answer.refuse(409, &format!("You already hold {} draft comments on this pull request; send the review or delete some first.", drafts::MAX_DRAFTS_PER_PERSON), Some(&put.draft.body))),
             Ok(PutOutcome::Missing) => Err(self.answer.refuse(404, "This draft is gone (sent or deleted meanwhile); reload the page.", Some(&put.draft.body))),
             Err(error) => {
-                worker::console_error!("storing a draft failed: {error}");
+                self.object
+                    .platform
+                    .error(&format!("storing a draft failed: {error}"));
                 Err(self.answer.refuse(503, DRAFTS_UNAVAILABLE, Some(&put.draft.body)))
             }
         }
@@ -218,12 +226,12 @@ impl Ctx<'_> {
             head_sha: self.head().to_string(),
             lines,
             body,
-            updated_at: crate::time::rfc3339(worker::Date::now().as_millis()),
+            updated_at: crate::time::rfc3339(self.object.clock.now_ms()),
         }
     }
 
     /// A new comment: kept as a draft, or sent at once (`mode=single`).
-    async fn comment(&self, new: drafts::NewDraft, single: bool) -> worker::Result<HttpReply> {
+    async fn comment(&self, new: drafts::NewDraft, single: bool) -> Result<HttpReply, SqlError> {
         if !drafts::in_diff(self.patch(&new.anchor.path), &new.anchor) {
             return Ok(self.answer.refuse(422, "This line is not part of the pull request's diff at its head (it may have changed since the page loaded); reload the page and comment on a line that is shown.", Some(&new.body)));
         }
@@ -253,7 +261,7 @@ impl Ctx<'_> {
         };
         match self
             .create(&gh::path::comments(self.repo, self.number()), &request)
-            .await?
+            .await
         {
             Ok(created) => Ok(self.answer.done(
                 &format!("#comment-{}", created.id),
@@ -300,7 +308,7 @@ impl Ctx<'_> {
         self.drafts().map_or(0, |d| d.len())
     }
 
-    async fn edit_draft(&self, id: u64, body: String) -> worker::Result<HttpReply> {
+    async fn edit_draft(&self, id: u64, body: String) -> Result<HttpReply, SqlError> {
         let existing = self.drafts()?;
         let Some(mut draft) = existing.into_iter().find(|d| d.id == id) else {
             return Ok(self.answer.refuse(
@@ -310,7 +318,7 @@ impl Ctx<'_> {
             ));
         };
         draft.body = body;
-        draft.updated_at = crate::time::rfc3339(worker::Date::now().as_millis());
+        draft.updated_at = crate::time::rfc3339(self.object.clock.now_ms());
         let put = DraftPut {
             person: self.key().to_string(),
             id: Some(id),
@@ -326,13 +334,13 @@ impl Ctx<'_> {
         ))
     }
 
-    fn delete_draft(&self, id: u64) -> worker::Result<HttpReply> {
+    fn delete_draft(&self, id: u64) -> Result<HttpReply, SqlError> {
         let delete = DraftDelete {
             person: self.key().to_string(),
             ids: vec![id],
         };
         // Only the viewer's own drafts are deleted; say so when nothing was (issue 36).
-        if self.store.records().delete_drafts(&delete)? == 0 {
+        if self.object.records().delete_drafts(&delete)? == 0 {
             return Ok(self.answer.refuse(404, DRAFT_NOT_YOURS, None));
         }
         Ok(self.answer.done(
@@ -342,7 +350,7 @@ impl Ctx<'_> {
     }
 
     /// Sends every draft as one review with the verdict; deletes them only once GitHub took it.
-    async fn submit(&self, event: Event, summary: &str) -> worker::Result<HttpReply> {
+    async fn submit(&self, event: Event, summary: &str) -> Result<HttpReply, SqlError> {
         let all = self.drafts()?;
         let gone: Vec<&Draft> = all
             .iter()
@@ -382,15 +390,17 @@ impl Ctx<'_> {
         };
         match self
             .create(&gh::path::reviews(self.repo, self.number()), &review)
-            .await?
+            .await
         {
             Ok(created) => {
                 let delete = DraftDelete {
                     person: self.key().to_string(),
                     ids: all.iter().map(|d| d.id).collect(),
                 };
-                if let Err(error) = self.store.records().delete_drafts(&delete) {
-                    worker::console_error!("deleting sent drafts failed: {error}");
+                if let Err(error) = self.object.records().delete_drafts(&delete) {
+                    self.object
+                        .platform
+                        .error(&format!("deleting sent drafts failed: {error}"));
                 }
                 Ok(self.answer.done(
                     "",
@@ -405,9 +415,9 @@ impl Ctx<'_> {
         }
     }
 
-    async fn reply(&self, comment: u64, body: &str) -> worker::Result<HttpReply> {
+    async fn reply(&self, comment: u64, body: &str) -> Result<HttpReply, SqlError> {
         let path = gh::path::replies(self.repo, self.number(), comment);
-        match self.create(&path, &gh::NewReply { body }).await? {
+        match self.create(&path, &gh::NewReply { body }).await {
             Ok(created) => Ok(self.answer.done(
                 &format!("#comment-{}", created.id),
                 serde_json::json!({
@@ -419,13 +429,13 @@ impl Ctx<'_> {
         }
     }
 
-    async fn thread(&self, thread: &str, resolve: bool) -> worker::Result<HttpReply> {
+    async fn thread(&self, thread: &str, resolve: bool) -> Result<HttpReply, SqlError> {
         // Only a thread of this pull request, as GitHub lists them to the viewer (the first
         // `graphql::MAX_THREADS`, the ones the page offers Resolve on); nothing is sent
         // otherwise (issue 36).
         let comments = self.read.pull.review_comments.map_or(1, |n| n as usize);
-        let threads = crate::app::pull_request::review_reads::threads(
-            &self.store.platform(),
+        let threads = threads(
+            &self.object.platform,
             self.viewer.github,
             self.viewer.pull,
             comments,
@@ -450,3 +460,6 @@ impl Ctx<'_> {
         }
     }
 }
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests;

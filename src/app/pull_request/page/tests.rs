@@ -1,0 +1,103 @@
+//! The review page in process (issue #37): the viewer's read first (a pull request GitHub shows
+//! them nothing of answers the 404 page and stores nothing), the page with the viewer's drafts
+//! and its CSRF cookie header, and the old path-keyed ticks moved to content items once.
+
+use serde_json::json;
+
+use super::page;
+use crate::app::pull_request::test_support::{block_on, ScriptedGitHub, World};
+use crate::http::HttpReply;
+use crate::ports::sql::Sql;
+use crate::tools::relay::reviewer::CSRF_COOKIE_HEADER;
+
+fn get(world: &World, person: &str) -> HttpReply {
+    let call = world.call(person, json!({ "may_write": true }));
+    world.run(&call, |object, viewer| {
+        block_on(page(object, viewer)).expect("the records answer")
+    })
+}
+
+#[test]
+fn the_page_shows_the_viewers_drafts_and_sets_its_cookie_header() {
+    let world = World::new();
+    let comment = json!({ "form": "path=src%2Ff0.rs&line=2&side=RIGHT&head=h1&body=kept+for+later&csrf=k", "json": true, "may_write": true });
+    let call = world.call("gh:9", comment);
+    let kept = world.run(&call, |object, viewer| {
+        block_on(crate::app::pull_request::writes::write(
+            object,
+            viewer,
+            crate::router::ReviewWrite::Comment,
+        ))
+        .unwrap()
+    });
+    assert_eq!(kept.status, 200, "{}", kept.body);
+    let reply = get(&world, "gh:9");
+    assert_eq!(reply.status, 200);
+    assert!(reply.body.contains("kept for later"), "the draft is shown");
+    assert!(reply.body.contains("src/f0.rs"));
+    assert!(reply
+        .headers
+        .iter()
+        .any(|(name, value)| name == CSRF_COOKIE_HEADER && value == "1"));
+    // Another person sees the page without that draft.
+    let other = get(&world, "gh:8");
+    assert_eq!(other.status, 200);
+    assert!(!other.body.contains("kept for later"));
+}
+
+#[test]
+fn a_pull_request_github_does_not_show_answers_the_404_page_and_stores_nothing() {
+    let world = World {
+        github: ScriptedGitHub::new(),
+        ..World::new()
+    };
+    let reply = get(&world, "gh:9");
+    assert_eq!(reply.status, 404);
+    assert!(
+        reply.body.contains("open this pull request"),
+        "{}",
+        reply.body
+    );
+    assert!(!world.schema_ready.get(), "no storage for a refused viewer");
+}
+
+#[test]
+fn old_path_ticks_become_content_ticks_once() {
+    let world = World::new();
+    world.records();
+    world
+        .sql
+        .run(
+            "INSERT INTO ticks (person, item, done, updated_at) VALUES (?, ?, 1, ?)",
+            &[
+                "gh:9".into(),
+                "file:src/f0.rs".into(),
+                "2026-01-01T00:00:00Z".into(),
+            ],
+        )
+        .unwrap();
+    let reply = get(&world, "gh:9");
+    assert_eq!(reply.status, 200);
+    let ticks = world.records().ticks("gh:9").unwrap();
+    assert!(!ticks.is_empty(), "the tick is kept");
+    assert!(
+        ticks
+            .iter()
+            .all(|t| !t.item.starts_with("file:") && t.head_sha.as_deref() == Some("h1")),
+        "{ticks:?}"
+    );
+    // A second view finds nothing to move: no comparison asked of GitHub.
+    let compares = |world: &World| {
+        world
+            .github
+            .requests()
+            .iter()
+            .filter(|e| e.url.contains("/compare/"))
+            .count()
+    };
+    let before = compares(&world);
+    let again = get(&world, "gh:9");
+    assert_eq!(again.status, 200);
+    assert_eq!(compares(&world), before);
+    assert_eq!(world.records().ticks("gh:9").unwrap().len(), ticks.len());
+}
