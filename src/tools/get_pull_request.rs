@@ -57,8 +57,8 @@ pub fn parse_args(args: &Map<String, Value>) -> Result<Args, String> {
     }
 }
 
-// Moved to review::model; kept for store/app until they import it.
-pub use crate::review::model::snapshot::{Snapshot, SnapshotChange, SnapshotFile};
+// The domain types this module shapes (issue #37: they live in `review::model`).
+use crate::review::model::snapshot::{Snapshot, SnapshotChange, SnapshotFile};
 
 /// The KV key of a snapshot: immutable for the repository and the two commits. The version
 /// names the text's layout (`snapshot_text`; v2: patches after a JSON header, not inside it),

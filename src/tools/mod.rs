@@ -13,7 +13,6 @@ pub mod ordering_guide;
 pub mod relay;
 pub mod save_document;
 pub mod save_reading_order;
-pub mod saved;
 pub mod show_reading_order;
 pub mod view_change;
 pub mod view_diagram;

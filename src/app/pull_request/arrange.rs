@@ -15,10 +15,10 @@ use crate::http::HttpReply;
 use crate::ports::github::GitHubTransport;
 use crate::ports::pull_request::Surroundings;
 use crate::ports::sql::SqlError;
+use crate::review::model::saved::{DocumentKind, SaveOutcome, SaveRequest};
 use crate::review::order::{validate_order, Order};
 use crate::tools::relay::reviewer::CSRF_COOKIE_HEADER;
 use crate::tools::save_reading_order as save;
-use crate::tools::saved::{DocumentKind, SaveOutcome, SaveRequest};
 use crate::web::{arrange_page, review_page};
 
 /// The editor's page (`save` false), or the save of the call's order.

@@ -20,10 +20,10 @@ use crate::github::client::GitHub;
 use crate::mcp::dispatch::ToolResult;
 use crate::ports::github::GitHubTransport;
 use crate::ports::pull_request::Surroundings;
+use crate::review::model::saved::CurrentState;
 use crate::tools::get_review_feedback::graphql as feedback;
 use crate::tools::get_review_feedback::{answer, parse_args, Sources};
 use crate::tools::relay::RelayedCall;
-use crate::tools::saved::CurrentState;
 
 /// Runs a relayed `get_review_feedback`; `current` is the object's saved state, read by the
 /// shell (a read failure there is the shell's storage message).

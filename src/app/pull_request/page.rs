@@ -21,11 +21,12 @@ use crate::http::HttpReply;
 use crate::ports::github::GitHubTransport;
 use crate::ports::pull_request::Surroundings;
 use crate::ports::sql::{Sql, SqlError};
+use crate::review::model::saved::{DocumentKind, SavedRecord};
+use crate::review::model::snapshot::SnapshotFile;
+use crate::review::model::ticks::{ReviewerState, TickRow};
 use crate::review::order::{checklist_ids, Order};
 use crate::router::PullPath;
-use crate::tools::get_pull_request::SnapshotFile;
 use crate::tools::relay::reviewer::CSRF_COOKIE_HEADER;
-use crate::tools::saved::{DocumentKind, ReviewerState, SavedRecord, TickRow};
 use crate::web::review_page::discussion::{Discussion, Forms};
 use crate::web::{review_page, review_state};
 

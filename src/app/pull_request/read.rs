@@ -23,14 +23,15 @@ use crate::mcp::dispatch::ToolResult;
 use crate::ports::github::GitHubTransport;
 use crate::ports::pull_request::Surroundings;
 use crate::review::hints::{self, project::Project};
+use crate::review::model::saved::CurrentState;
+use crate::review::model::snapshot::Snapshot;
 use crate::router::PullPath;
 use crate::tools::conventions;
 use crate::tools::get_pull_request as gpr;
 use crate::tools::get_pull_request::listing;
 use crate::tools::get_pull_request::listing::{listing_key, Listing};
-use crate::tools::get_pull_request::{build_snapshot_in, snapshot_key, snapshot_text, Snapshot};
+use crate::tools::get_pull_request::{build_snapshot_in, snapshot_key, snapshot_text};
 use crate::tools::relay::RelayedCall;
-use crate::tools::saved::CurrentState;
 
 /// How long a snapshot is kept: it never changes, this only bounds storage.
 const SNAPSHOT_TTL_SECONDS: u64 = 30 * 24 * 60 * 60;
@@ -574,11 +575,7 @@ struct Pulled<'a> {
 impl<'a> Pulled<'a> {
     /// The result's inputs: `snapshot` gives the files and flags, `facts_from` the files a saved
     /// order's suggestions are checked against (the same snapshot, or a listing's lean copy).
-    fn inputs(
-        &self,
-        snapshot: &'a gpr::Snapshot,
-        facts_from: &gpr::Snapshot,
-    ) -> gpr::ResultInputs<'a> {
+    fn inputs(&self, snapshot: &'a Snapshot, facts_from: &Snapshot) -> gpr::ResultInputs<'a> {
         // Called only when an order is saved: the facts are built then.
         let suggestions = |body: &serde_json::Value| {
             let facts = crate::tools::save_reading_order::facts_from_snapshot(facts_from);

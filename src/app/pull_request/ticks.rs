@@ -22,9 +22,10 @@ use crate::http::HttpReply;
 use crate::ports::github::GitHubTransport;
 use crate::ports::pull_request::Surroundings;
 use crate::ports::sql::SqlError;
+use crate::review::model::ticks::TickResult;
+use crate::review::model::ticks::{TickOutcome, MAX_TICKS_PER_PERSON};
 use crate::review::order::Order;
-use crate::tools::relay::reviewer::{results_json, TickResult};
-use crate::tools::saved::{TickOutcome, MAX_TICKS_PER_PERSON};
+use crate::tools::relay::reviewer::results_json;
 use crate::web::review_state;
 use crate::web::tick_batch::{self, MAX_BATCH_ITEMS, NOT_ON_PAGE};
 

@@ -9,7 +9,8 @@ use crate::oauth::clients::{ClientKind, ClientRecord};
 use crate::oauth::github_flow::GitHubTokens;
 use crate::oauth::grants::CodeRecord;
 use crate::person_data::TickedList;
-use crate::tools::saved::{CurrentState, ReviewerState, SaveOutcome, TickReply};
+use crate::review::model::saved::{CurrentState, SaveOutcome};
+use crate::review::model::ticks::{ReviewerState, TickReply};
 
 fn read<T: serde::de::DeserializeOwned>(text: &str) -> T {
     decode(text).unwrap_or_else(|error| panic!("{error}: {text}"))

@@ -15,11 +15,11 @@ use crate::app::pull_request::read::{self as pull_read, Files, PullRead};
 use crate::errors;
 use crate::mcp::dispatch::ToolResult;
 use crate::review::diagram::diagram_counts;
+use crate::review::model::saved::{DocumentKind, SaveOutcome, SaveRequest};
 use crate::review::order::{next_step, order_counts, suggest};
 use crate::tools::relay::RelayedCall;
 use crate::tools::save_document::{checked, Document, Words};
 use crate::tools::save_reading_order::{self as save, SaveTarget};
-use crate::tools::saved::{DocumentKind, SaveOutcome, SaveRequest};
 
 /// The message when the write's outcome is unknown.
 const STORE_FAILED: &str = "LogiKFlow could not confirm the save (storage unavailable). In a minute, call get_pull_request: if the version moved past your base_version, this save went through; otherwise retry it.";

@@ -18,8 +18,8 @@ use crate::app::pull_request::read::{self as pull_read, Files};
 use crate::errors;
 use crate::mcp::catalog::ToolName;
 use crate::mcp::dispatch::ToolResult;
+use crate::review::model::saved::{DocumentKind, SavedRecord};
 use crate::tools::relay::{self, RelayedCall};
-use crate::tools::saved::{DocumentKind, SavedRecord};
 use crate::tools::views::{answer, ViewCall, ViewData};
 
 /// The message when this object's storage can't be read.

@@ -96,8 +96,8 @@ impl Route {
     }
 }
 
-// Moved to review::model; kept for store/app until they import it.
-pub use crate::review::model::ticks::{TickItem, TickResult};
+// The domain types this module shapes (issue #37: they live in `review::model`).
+use crate::review::model::ticks::{TickItem, TickResult};
 
 /// A reviewer route for the object to run, with what it needs of the viewer. The viewer was
 /// authenticated by the Worker; the object only acts as them.

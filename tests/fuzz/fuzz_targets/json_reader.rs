@@ -19,7 +19,8 @@ use logikflow::review::diagram::Diagram;
 use logikflow::review::order::Order;
 use logikflow::tools::get_pull_request::listing::Listing;
 use logikflow::tools::get_pull_request::snapshot_text::{read_cached, read_json, write_cached};
-use logikflow::tools::saved::{CurrentState, ReviewerState, SaveOutcome};
+use logikflow::review::model::saved::{CurrentState, SaveOutcome};
+use logikflow::review::model::ticks::ReviewerState;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {

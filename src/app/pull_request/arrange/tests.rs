@@ -7,8 +7,8 @@ use serde_json::{json, Value};
 use super::arrange;
 use crate::app::pull_request::test_support::{block_on, Scripted, World};
 use crate::http::HttpReply;
+use crate::review::model::saved::{DocumentKind, SaveOutcome, SaveRequest};
 use crate::tools::relay::reviewer::CSRF_COOKIE_HEADER;
-use crate::tools::saved::{DocumentKind, SaveOutcome, SaveRequest};
 
 fn order(paths: &[&str]) -> Value {
     let files: Vec<Value> = paths.iter().map(|path| json!({ "path": path })).collect();

@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::Records;
 use crate::person_data::MAX_VERSIONS;
 use crate::ports::sql::{Sql, SqlError, SqlValue};
-use crate::tools::saved::{
+use crate::review::model::saved::{
     decide_save, CurrentState, DocumentKind, SaveOutcome, SaveRequest, SavedRecord, VersionSummary,
 };
 

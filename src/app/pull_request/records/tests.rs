@@ -13,9 +13,8 @@ use crate::ports::clock::FixedClock;
 use crate::ports::sql::native::MemorySql;
 use crate::ports::sql::Sql;
 use crate::review::drafts::{Draft, DraftDelete, DraftPut, PutOutcome, MAX_DRAFTS_PER_PERSON};
-use crate::tools::saved::{
-    DocumentKind, SaveOutcome, SaveRequest, TickOutcome, TickRow, MAX_TICKS_PER_PERSON,
-};
+use crate::review::model::saved::{DocumentKind, SaveOutcome, SaveRequest};
+use crate::review::model::ticks::{TickOutcome, TickRow, MAX_TICKS_PER_PERSON};
 
 fn save(kind: DocumentKind, base_version: u64, n: u64) -> SaveRequest {
     SaveRequest {

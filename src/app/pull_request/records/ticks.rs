@@ -17,7 +17,7 @@ use super::{Count, Records, Returned};
 use crate::person_data::TICK_RETENTION_SECONDS;
 use crate::ports::clock::Clock;
 use crate::ports::sql::{Sql, SqlError};
-use crate::tools::saved::{TickOutcome, TickReply, TickRow, MAX_TICKS_PER_PERSON};
+use crate::review::model::ticks::{TickOutcome, TickReply, TickRow, MAX_TICKS_PER_PERSON};
 
 /// The most heads whose change ids are kept: enough for "since your last visit" across many
 /// pushes, bounded so a busy pull request's object doesn't grow without limit.

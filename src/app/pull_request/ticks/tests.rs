@@ -7,8 +7,9 @@ use serde_json::json;
 use super::tick_batch;
 use crate::app::pull_request::records::Tick;
 use crate::app::pull_request::test_support::{block_on, ScriptedGitHub, World};
-use crate::tools::relay::reviewer::{read_results, TickResult};
-use crate::tools::saved::MAX_TICKS_PER_PERSON;
+use crate::review::model::ticks::TickResult;
+use crate::review::model::ticks::MAX_TICKS_PER_PERSON;
+use crate::tools::relay::reviewer::read_results;
 use crate::web::tick_batch::{MAX_BATCH_ITEMS, NOT_ON_PAGE};
 
 /// Ticks as `person` and reads the results.
