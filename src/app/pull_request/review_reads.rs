@@ -50,15 +50,22 @@ pub async fn threads<T: GitHubTransport>(
     if comments == 0 {
         return Vec::new();
     }
+    try_threads(github, pull).await.unwrap_or_else(|error| {
+        console.warn(&format!("reading review threads failed: {error}"));
+        Vec::new()
+    })
+}
+
+/// The review threads GitHub lists for the pull request, or why it didn't list them: for a
+/// route that must tell "not a thread of this pull request" from "GitHub didn't answer".
+pub async fn try_threads<T: GitHubTransport>(
+    github: &GitHub<'_, T>,
+    pull: &PullPath,
+) -> Result<Vec<graphql::Thread>, String> {
     let body = graphql::threads_request(&pull.owner, &pull.repo, pull.number);
-    match github.post(crate::github::graphql::PATH, &body).await {
-        Ok(text) => graphql::threads(&text).unwrap_or_else(|error| {
-            console.warn(&format!("reading review threads failed: {error}"));
-            Vec::new()
-        }),
-        Err(error) => {
-            console.warn(&format!("reading review threads failed: {error}"));
-            Vec::new()
-        }
-    }
+    let text = github
+        .post(crate::github::graphql::PATH, &body)
+        .await
+        .map_err(|error| error.to_string())?;
+    graphql::threads(&text).map_err(|error| error.to_string())
 }

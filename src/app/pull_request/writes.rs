@@ -18,7 +18,7 @@
 
 use super::object::{Object, Storage, Viewer};
 use super::read::PullRead;
-use super::review_reads::threads;
+use super::review_reads::try_threads;
 use crate::github::api::RepoPath;
 use crate::github::reviews::{self as gh, graphql, Anchor, Event, Refusal};
 use crate::http::HttpReply;
@@ -39,6 +39,7 @@ const DRAFTS_UNAVAILABLE: &str =
 const DRAFT_NOT_YOURS: &str = "Nothing was deleted: you hold no draft with this id on this pull request (it may have been sent or deleted meanwhile). Reload the page.";
 
 /// Resolving a thread id that isn't one of this pull request's threads (issue 36).
+const THREADS_UNREAD: &str = "Nothing was sent: GitHub didn't list this pull request's review threads just now, so LogiKFlow couldn't check the thread is one of them. Try again in a moment.";
 const THREAD_NOT_HERE: &str = "Nothing was sent: this thread is not one of this pull request's review threads as GitHub lists them. Reload the page and use the thread's own Resolve button.";
 
 /// Runs a review write the Worker checked the shape of.
@@ -434,13 +435,18 @@ impl<St: Storage, P: Surroundings, T: GitHubTransport> Ctx<'_, St, P, T> {
         // `graphql::MAX_THREADS`, the ones the page offers Resolve on); nothing is sent
         // otherwise (issue 36).
         let comments = self.read.pull.review_comments.map_or(1, |n| n as usize);
-        let threads = threads(
-            &self.object.platform,
-            self.viewer.github,
-            self.viewer.pull,
-            comments,
-        )
-        .await;
+        let threads = if comments == 0 {
+            Vec::new()
+        } else {
+            match try_threads(self.viewer.github, self.viewer.pull).await {
+                Ok(threads) => threads,
+                Err(error) => {
+                    let line = format!("reading review threads failed: {error}");
+                    self.object.platform.warn(&line);
+                    return Ok(self.answer.refuse(503, THREADS_UNREAD, None));
+                }
+            }
+        };
         if !threads.iter().any(|t| t.id == thread) {
             return Ok(self.answer.refuse(404, THREAD_NOT_HERE, None));
         }

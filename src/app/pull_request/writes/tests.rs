@@ -349,6 +349,29 @@ fn a_thread_of_another_pull_request_is_refused_and_nothing_sent() {
     );
 }
 
+/// A failed read of the thread list is said as such, not as "not this pull request's thread".
+#[test]
+fn a_thread_list_github_does_not_give_is_a_retry_not_a_refusal() {
+    let world = world_with_a_thread();
+    world
+        .github
+        .on("/graphql", [Scripted::status(502, "bad gateway")]);
+    let reply = post(
+        &world,
+        WRITER,
+        ReviewWrite::Thread,
+        "thread=PRRT_1&resolve=1&csrf=k",
+    );
+    assert_eq!(reply.status, 503, "{}", reply.body);
+    assert_eq!(body(&reply)["error"], super::THREADS_UNREAD);
+    assert!(
+        !sent(&world)
+            .iter()
+            .any(|(_, text)| text.contains("resolveReviewThread")),
+        "no mutation sent"
+    );
+}
+
 #[test]
 fn a_read_only_sign_in_sends_nothing_to_github() {
     let world = World::new();
