@@ -7,7 +7,7 @@
 //! Internal API (JSON over `fetch`, reached only through the Worker's binding):
 //! `POST /tool` [`RelayedCall::to_wire`] → an MCP tool's result (`tools::relay`: the object runs every
 //! tool that reads the pull request, so reading, decoding or building its snapshot is not the
-//! Worker's CPU; modules `tools` and `saves`, and `app::pull_request::read` for `get_pull_request`);
+//! Worker's CPU; the shell `tools`, the dispatch `app::pull_request::tools`);
 //! `POST /page`, `/diff`, `/context`, `/ticks/batch` [`ReviewerCall`] → the reviewer
 //! routes run here (`tools::relay::reviewer`; modules `page`, `diff`, `ticks`, each reading this
 //! object's orders, history, ticks, recorded heads and drafts straight from its storage);
@@ -29,7 +29,6 @@ use crate::tools::relay::reviewer::{ReviewerCall, Route as ReviewerRoute};
 use crate::tools::relay::{self, RelayedCall};
 
 mod reviewer;
-mod saves;
 mod tools;
 
 #[durable_object(fetch)]

@@ -48,9 +48,7 @@ const KNOWN_THICK_STORE: &[(&str, &str)] = &[
     ("store::pull_request::arrange", "issue #37 part A"),
     ("store::pull_request::diff", "issue #37 part A"),
     ("store::pull_request::reviewer", "issue #37 part A"),
-    ("store::pull_request::saves", "issue #37 part A"),
     ("store::pull_request::ticks", "issue #37 part A"),
-    ("store::pull_request::tools", "issue #37 part A"),
     ("store::pull_read", "issue #37 part A"),
     ("store::review_reads", "issue #37 part A"),
     ("store::drafts", "issue #37 part A"),
@@ -296,13 +294,7 @@ const NOT_FOR_SHELLS: &[&str] = &[
 const WIRE_FOR_SHELLS: &[&str] = &["tools::relay"];
 
 /// `store` modules that still do the application's work, each with why: the list only shrinks.
-const KNOWN_THICK_SHELLS: &[(&str, &str)] = &[
-    ("store::pull_request::saves", "the two saves, not yet moved"),
-    (
-        "store::pull_request::tools",
-        "the relayed tools' dispatch, not yet moved",
-    ),
-];
+const KNOWN_THICK_SHELLS: &[(&str, &str)] = &[];
 
 #[test]
 fn store_modules_are_thin_shells() {
