@@ -562,6 +562,23 @@ mod tests {
         );
     }
 
+    /// The descriptions an agent reads at the token endpoint (moved from the end-to-end test).
+    #[test]
+    fn token_refusals_say_what_was_wrong() {
+        let described = |error: Error| {
+            let reply = json_reply(&error);
+            serde_json::from_str::<serde_json::Value>(&reply.body).unwrap_or_default()
+                ["error_description"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string()
+        };
+        let missing = described(Error::MissingParameter("client_id"));
+        assert!(missing.contains("client_id"), "{missing}");
+        let pkce = described(Error::Grant(GrantError::PkceMismatch));
+        assert!(pkce.contains("code_verifier does not match"), "{pkce}");
+    }
+
     #[test]
     fn json_reply_is_not_cached() {
         let reply = json_reply(&Error::Grant(GrantError::CodeReused));
