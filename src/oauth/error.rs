@@ -551,6 +551,8 @@ mod tests {
         check(Error::Grant(GrantError::PkceMismatch), "invalid_grant", 400);
         check(Error::UnsupportedGrantType, "unsupported_grant_type", 400);
         check(Error::AccessDenied, "access_denied", 400);
+        // A consent form used twice (or too late): the page says so, with a 400.
+        check(Error::ConsentExpired, "invalid_request", 400);
         check(Error::CsrfFailed, "invalid_request", 403);
         check(Error::UnsupportedMediaType, "invalid_request", 415);
         check(
