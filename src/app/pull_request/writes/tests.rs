@@ -179,6 +179,8 @@ fn a_draft_is_changed_and_deleted_only_by_its_writer() {
         &format!("id={id}&action=delete&csrf=k"),
     );
     assert_eq!(again.status, 404);
+    assert_eq!(body(&again)["error"], super::DRAFT_NOT_YOURS);
+    assert!(body(&again).get("deleted").is_none());
 }
 
 #[test]
