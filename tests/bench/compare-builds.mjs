@@ -23,7 +23,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, sy
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { root, standinControl, startStack } from '../e2e/harness.mjs';
-import { OAUTH_VARS, webSignIn } from '../e2e/oauth-flow.mjs';
+import { OAUTH_VARS, signIn, webSignIn } from '../e2e/oauth-flow.mjs';
 import { fiftySections } from './cpu.mjs';
 
 const [buildArg, outArg] = process.argv.slice(2);
@@ -64,6 +64,7 @@ function normal(text) {
     .replace(/nonce="[^"]*"/g, 'nonce="NONCE"')
     .replace(/'nonce-[^']*'/g, "'nonce-NONCE'")
     .replace(/\b(lkf_[a-z_]+)=[^;\s,"]+/g, '$1=COOKIE')
+    .replace(/__Host-(lf_[a-z]+)_[0-9a-f]+=[^;\s,"]*/g, '__Host-$1_ID=COOKIE')
     .replace(/\b(lfa|lfr|lfk|lfc|gho|ghu|ghr)_[A-Za-z0-9_-]{8,}/g, '$1_TOKEN')
     .replace(/([?&](?:code|state|code_challenge)=)[^&"\s]+/g, '$1X');
 }
@@ -310,6 +311,11 @@ try {
 
   // ---- Web as signed-in people (not loopback's local user) ----------------------------
   await stack.restart({ LOCAL_DEV: '0' });
+  // The consent page of a first web sign-in (left unanswered).
+  const start = await fetch(`${stack.baseUrl}/signin?next=${encodeURIComponent('/settings')}`, { redirect: 'manual' });
+  const shown = await signIn(stack, new URL(start.headers.get('location'), stack.baseUrl), { login: 'maint' });
+  if (shown.consent) await record('web consent page', new Response(shown.consent.html, { status: shown.consent.response.status, headers: shown.consent.response.headers }));
+  else await record('web consent page (not shown)', new Response(JSON.stringify(shown.error ?? shown.redirect), { status: 599 }));
   for (const [login, write] of [['octo', true], ['reader', false], ['maint', false]]) {
     const session = await webSignIn(stack, login, '/settings', { write });
     const settings = await web(`${login} (write ${write}) settings`, '/settings', { headers: { cookie: session } });
@@ -354,7 +360,7 @@ const walk = (folder) => readdirSync(folder).flatMap((name) => {
 /** What differs between two runs in stored rows too: sealed secrets, ids, hashes, epoch times. */
 const stored = (text) => normal(text)
   .replace(/v1\.[A-Za-z0-9_-]{20,}/g, 'SEALED')
-  .replace(/"code_challenge":"[^"]*"/g, '"code_challenge":"X"')
+  .replace(/"(code_challenge|state)":"[^"]*"/g, '"$1":"X"')
   .replace(/\b[0-9a-f]{64}\b/g, 'HASH')
   .replace(/'[A-Za-z0-9_-]{22}'/g, "'ID'")
   .replace(/"[A-Za-z0-9_-]{22}"/g, '"ID"')
