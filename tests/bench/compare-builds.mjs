@@ -13,7 +13,9 @@
 //   diff -r OLD_OUT NEW_OUT
 //
 // Each run has its own stack (a fresh stand-in, so both builds see the same pull requests, and a
-// fresh state folder). Written with the stack's origins replaced (BASE, STANDIN), ISO times,
+// fresh state folder). Run both builds from the same commit of this checkout: the stand-in makes
+// logikflow/demo's pull requests on top of its HEAD, so a commit in between changes demo#3's
+// head and every answer that shows it. Written with the stack's origins replaced (BASE, STANDIN), ISO times,
 // CSRF tokens, nonces, session cookies, OAuth codes, states and tokens replaced by placeholders:
 // what differs between two runs of one build. OUT_DIR/answers/NNN-label.txt per request,
 // OUT_DIR/state/*.sql the stored rows (sqlite3 .dump), OUT_DIR/kv/* the KV values.
