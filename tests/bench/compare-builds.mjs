@@ -189,6 +189,21 @@ try {
     await tool(`${tag} get_pull_request after the saves`, 'get_pull_request', pull);
     await tool(`${tag} get_pull_request with patches`, 'get_pull_request', { ...pull, include_patches: true });
   }
+  // 3,000 files listed of 3,200 (big#2): the read, a 50-section order, the views, the page's windows.
+  {
+    const pull = { owner: 'logikflow', repo: 'big', number: 2 };
+    const read = await tool('big#2 get_pull_request', 'get_pull_request', pull);
+    if (read?.files) {
+      const sections = fiftySections(read.files.map((f) => f.path)).filter((x) => x.files.length > 0);
+      await tool('big#2 save_reading_order', 'save_reading_order', { ...pull, base_version: read.baseVersion, overview: 'Big.', sections });
+      await tool('big#2 show_reading_order', 'show_reading_order', pull);
+      await tool('big#2 view_reading_order', 'view_reading_order', pull);
+      await tool('big#2 get_pull_request after the save', 'get_pull_request', pull);
+    }
+    for (const query of ['', '?from=101&fragment=1', '?from=2901&fragment=1', '?view=left']) {
+      await web(`big#2 review page ${query}`, `/r/logikflow/big/pull/2${query}`);
+    }
+  }
   await tool('unknown pull request', 'get_pull_request', { owner: 'logikflow', repo: 'big', number: 999 });
   await tool('unknown repository', 'view_reading_order', { owner: 'logikflow', repo: 'nothing', number: 1 });
 
