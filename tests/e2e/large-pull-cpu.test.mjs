@@ -4,8 +4,8 @@
 // (tests/e2e/cpu-guard.mjs says why it is measured and not enforced by local workerd).
 //
 // Routes: the review page's first view after a push, a cached view, its first, a middle and the
-// last window of entries, a diff loaded on demand, a tick, the arrange editor's save, get_pull_request's first and repeat
-// read, and the agent's other tools (save_reading_order, show_reading_order, view_reading_order,
+// last window of entries, a diff loaded on demand, a tick, the arrange editor's save,
+// get_pull_request's first and repeat read, and the agent's other tools (save_reading_order, show_reading_order, view_reading_order,
 // view_change, view_diagram, save_diagram). Each is the median of three measurements of one request, so a slow spell on a
 // shared machine has to hit two of three to count; the profile counts only the isolate's own time,
 // so other load on the machine does not add to it.
