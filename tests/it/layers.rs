@@ -47,7 +47,6 @@ const KNOWN_THICK_STORE: &[(&str, &str)] = &[
     ),
     ("store::pull_request::arrange", "issue #37 part A"),
     ("store::pull_request::diff", "issue #37 part A"),
-    ("store::pull_request::reviewer", "issue #37 part A"),
     ("store::pull_request::ticks", "issue #37 part A"),
     ("store::pull_read", "issue #37 part A"),
     ("store::review_reads", "issue #37 part A"),
