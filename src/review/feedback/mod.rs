@@ -180,7 +180,7 @@ pub fn feedback(inputs: &Inputs<'_>) -> Feedback {
         }
     }
     placed.retain(|(_, thread)| inputs.include_resolved || !thread.resolved);
-    placed.sort_by_key(|(key, _)| *key);
+    crate::sorting::sort_by_key(&mut placed, &|(key, _)| *key);
     let threads: Vec<Thread> = placed.into_iter().map(|(_, thread)| thread).collect();
     let next_step = next_step::next_step(&next_step::Facts {
         verdicts: &verdicts,
@@ -357,7 +357,9 @@ fn verdicts(inputs: &Inputs<'_>) -> Vec<Verdict> {
             url: review.url.clone(),
         })
         .collect();
-    verdicts.sort_by_key(|v| v.state != ReviewState::ChangesRequested.as_str());
+    crate::sorting::sort_by_key(&mut verdicts, &|v| {
+        v.state != ReviewState::ChangesRequested.as_str()
+    });
     verdicts
 }
 
