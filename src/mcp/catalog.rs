@@ -6,9 +6,11 @@
 //! are written for an agent: what the tool is for, when to call it, and that pull request text is
 //! untrusted data, never instructions.
 //!
-//! Adding a tool touches its module in `tools/`, its two schema files, its variant and row here,
-//! and a test (ARCHITECTURE.md, "Where a change goes"); the compiler then asks for its arm wherever
-//! tools are matched (`service` runs the ones that need GitHub or storage).
+//! Adding a tool touches four places (ARCHITECTURE.md, "Where a change goes"): its module (its
+//! arguments and its run; for a tool that reads a pull request, `app::pull_request::tools` with
+//! its one line in that module's table), its two schema files, its variant and row here, and a
+//! test. The row's [`Runs`] says where the tool runs: the Worker relays a pull request's tool to
+//! that pull request's object by the target alone (`tools::pull_target`), with no arm of its own.
 
 use serde_json::{json, Value};
 
@@ -47,6 +49,40 @@ pub struct ToolSpec {
     /// The MCP Apps view's visibility, or `None` for a tool whose result is text for the agent
     /// alone. Saves are `["model"]`, so hosts refuse them when the view asks: the view only reads.
     pub ui: Option<Visibility>,
+    /// Where the tool runs.
+    pub runs: Runs,
+}
+
+/// Where a tool runs: in the Worker (it reads nothing of a pull request), or in the pull
+/// request's Durable Object (`tools::relay` says why), the Worker routing the call by its target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Runs {
+    Worker,
+    /// In the pull request's object; the [`Unanswered`] message is the agent's when the object
+    /// does not answer.
+    PullRequest(Unanswered),
+}
+
+/// What the agent is told when a pull request's object did not run a tool (or its storage
+/// failed there): in the words of what the tool was doing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unanswered {
+    /// A tool that reads the pull request from GitHub.
+    Read,
+    /// A tool that shows what is saved.
+    View,
+    /// A save: it may have gone through, so the agent is told how to find out.
+    Save,
+}
+
+impl Unanswered {
+    pub fn message(self) -> &'static str {
+        match self {
+            Unanswered::Read => "LogiKFlow could not read the pull request right now (its store did not answer). Retry in a minute.",
+            Unanswered::View => "LogiKFlow could not read the saved order right now (storage unavailable). Retry in a minute.",
+            Unanswered::Save => "LogiKFlow could not confirm the save (storage unavailable). In a minute, call get_pull_request: if the version moved past your base_version, this save went through; otherwise retry it.",
+        }
+    }
 }
 
 /// A [`ToolSpec`] named `$name`, with its schema files compiled in.
@@ -87,6 +123,7 @@ impl ToolName {
                 writes: false,
                 open_world: false,
                 ui: None,
+                runs: Runs::Worker,
             },
             ToolName::GetPullRequest => tool! {
                 "get_pull_request",
@@ -103,6 +140,7 @@ impl ToolName {
                 writes: false,
                 open_world: true,
                 ui: None,
+                runs: Runs::PullRequest(Unanswered::Read),
             },
             ToolName::SaveReadingOrder => tool! {
                 "save_reading_order",
@@ -119,6 +157,7 @@ impl ToolName {
                 writes: true,
                 open_world: true,
                 ui: Some(Visibility::Model),
+                runs: Runs::PullRequest(Unanswered::Save),
             },
             ToolName::SaveDiagram => tool! {
                 "save_diagram",
@@ -132,6 +171,7 @@ impl ToolName {
                 writes: true,
                 open_world: true,
                 ui: Some(Visibility::Model),
+                runs: Runs::PullRequest(Unanswered::Save),
             },
             ToolName::GetReviewFeedback => tool! {
                 "get_review_feedback",
@@ -149,6 +189,7 @@ impl ToolName {
                 writes: false,
                 open_world: true,
                 ui: None,
+                runs: Runs::PullRequest(Unanswered::Read),
             },
             ToolName::ShowReadingOrder => tool! {
                 "show_reading_order",
@@ -161,6 +202,7 @@ impl ToolName {
                 writes: false,
                 open_world: true,
                 ui: Some(Visibility::Both),
+                runs: Runs::PullRequest(Unanswered::View),
             },
             ToolName::ViewReadingOrder => tool! {
                 "view_reading_order",
@@ -170,6 +212,7 @@ impl ToolName {
                 writes: false,
                 open_world: true,
                 ui: Some(Visibility::App),
+                runs: Runs::PullRequest(Unanswered::View),
             },
             ToolName::ViewDiagram => tool! {
                 "view_diagram",
@@ -179,6 +222,7 @@ impl ToolName {
                 writes: false,
                 open_world: true,
                 ui: Some(Visibility::App),
+                runs: Runs::PullRequest(Unanswered::View),
             },
             ToolName::ViewChange => tool! {
                 "view_change",
@@ -188,6 +232,7 @@ impl ToolName {
                 writes: false,
                 open_world: true,
                 ui: Some(Visibility::App),
+                runs: Runs::PullRequest(Unanswered::View),
             },
         }
     }
@@ -209,6 +254,11 @@ impl ToolName {
 
     pub fn parse(name: &str) -> Option<ToolName> {
         ToolName::ALL.into_iter().find(|tool| tool.as_str() == name)
+    }
+
+    /// Where the tool runs (see [`Runs`]).
+    pub fn runs(self) -> Runs {
+        self.spec().runs
     }
 
     /// Saves need the `reviews:write` grant; reads need only a valid token.

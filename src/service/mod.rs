@@ -12,22 +12,21 @@ mod saved_store;
 mod settings;
 mod web_session;
 
+use crate::app::pull_request::calls as reviewer;
+use crate::app::pull_request::tools as relayed;
 use crate::body::Capped;
 use crate::config::Config;
 use crate::http::{is_loopback_host, origin_of, Headers, HttpReply};
 use crate::log;
-use crate::mcp::catalog::ToolName;
+use crate::mcp::catalog::Runs;
 use crate::mcp::dispatch::{self, Era, Outcome, ToolRequest, ToolResult};
 use crate::mcp::transport::{self, RequestParts};
 use crate::oauth::challenge::{self, Refusal};
-use crate::review::model::saved::DocumentKind;
 use crate::router::Route;
 use crate::tools::caller::Caller;
-use crate::tools::get_pull_request as gpr;
 use crate::tools::ordering_guide::get_ordering_guide;
-use crate::tools::relay::{reviewer, RelayedCall};
-use crate::tools::save_document;
-use crate::tools::views::ViewCall;
+use crate::tools::pull_target::PullTarget;
+use crate::tools::relay::RelayedCall;
 use crate::web;
 
 /// Handles one request to the Worker, on the route the entry found for it (`router::route`).
@@ -185,13 +184,13 @@ async fn mcp_message(
     };
     Ok(match dispatch::dispatch(parts.headers, &body) {
         Outcome::Reply(reply) => reply,
-        Outcome::Tool(mut request) => {
+        Outcome::Tool(request) => {
             log::note(|record| record.tool = Some(request.tool.as_str()));
             if request.tool.writes() && !caller.may_write {
                 log::error("insufficient_scope");
                 return Ok(challenge::insufficient_scope_reply(base_url, &request.id));
             }
-            let result = run_tool(&mut request, &body, &caller, env, base_url).await;
+            let result = run_tool(&request, &body, &caller, env, base_url).await;
             if matches!(result, ToolResult::Error(_)) {
                 log::error("tool_error");
             }
@@ -306,51 +305,28 @@ fn local_caller(headers: &Headers, host: &str, config: &Config) -> Option<Caller
     })
 }
 
-/// Runs a tool. Every tool but the guide reads the pull request, and runs in its Durable
-/// Object (`tools::relay` says why): its arguments are checked here first, so a bad call costs
-/// no object request, then the object runs the tool (its arguments read from `rpc_body`, the
-/// `tools/call` as it came) and its answer is framed here.
+/// Runs a tool. A tool that reads nothing of a pull request (the guide) runs here; every other
+/// runs in its pull request's Durable Object (`tools::relay` says why), which this routes by the
+/// call's target alone (`tools::pull_target`), whatever the tool: a call whose target is wrong is
+/// answered here with the tool's own message (`app::pull_request::tools::refusal`), so it costs
+/// no object request; the object reads the rest of the arguments, once, from `rpc_body` (the
+/// `tools/call` as it came), runs the tool, and its answer is framed here.
 async fn run_tool(
-    request: &mut ToolRequest,
+    request: &ToolRequest,
     rpc_body: &[u8],
     caller: &Caller,
     env: &Env,
     base_url: &str,
 ) -> ToolResult {
-    let checked = match request.tool {
-        ToolName::GetOrderingGuide => return get_ordering_guide(base_url),
-        ToolName::GetPullRequest => gpr::parse_args(&request.arguments)
-            .map(|args| ((args.owner, args.repo, args.number), Failure::Read)),
-        ToolName::GetReviewFeedback => {
-            crate::tools::get_review_feedback::parse_args(&request.arguments)
-                .map(|args| ((args.owner, args.repo, args.number), Failure::Read))
-        }
-        ToolName::SaveReadingOrder | ToolName::SaveDiagram => {
-            let kind = match request.tool {
-                ToolName::SaveDiagram => DocumentKind::Diagram,
-                _ => DocumentKind::Order,
-            };
-            // Taken: the object reads the arguments from the body as it came.
-            let arguments = std::mem::take(&mut request.arguments);
-            save_document::checked_target_of(kind, arguments)
-                .map(|target| ((target.owner, target.repo, target.number), Failure::Save))
-        }
-        ToolName::ShowReadingOrder
-        | ToolName::ViewReadingOrder
-        | ToolName::ViewDiagram
-        | ToolName::ViewChange => match ViewCall::parse(request.tool, &request.arguments) {
-            Some(Ok(call)) => {
-                let target = call.target();
-                let pull = (target.owner.clone(), target.repo.clone(), target.number);
-                Ok((pull, Failure::View))
-            }
-            Some(Err(message)) => Err(message),
-            None => Err("Unknown view tool".into()),
-        },
+    let unanswered = match request.tool.runs() {
+        Runs::Worker => return get_ordering_guide(base_url),
+        Runs::PullRequest(unanswered) => unanswered,
     };
-    let ((owner, repo, number), failure) = match checked {
-        Ok(checked) => checked,
-        Err(message) => return ToolResult::Error(message),
+    let Some(target) = PullTarget::of(&request.arguments) else {
+        return ToolResult::Error(
+            relayed::refusal(request.tool, &request.arguments)
+                .unwrap_or_else(|| "The request is invalid".into()),
+        );
     };
     // Parsed as UTF-8 by dispatch already; the object reads the arguments from it.
     let Ok(rpc_body) = std::str::from_utf8(rpc_body) else {
@@ -365,30 +341,11 @@ async fn run_tool(
         login: caller.login.clone(),
         client: client_name(request, caller),
     };
-    match saved_store::run_tool(env, (&owner, &repo, number), &call, rpc_body).await {
+    match saved_store::run_tool(env, target.path(), &call, rpc_body).await {
         Ok(result) => result,
         Err(error) => {
             worker::console_error!("the pull request's object did not run the tool: {error}");
-            ToolResult::Error(failure.message().into())
-        }
-    }
-}
-
-/// Which message says the pull request's object did not answer: a tool's own, as before the
-/// object ran it.
-enum Failure {
-    Read,
-    View,
-    Save,
-}
-
-impl Failure {
-    fn message(&self) -> &'static str {
-        match self {
-            Failure::Read => "LogiKFlow could not read the pull request right now (its store did not answer). Retry in a minute.",
-            Failure::View => "LogiKFlow could not read the saved order right now (storage unavailable). Retry in a minute.",
-            // The save may have gone through: the agent is told how to find out.
-            Failure::Save => "LogiKFlow could not confirm the save (storage unavailable). In a minute, call get_pull_request: if the version moved past your base_version, this save went through; otherwise retry it.",
+            ToolResult::Error(unanswered.message().into())
         }
     }
 }

@@ -10,8 +10,9 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::arguments::{flag, pull_number, repo_part, unknown_keys, Problems};
+use super::arguments::{flag, unknown_keys, Problems};
 use super::get_pull_request::review_url;
+use super::pull_target::{self, PullTarget};
 use crate::github::api::PullRequest;
 use crate::github::review_threads::Review;
 use crate::review::feedback::{feedback, Feedback, FileAtHead, Inputs};
@@ -32,16 +33,21 @@ pub struct Args {
 impl Args {
     /// `owner/repo#number`, as messages name the pull request.
     pub fn label(&self) -> String {
-        format!("{}/{}#{}", self.owner, self.repo, self.number)
+        pull_target::label(&self.owner, &self.repo, self.number)
     }
 }
 
 pub fn parse_args(args: &Map<String, Value>) -> Result<Args, String> {
     let mut problems = Problems::default();
+    let PullTarget {
+        owner,
+        repo,
+        number,
+    } = PullTarget::read(args, &mut problems);
     let parsed = Args {
-        owner: repo_part(args, "owner", &mut problems),
-        repo: repo_part(args, "repo", &mut problems),
-        number: pull_number(args, &mut problems),
+        owner,
+        repo,
+        number,
         include_resolved: flag(args, "include_resolved", false, &mut problems),
     };
     unknown_keys(

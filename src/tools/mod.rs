@@ -10,6 +10,7 @@ pub mod conventions;
 pub mod get_pull_request;
 pub mod get_review_feedback;
 pub mod ordering_guide;
+pub mod pull_target;
 pub mod relay;
 pub mod save_document;
 pub mod save_reading_order;

@@ -13,8 +13,9 @@
 //! object holds the saved orders, so a call is one object request that reads them from its own
 //! storage, builds a new head's snapshot once however many calls arrive together
 //! (`app::pull_request::read::ReadMemo`), and writes a save with no request in between; the Worker
-//! only checks the caller, their rate limit and the arguments' shape (a bad call costs no
-//! object request), forwards, and frames the answer.
+//! only checks the caller, their rate limit and the call's target (`tools::pull_target`: a wrong
+//! one costs no object request), forwards, and frames the answer. The object reads the
+//! arguments once and runs the tool (`app::pull_request::tools`, one dispatch).
 //!
 //! The wire, internal to the deployment (the object is reached only through the Worker's
 //! binding): `POST` [`PATH`] with [`RelayedCall::to_wire`]'s body; the reply's body is the answer and its
@@ -25,8 +26,6 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use crate::mcp::dispatch::ToolResult;
-
-pub mod reviewer;
 
 /// The header naming the kind of answer.
 pub const RESULT_HEADER: &str = "x-result";
@@ -44,7 +43,8 @@ pub const PATH: &str = "/tool";
 pub struct RelayedCall {
     /// The tool's name, as the agent called it.
     pub tool: String,
-    /// The tool's arguments as the agent sent them (checked again by the object: same code).
+    /// The tool's arguments as the agent sent them, read into the tool's typed arguments once,
+    /// by the object (`app::pull_request::tools`); the Worker read only their target.
     /// Not in the call's line of the wire: read from the `tools/call` body that follows it.
     #[serde(skip)]
     pub arguments: Map<String, Value>,

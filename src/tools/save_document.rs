@@ -1,11 +1,11 @@
 //! The document a save carries (an order or a diagram), the words its messages use, and the
 //! check of a save's arguments that needs no pull request: the two save tools share one path
-//! (`store::pull_request::saves`), and what differs between them is chosen here by the
+//! (`app::pull_request::saves`), and what differs between them is chosen here by the
 //! [`DocumentKind`], as values rather than type parameters, so the path is written once.
 //!
-//! Why its own module: the Worker checks a save's arguments ([`checked`]) before asking the
-//! pull request's object to run it, so a bad call costs no object request; the object runs
-//! the same check again and the rest of the save (`tools::relay`).
+//! Why its own module: a save's arguments are read once, in the pull request's object
+//! ([`checked`], before any GitHub request); the Worker reads only their target
+//! (`tools::pull_target`), and this same check words its refusal when that is wrong.
 
 use serde_json::{Map, Value};
 
@@ -123,26 +123,6 @@ pub fn checked(
     }
 }
 
-/// [`checked`]'s answer about `args`, taking them rather than copying them, for the Worker,
-/// which forwards the call as it came and needs only the target (a 3,000-file order's
-/// arguments are a large tree to copy).
-pub fn checked_target_of(
-    kind: DocumentKind,
-    mut args: Map<String, Value>,
-) -> Result<SaveTarget, String> {
-    if kind == DocumentKind::Diagram {
-        return checked(kind, &args).map(|(_, target)| target);
-    }
-    let mut target = Map::new();
-    for key in save::TARGET_KEYS {
-        if let Some(value) = args.remove(key) {
-            target.insert(key.into(), value);
-        }
-    }
-    let problems = order_shape(&Value::Object(args)).err().unwrap_or_default();
-    save::checked_target(&target, problems, Words::of(kind).invalid)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -164,22 +144,6 @@ mod tests {
         let repo = message.find("repo").unwrap_or(usize::MAX);
         let sections = message.find("sections").unwrap_or(0);
         assert!(repo < sections, "{message}");
-    }
-
-    #[test]
-    fn the_workers_check_answers_as_the_objects() {
-        for text in [
-            r#"{"owner":"acme"}"#,
-            r#"{"owner":"acme","repo":"app","number":1,"base_version":0,"sections":[]}"#,
-            r#"{"owner":"acme","repo":"app","number":1,"base_version":0,"sections":[{"title":"A","files":[{"path":"a.rs"}]}]}"#,
-            r#"{"owner":"acme","repo":"app","number":"x","sections":"y","extra":1}"#,
-            r#"{"owner":"acme","repo":"app","number":1,"base_version":0,"diagram":{"nodes":[]}}"#,
-        ] {
-            for kind in [DocumentKind::Order, DocumentKind::Diagram] {
-                let whole = checked(kind, &args(text)).map(|(_, target)| target);
-                assert_eq!(checked_target_of(kind, args(text)), whole, "{text}");
-            }
-        }
     }
 
     #[test]

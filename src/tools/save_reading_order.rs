@@ -3,12 +3,13 @@
 //! access and conflicts, and the result shapes.
 //!
 //! Validation itself lives in `review::order` and `review::diagram`; the path both saves take runs
-//! in the pull request's Durable Object (`store::pull_request::saves`, `tools::relay`).
+//! in the pull request's Durable Object (`app::pull_request::saves`, `tools::relay`).
 
 use serde_json::{json, Map, Value};
 
-use super::arguments::{pull_number, repo_part, version, Problems};
+use super::arguments::{version, Problems};
 use super::get_pull_request::review_url;
+use super::pull_target::{self, PullTarget};
 use crate::review::files::FileStatus;
 use crate::review::hints::FileHints;
 use crate::review::model::saved::VersionSummary;
@@ -28,7 +29,7 @@ pub struct SaveTarget {
 
 impl SaveTarget {
     pub fn label(&self) -> String {
-        format!("{}/{}#{}", self.owner, self.repo, self.number)
+        pull_target::label(&self.owner, &self.repo, self.number)
     }
 }
 
@@ -43,10 +44,15 @@ pub fn checked_target(
     prefix: &str,
 ) -> Result<SaveTarget, String> {
     let mut problems = Problems::default();
+    let PullTarget {
+        owner,
+        repo,
+        number,
+    } = PullTarget::read(args, &mut problems);
     let target = SaveTarget {
-        owner: repo_part(args, "owner", &mut problems),
-        repo: repo_part(args, "repo", &mut problems),
-        number: pull_number(args, &mut problems),
+        owner,
+        repo,
+        number,
         base_version: version(args, "base_version", &mut problems),
     };
     let mut problems = problems.into_vec();

@@ -5,15 +5,16 @@
 //! Also home of what the view's tools share: the target (`owner`, `repo`, `number` and an
 //! optional `version`), picking the saved version to show, and the messages when there is none.
 //!
-//! What not: no GitHub or storage access (the adapter, `store::pull_request::tools`, reads both
+//! What not: no GitHub or storage access (the object, `app::pull_request::tools`, reads both
 //! and hands the records in); no order content in the result: the view asks `view_reading_order` for that, so
 //! the model's context gets counts, not the notes.
 
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::arguments::{optional_positive, pull_number, repo_part, unknown_keys, Problems};
+use super::arguments::{optional_positive, unknown_keys, Problems};
 use super::get_pull_request::review_url;
+use super::pull_target::{self, PullTarget};
 use crate::github::api::PullRequest;
 use crate::review::model::saved::{updated_by, SavedRecord};
 use crate::review::order::{order_counts, Order};
@@ -30,7 +31,7 @@ pub struct ViewTarget {
 impl ViewTarget {
     /// `owner/repo#number`, as messages name the pull request.
     pub fn label(&self) -> String {
-        format!("{}/{}#{}", self.owner, self.repo, self.number)
+        pull_target::label(&self.owner, &self.repo, self.number)
     }
 }
 
@@ -42,10 +43,15 @@ pub fn parse_target(
     extra: &[&str],
     problems: &mut Problems,
 ) -> ViewTarget {
+    let PullTarget {
+        owner,
+        repo,
+        number,
+    } = PullTarget::read(args, problems);
     let target = ViewTarget {
-        owner: repo_part(args, "owner", problems),
-        repo: repo_part(args, "repo", problems),
-        number: pull_number(args, problems),
+        owner,
+        repo,
+        number,
         version: if with_version {
             optional_positive(args, "version", problems)
         } else {

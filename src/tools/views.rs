@@ -1,7 +1,7 @@
 //! The MCP Apps tools as one family: `show_reading_order` and the view's app-only tools
 //! (`view_reading_order`, `view_diagram`, `view_change`) read the same things (the pull request
 //! as the caller sees it and what is saved for it), so the adapter reads them in one place
-//! (`store::pull_request::tools`, in the pull request's object) and this module decides what
+//! (`app::pull_request::tools`, in the pull request's object) and this module decides what
 //! each call needs and shapes its answer.
 //!
 //! Why one family: the four need the same reads, so one reader serves all four;

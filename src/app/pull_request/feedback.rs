@@ -22,22 +22,19 @@ use crate::mcp::dispatch::ToolResult;
 use crate::ports::github::GitHubTransport;
 use crate::ports::pull_request::Surroundings;
 use crate::review::model::saved::CurrentState;
-use crate::tools::get_review_feedback::{answer, parse_args, Sources};
+use crate::tools::get_review_feedback::{answer, Args, Sources};
 use crate::tools::relay::RelayedCall;
 
-/// Runs a relayed `get_review_feedback`; `current` is the object's saved state, read by the
-/// shell (a read failure there is the shell's storage message).
+/// Runs a relayed `get_review_feedback` with its arguments `args` read once
+/// (`app::pull_request::tools`); `current` is the object's saved state, read after GitHub's
+/// answers (a read failure there is the storage message).
 pub async fn review_feedback<T: GitHubTransport, P: Surroundings>(
     env: &P,
     memo: &ReadMemo,
     github: &GitHub<'_, T>,
-    call: &RelayedCall,
+    (args, call): (&Args, &RelayedCall),
     current: impl FnOnce() -> Result<CurrentState, ToolResult>,
 ) -> ToolResult {
-    let args = match parse_args(&call.arguments) {
-        Ok(args) => args,
-        Err(message) => return ToolResult::Error(message),
-    };
     let failed = |error| ToolResult::Error(errors::github_failure(&error, &args.label()));
     let pull = (args.owner.as_str(), args.repo.as_str(), args.number);
     let read = match read::read_in_object(env, memo, github, pull, Files::Whole).await {
@@ -53,7 +50,7 @@ pub async fn review_feedback<T: GitHubTransport, P: Surroundings>(
         Err(refusal) => return refusal,
     };
     ToolResult::Json(answer(&Sources {
-        args: &args,
+        args,
         base_url: &call.base_url,
         pull: &read.pull,
         snapshot: &read.snapshot,

@@ -76,7 +76,7 @@ pub enum Files {
 }
 
 /// The viewer's own GitHub read of the pull request with every file, as the pull request's
-/// object runs it for the reviewer routes (`tools::relay::reviewer`); or the message saying why
+/// object runs it for the reviewer routes (`calls`); or the message saying why
 /// GitHub would not show it ([`read_in_object`]).
 pub async fn read_as_viewer_in_object<T: GitHubTransport, P: Surroundings>(
     env: &P,
@@ -466,18 +466,15 @@ impl Drop for Building<'_> {
 }
 
 /// Runs a `get_pull_request` the Worker relayed, in the pull request's object, as the caller
-/// (`github`), whose saved state is `current` (`store::pull_request`, `POST /tool`; `tools::relay` says why).
+/// (`github`), with its arguments `args` read once (`app::pull_request::tools`), whose saved
+/// state is `current` (`store::pull_request`, `POST /tool`; `tools::relay` says why).
 pub async fn get_pull_request_in_object<T: GitHubTransport, P: Surroundings>(
     env: &P,
     memo: &ReadMemo,
     github: &GitHub<'_, T>,
-    call: RelayedCall,
+    (args, call): (&gpr::Args, &RelayedCall),
     current: CurrentState,
 ) -> ToolResult {
-    let args = match gpr::parse_args(&call.arguments) {
-        Ok(args) => args,
-        Err(message) => return ToolResult::Error(message),
-    };
     let base_url = call.base_url.as_str();
     let failed =
         |error: GitHubError| ToolResult::Error(errors::github_failure(&error, &args.label()));
@@ -486,7 +483,7 @@ pub async fn get_pull_request_in_object<T: GitHubTransport, P: Surroundings>(
         Err(error) => return failed(error),
     };
     let pulled = Pulled {
-        args: &args,
+        args,
         base_url,
         repository: &repository,
         pull: &pull,

@@ -193,8 +193,13 @@ fn get_pull_request(
         client: None,
     };
     let current = Default::default();
+    let args = crate::tools::get_pull_request::parse_args(&call.arguments).unwrap();
     let result = block_on(super::get_pull_request_in_object(
-        around, memo, client, call, current,
+        around,
+        memo,
+        client,
+        (&args, &call),
+        current,
     ));
     let text = match result {
         ToolResult::Json(text) | ToolResult::JsonQuoted { text, .. } => text,
