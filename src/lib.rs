@@ -20,6 +20,7 @@ pub mod ports;
 pub mod review;
 pub mod router;
 pub mod security;
+pub mod sorting;
 pub mod time;
 pub mod tools;
 pub mod unicode;

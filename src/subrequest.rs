@@ -91,6 +91,19 @@ pub async fn post_json<T: serde::de::DeserializeOwned>(
     path: &str,
     body: &str,
 ) -> Result<T> {
+    let text = post_for_text(env, binding, name, path, body).await?;
+    Ok(crate::json::decode(&text)?)
+}
+
+/// [`post_json`]'s request and status check, apart from its generic decoding so the wasm holds
+/// them once rather than once per decoded type.
+async fn post_for_text(
+    env: &Env,
+    binding: &str,
+    name: &str,
+    path: &str,
+    body: &str,
+) -> Result<String> {
     let reply = post_to_object(env, binding, name, path, body).await?;
     if reply.status != 200 {
         return Err(Error::RustError(format!(
@@ -98,7 +111,7 @@ pub async fn post_json<T: serde::de::DeserializeOwned>(
             reply.status, reply.body
         )));
     }
-    Ok(crate::json::decode(&reply.body)?)
+    Ok(reply.body)
 }
 
 async fn call_object(

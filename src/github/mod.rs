@@ -3,11 +3,13 @@
 //! GitHub transport port) and a wasm-only half (`fetch`) that sends one exchange over the Worker's
 //! fetch with a timeout. `graphql` builds the GraphQL
 //! request that reads several small files of a commit at once; `reviews` the requests that write
-//! a review (comments, replies, the verdict, resolving threads) and reads GitHub's refusals.
+//! a review (comments, replies, the verdict, resolving threads) and reads GitHub's refusals;
+//! `review_threads` reads the review threads and reviews back (GraphQL) for the page and the tools.
 
 pub mod api;
 pub mod client;
 #[cfg(target_arch = "wasm32")]
 pub mod fetch;
 pub mod graphql;
+pub mod review_threads;
 pub mod reviews;

@@ -7,7 +7,7 @@
 //! person, no approving one's own pull request, an App installed without write access to pull
 //! requests). The requests follow GitHub's REST API (`POST /pulls/{n}/reviews`,
 //! `POST /pulls/{n}/comments`, `POST /pulls/{n}/comments/{id}/replies`) and its GraphQL API
-//! (`pullRequest.reviewThreads`, `resolveReviewThread`, `unresolveReviewThread`), anchored by
+//! (`resolveReviewThread`, `unresolveReviewThread`; the threads are read in `review_threads`), anchored by
 //! `line`/`side` (and `start_line`/`start_side`), never the deprecated `position`.
 //! Bodies are written with serde's `Serialize` and answers read with its derived `Deserialize`.
 //!
@@ -278,51 +278,31 @@ impl Refusal {
 /// What the page says where the GitHub App may not write to pull requests.
 pub const NO_WRITE_ACCESS: &str = "GitHub refused: the LogiKFlow GitHub App was installed without write access to pull requests, so it can't send comments for you. Ask an owner of the repository to allow Pull requests: Read and write, or comment on GitHub.";
 
-/// GraphQL: the pull request's review threads with what the viewer may do, and the thread
-/// mutations (`ID`s are GraphQL's node ids).
+/// GraphQL: the thread mutations (`ID`s are GraphQL's node ids) and GitHub's problems in an
+/// answer; the threads themselves are read by `review_threads`.
 pub mod graphql {
     use serde::Deserialize;
     use serde_json::json;
 
     use crate::github::api::GitHubError;
 
-    /// Threads read at most: GitHub's page size. A pull request with more shows the rest
-    /// without Resolve buttons.
-    pub const MAX_THREADS: u32 = 100;
-
-    const THREADS: &str = "query($owner:String!,$name:String!,$number:Int!){repository(owner:$owner,name:$name){pullRequest(number:$number){reviewThreads(first:100){nodes{id isResolved viewerCanResolve viewerCanUnresolve viewerCanReply comments(first:1){nodes{databaseId}}}}}}}";
     const RESOLVE: &str =
         "mutation($id:ID!){resolveReviewThread(input:{threadId:$id}){thread{id isResolved}}}";
     const UNRESOLVE: &str =
         "mutation($id:ID!){unresolveReviewThread(input:{threadId:$id}){thread{id isResolved}}}";
-
-    pub fn threads_request(owner: &str, repo: &str, number: u64) -> String {
-        json!({"query": THREADS, "variables": {"owner": owner, "name": repo, "number": number}})
-            .to_string()
-    }
 
     pub fn resolve_request(thread: &str, resolve: bool) -> String {
         let query = if resolve { RESOLVE } else { UNRESOLVE };
         json!({"query": query, "variables": {"id": thread}}).to_string()
     }
 
-    /// One review thread as the page needs it.
-    #[derive(Debug, Clone, PartialEq, Eq)]
-    pub struct Thread {
-        pub id: String,
-        pub resolved: bool,
-        pub can_resolve: bool,
-        pub can_unresolve: bool,
-        pub can_reply: bool,
-        /// The REST id of its first comment: how a thread is matched to the comments listed.
-        pub first_comment: u64,
-    }
-
+    /// A GraphQL answer: its data, or the problems GitHub names (`review_threads` reads its
+    /// threads with it too).
     #[derive(Deserialize)]
-    struct Answer<T> {
-        data: Option<T>,
+    pub(crate) struct Answer<T> {
+        pub(crate) data: Option<T>,
         #[serde(default)]
-        errors: Vec<Problem>,
+        pub(crate) errors: Vec<Problem>,
     }
 
     #[derive(Deserialize)]
@@ -331,49 +311,6 @@ pub mod graphql {
         kind: String,
         #[serde(default)]
         message: String,
-    }
-
-    #[derive(Deserialize)]
-    struct ThreadsData {
-        repository: Option<RepositoryData>,
-    }
-    #[derive(Deserialize)]
-    #[serde(rename_all = "camelCase")]
-    struct RepositoryData {
-        pull_request: Option<PullData>,
-    }
-    #[derive(Deserialize)]
-    #[serde(rename_all = "camelCase")]
-    struct PullData {
-        review_threads: Nodes<ThreadNode>,
-    }
-    #[derive(Deserialize)]
-    struct Nodes<T> {
-        #[serde(default = "Vec::new")]
-        nodes: Vec<Option<T>>,
-    }
-    #[derive(Deserialize)]
-    #[serde(rename_all = "camelCase")]
-    struct ThreadNode {
-        id: String,
-        #[serde(default)]
-        is_resolved: bool,
-        #[serde(default)]
-        viewer_can_resolve: bool,
-        #[serde(default)]
-        viewer_can_unresolve: bool,
-        #[serde(default = "yes")]
-        viewer_can_reply: bool,
-        comments: Nodes<CommentNode>,
-    }
-    #[derive(Deserialize)]
-    #[serde(rename_all = "camelCase")]
-    struct CommentNode {
-        database_id: Option<u64>,
-    }
-
-    fn yes() -> bool {
-        true
     }
 
     pub(crate) fn refused(errors: &[Problem]) -> GitHubError {
@@ -385,36 +322,6 @@ pub mod graphql {
             Some("NOT_FOUND") => GitHubError::NotFound,
             _ => GitHubError::Forbidden(first.map(|p| p.message.clone()).unwrap_or_default()),
         }
-    }
-
-    /// Reads the answer to [`threads_request`].
-    pub fn threads(text: &str) -> Result<Vec<Thread>, GitHubError> {
-        let answer: Answer<ThreadsData> = serde_json::from_str(text)
-            .map_err(|e| GitHubError::Malformed(format!("graphql threads: {e}")))?;
-        let Some(pull) = answer
-            .data
-            .and_then(|d| d.repository)
-            .and_then(|r| r.pull_request)
-        else {
-            return Err(refused(&answer.errors));
-        };
-        Ok(pull
-            .review_threads
-            .nodes
-            .into_iter()
-            .flatten()
-            .filter_map(|node| {
-                let first = node.comments.nodes.into_iter().flatten().next()?;
-                Some(Thread {
-                    id: node.id,
-                    resolved: node.is_resolved,
-                    can_resolve: node.viewer_can_resolve,
-                    can_unresolve: node.viewer_can_unresolve,
-                    can_reply: node.viewer_can_reply,
-                    first_comment: first.database_id?,
-                })
-            })
-            .collect())
     }
 
     /// Reads the answer to [`resolve_request`]: the thread's new state, or why GitHub refused
@@ -573,28 +480,7 @@ mod tests {
     }
 
     #[test]
-    fn threads_are_read_from_graphql() {
-        let text = r#"{"data":{"repository":{"pullRequest":{"reviewThreads":{"nodes":[
-            {"id":"PRRT_1","isResolved":false,"viewerCanResolve":true,"viewerCanUnresolve":false,"viewerCanReply":true,"comments":{"nodes":[{"databaseId":11}]}},
-            {"id":"PRRT_2","isResolved":true,"viewerCanResolve":false,"viewerCanUnresolve":true,"comments":{"nodes":[]}},
-            null]}}}}}"#;
-        let threads = graphql::threads(text);
-        assert_eq!(
-            threads,
-            Ok(vec![graphql::Thread {
-                id: "PRRT_1".into(),
-                resolved: false,
-                can_resolve: true,
-                can_unresolve: false,
-                can_reply: true,
-                first_comment: 11,
-            }])
-        );
-        let hidden = r#"{"data":{"repository":null},"errors":[{"type":"NOT_FOUND","message":"Could not resolve"}]}"#;
-        assert_eq!(
-            graphql::threads(hidden),
-            Err(crate::github::api::GitHubError::NotFound)
-        );
+    fn threads_are_resolved_over_graphql() {
         let body = graphql::resolve_request("PRRT_1\"}", true);
         let value: serde_json::Value = serde_json::from_str(&body).unwrap_or_default();
         assert_eq!(value["variables"]["id"], "PRRT_1\"}");

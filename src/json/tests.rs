@@ -147,3 +147,20 @@ fn long_values_are_cut() {
 }
 
 mod stored;
+
+#[test]
+fn a_body_is_json_only_when_it_is_utf8_throughout() {
+    assert_eq!(
+        value(br#"{"a":"\u00e9","b":[1,2.5]}"#),
+        Some(json!({"a": "é", "b": [1, 2.5]}))
+    );
+    assert_eq!(value("{\"a\":\"é\"}".as_bytes()), Some(json!({"a": "é"})));
+    assert_eq!(
+        value(b"{\"a\":\"\xff\"}"),
+        None,
+        "not UTF-8 inside a string"
+    );
+    assert_eq!(value(b"{\"a\":1}\xff"), None, "not UTF-8 after the value");
+    assert_eq!(value(b"{\"a\":1} x"), None);
+    assert_eq!(value(b""), None);
+}

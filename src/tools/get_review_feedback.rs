@@ -1,7 +1,7 @@
 //! `get_review_feedback`: its arguments, and its answer from plain inputs (issue #38).
 //!
 //! The tool's body is [`answer`]: the pull request as read, its file snapshot, the latest saved
-//! order and the review GitHub gave (`graphql`, which reads it) in, the result's JSON out. The reads are
+//! order and the review GitHub gave (`github::review_threads` reads it) in, the result's JSON out. The reads are
 //! the adapter's (`store::pull_request::feedback`), so the body can be moved onto another
 //! dispatch without change; the rules are the review core's (`review::feedback`).
 //!
@@ -14,12 +14,12 @@ use super::arguments::{flag, unknown_keys, Problems};
 use super::get_pull_request::review_url;
 use super::pull_target::{self, PullTarget};
 use crate::github::api::PullRequest;
+use crate::github::review_threads::Review;
 use crate::review::feedback::{feedback, Feedback, FileAtHead, Inputs};
 use crate::review::model::saved::SavedRecord;
 use crate::review::model::snapshot::file_at_head;
 use crate::review::model::snapshot::Snapshot;
 use crate::review::order::Order;
-use graphql::Review;
 
 /// The tool's arguments.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -120,8 +120,6 @@ struct Answer<'a> {
     #[serde(flatten)]
     feedback: Feedback,
 }
-
-pub mod graphql;
 
 #[cfg(test)]
 mod tests;

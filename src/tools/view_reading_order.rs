@@ -22,9 +22,9 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::get_pull_request::review_url;
-use super::get_review_feedback::graphql::Review;
 use super::show_reading_order::{pull_state, ViewTarget};
 use crate::github::api::PullRequest;
+use crate::github::review_threads::Review;
 use crate::review::model::saved::{updated_by, SavedRecord};
 use crate::review::model::snapshot::{Snapshot, SnapshotChange, SnapshotFile};
 

@@ -9,10 +9,10 @@
 
 use serde_json::{Map, Value};
 
-use super::get_review_feedback::graphql::Review;
 use super::show_reading_order::{self as show, ViewTarget};
 use super::{view_change, view_diagram, view_reading_order};
 use crate::github::api::PullRequest;
+use crate::github::review_threads::Review;
 use crate::mcp::catalog::ToolName;
 use crate::review::model::saved::{CurrentState, SavedRecord};
 use crate::review::model::snapshot::Snapshot;

@@ -261,7 +261,7 @@ pub fn review_state(stored: &ReviewerState, files: &[SnapshotFile], head_sha: &s
                     .filter(|path| !current.contains_key(path.as_str()))
                     .cloned()
                     .collect();
-                left.sort();
+                crate::sorting::sort_by(&mut left, &Ord::cmp);
                 SinceVisit {
                     head_sha: sha,
                     known: true,

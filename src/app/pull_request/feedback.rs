@@ -4,7 +4,7 @@
 //! The reads, in order: the caller's own read of the repository and pull request with the file
 //! snapshot (`read::read_in_object`, as every relayed tool starts, so a pull request the caller
 //! can't see is GitHub's 404 and the same message as elsewhere), then one GraphQL request for the
-//! review threads and reviews ([`read_review`], `tools::get_review_feedback::graphql`), then the
+//! review threads and reviews ([`read_review`], `github::review_threads`), then the
 //! latest saved order, which the shell reads from its records and hands in. GitHub requests per
 //! call: 3 with the snapshot cached (repository, pull request, GraphQL), ceil(files/100) + 5 on a
 //! head never read before. [`read_review`] is also `view_reading_order`'s, for the open threads
@@ -17,11 +17,11 @@ use super::read::{self, Files, ReadMemo};
 use crate::errors;
 use crate::github::api::GitHubError;
 use crate::github::client::GitHub;
+use crate::github::review_threads::{self, Review};
 use crate::mcp::dispatch::ToolResult;
 use crate::ports::github::GitHubTransport;
 use crate::ports::pull_request::Surroundings;
 use crate::review::model::saved::CurrentState;
-use crate::tools::get_review_feedback::graphql as feedback;
 use crate::tools::get_review_feedback::{answer, Args, Sources};
 use crate::tools::relay::RelayedCall;
 
@@ -65,8 +65,8 @@ pub async fn review_feedback<T: GitHubTransport, P: Surroundings>(
 pub async fn read_review<T: GitHubTransport>(
     github: &GitHub<'_, T>,
     (owner, repo, number): (&str, &str, u64),
-) -> Result<feedback::Review, GitHubError> {
-    let body = feedback::request(owner, repo, number);
+) -> Result<Review, GitHubError> {
+    let body = review_threads::review_request(owner, repo, number);
     let text = github.post(crate::github::graphql::PATH, &body).await?;
-    feedback::read(&text)
+    review_threads::review(&text)
 }

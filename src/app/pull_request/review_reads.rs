@@ -7,7 +7,7 @@
 
 use crate::github::api::{comment_pages, path, RepoPath, ReviewComment};
 use crate::github::client::GitHub;
-use crate::github::reviews::graphql;
+use crate::github::review_threads::{self, Thread};
 use crate::ports::github::GitHubTransport;
 use crate::ports::pull_request::Console;
 use crate::router::PullPath;
@@ -46,7 +46,7 @@ pub async fn threads<T: GitHubTransport>(
     github: &GitHub<'_, T>,
     pull: &PullPath,
     comments: usize,
-) -> Vec<graphql::Thread> {
+) -> Vec<Thread> {
     if comments == 0 {
         return Vec::new();
     }
@@ -61,11 +61,11 @@ pub async fn threads<T: GitHubTransport>(
 pub async fn try_threads<T: GitHubTransport>(
     github: &GitHub<'_, T>,
     pull: &PullPath,
-) -> Result<Vec<graphql::Thread>, String> {
-    let body = graphql::threads_request(&pull.owner, &pull.repo, pull.number);
+) -> Result<Vec<Thread>, String> {
+    let body = review_threads::page_request(&pull.owner, &pull.repo, pull.number);
     let text = github
         .post(crate::github::graphql::PATH, &body)
         .await
         .map_err(|error| error.to_string())?;
-    graphql::threads(&text).map_err(|error| error.to_string())
+    review_threads::page_threads(&text).map_err(|error| error.to_string())
 }

@@ -435,7 +435,7 @@ fn parse_node(
     if let Some(group) = group {
         if !group_ids.contains(group) {
             let mut known: Vec<String> = group_ids.iter().cloned().collect();
-            known.sort();
+            crate::sorting::sort_by(&mut known, &Ord::cmp);
             let hint = if known.is_empty() {
                 "the diagram has no groups".to_string()
             } else {

@@ -31,7 +31,7 @@
 //!   reviews too), their latest approval, change request or dismissed review, else their latest
 //!   comment-only review.
 //!
-//! What not: no GitHub requests or JSON parsing (`tools::get_review_feedback::graphql`), no storage, no writes: the
+//! What not: no GitHub requests or JSON parsing (`github::review_threads`, which also holds the input types), no storage, no writes: the
 //! agent replies and resolves on GitHub.
 
 mod anchor;
@@ -42,18 +42,11 @@ use serde::Serialize;
 
 use crate::review::order::Order;
 
+pub use crate::github::review_threads::{
+    CommentInput, DiffSide, ReviewInput, ReviewState, ThreadInput,
+};
 pub use anchor::rows_changed;
 pub use suggestion::{parse_suggestion, SuggestedLines};
-
-/// Which version of a line a thread is on: `Left` the base (a removed line, or the old side of an
-/// unchanged one), `Right` the head. GitHub's `diffSide`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub enum DiffSide {
-    #[serde(rename = "LEFT")]
-    Left,
-    #[serde(rename = "RIGHT")]
-    Right,
-}
 
 /// A changed file at the current head, as the snapshot holds it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -64,93 +57,6 @@ pub struct FileAtHead<'a> {
     pub patch: Option<&'a str>,
     /// The change id of each hunk of `patch`, in patch order.
     pub change_ids: Vec<&'a str>,
-}
-
-/// One comment of a thread, as GitHub gives it.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct CommentInput {
-    pub author: String,
-    pub body: String,
-    pub created_at: String,
-    pub url: String,
-    /// The diff from the hunk's `@@` line down to the commented line, when it was written.
-    pub diff_hunk: String,
-    /// The head it was written at (`originalCommit`).
-    pub original_commit: Option<String>,
-    /// Part of a review not yet submitted: its writer's alone.
-    pub pending: bool,
-}
-
-/// One review thread, as GitHub gives it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ThreadInput {
-    pub path: String,
-    pub side: DiffSide,
-    /// The thread's (last) line at the head; `None` when outdated.
-    pub line: Option<u32>,
-    pub start_line: Option<u32>,
-    /// The line when it was written.
-    pub original_line: Option<u32>,
-    pub original_start_line: Option<u32>,
-    pub outdated: bool,
-    pub resolved: bool,
-    /// Oldest first; the first is the one the thread was opened with.
-    pub comments: Vec<CommentInput>,
-}
-
-/// A review's state, as GitHub names it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ReviewState {
-    Approved,
-    ChangesRequested,
-    Commented,
-    Dismissed,
-    Pending,
-}
-
-impl ReviewState {
-    /// GitHub's GraphQL and REST name (`CHANGES_REQUESTED`, …); `None` for another.
-    pub fn parse(text: &str) -> Option<ReviewState> {
-        Some(match text {
-            "APPROVED" => ReviewState::Approved,
-            "CHANGES_REQUESTED" => ReviewState::ChangesRequested,
-            "COMMENTED" => ReviewState::Commented,
-            "DISMISSED" => ReviewState::Dismissed,
-            "PENDING" => ReviewState::Pending,
-            _ => return None,
-        })
-    }
-
-    /// The answer's word.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ReviewState::Approved => "approved",
-            ReviewState::ChangesRequested => "changes_requested",
-            ReviewState::Commented => "commented",
-            ReviewState::Dismissed => "dismissed",
-            ReviewState::Pending => "pending",
-        }
-    }
-
-    /// A verdict rather than a remark: it replaces the reviewer's earlier verdict.
-    fn is_opinion(self) -> bool {
-        matches!(
-            self,
-            ReviewState::Approved | ReviewState::ChangesRequested | ReviewState::Dismissed
-        )
-    }
-}
-
-/// One submitted (or pending) review, oldest first as GitHub lists them.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ReviewInput {
-    pub author: String,
-    pub state: ReviewState,
-    pub body: String,
-    /// The head it was made at.
-    pub commit: Option<String>,
-    pub submitted_at: Option<String>,
-    pub url: String,
 }
 
 /// Everything the answer is decided from.
@@ -164,7 +70,7 @@ pub struct Inputs<'a> {
     pub threads: &'a [ThreadInput],
     pub reviews: &'a [ReviewInput],
     pub include_resolved: bool,
-    /// GitHub had more threads, comments or reviews than were read (`tools::get_review_feedback::graphql` says
+    /// GitHub had more threads, comments or reviews than were read (`github::review_threads` says
     /// which limits).
     pub truncated: bool,
 }
@@ -274,7 +180,7 @@ pub fn feedback(inputs: &Inputs<'_>) -> Feedback {
         }
     }
     placed.retain(|(_, thread)| inputs.include_resolved || !thread.resolved);
-    placed.sort_by_key(|(key, _)| *key);
+    crate::sorting::sort_by_key(&mut placed, &|(key, _)| *key);
     let threads: Vec<Thread> = placed.into_iter().map(|(_, thread)| thread).collect();
     let next_step = next_step::next_step(&next_step::Facts {
         verdicts: &verdicts,
@@ -451,7 +357,9 @@ fn verdicts(inputs: &Inputs<'_>) -> Vec<Verdict> {
             url: review.url.clone(),
         })
         .collect();
-    verdicts.sort_by_key(|v| v.state != ReviewState::ChangesRequested.as_str());
+    crate::sorting::sort_by_key(&mut verdicts, &|v| {
+        v.state != ReviewState::ChangesRequested.as_str()
+    });
     verdicts
 }
 

@@ -126,7 +126,7 @@ pub fn compute_hints_in(
         .zip(imports)
         .enumerate()
         .map(|(position, (file, mut depends_on))| {
-            depends_on.sort();
+            crate::sorting::sort_by(&mut depends_on, &Ord::cmp);
             depends_on.dedup();
             depends_on.retain(|&other| other != position && index.path(other) != file.path);
             FileHints {

@@ -62,7 +62,7 @@ fn group_spans(items: &[Item], x: &[f64], rank: &[usize]) -> Vec<Span> {
             });
         }
     }
-    spans.sort_by_key(|span| span.rank);
+    crate::sorting::sort_by_key(&mut spans, &|span| span.rank);
     // Centres that never decrease in rank order, so an ungrouped node right of one group is also
     // right of every group ranked before it.
     let mut floor = f64::NEG_INFINITY;

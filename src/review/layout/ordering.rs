@@ -7,6 +7,8 @@
 
 use std::collections::BTreeMap;
 
+use crate::sorting;
+
 use super::graph::{Graph, Item};
 
 /// Sweeps down and up the layers before the best ordering found is kept.
@@ -48,7 +50,7 @@ fn group_ranks(items: &[Item], layers: &[Vec<usize>], group_count: usize) -> Vec
         .map(|(&total, &n)| if n == 0 { 0.0 } else { total / n as f64 })
         .collect();
     let mut order: Vec<usize> = (0..group_count).collect();
-    order.sort_by(|&a, &b| {
+    sorting::sort_by(&mut order, &|&a, &b| {
         let ma = mean.get(a).copied().unwrap_or(0.0);
         let mb = mean.get(b).copied().unwrap_or(0.0);
         ma.total_cmp(&mb).then(a.cmp(&b))
@@ -97,14 +99,14 @@ fn arrange_groups(layer: &mut Vec<usize>, items: &[Item], rank: &[usize]) {
             members,
         })
         .collect();
-    grouped.sort_by_key(|block| block.tie);
+    sorting::sort_by_key(&mut grouped, &|block| block.tie);
     let mut floor = f64::NEG_INFINITY;
     for block in &mut grouped {
         block.key = block.key.max(floor);
         floor = block.key;
     }
     blocks.extend(grouped);
-    blocks.sort_by(|a, b| {
+    sorting::sort_by(&mut blocks, &|a, b| {
         a.key
             .total_cmp(&b.key)
             .then(a.tie.cmp(&b.tie))
@@ -134,7 +136,9 @@ fn barycenter_sort(layer: &mut Vec<usize>, neighbours: &[Vec<usize>], pos: &[usi
             slots.push(None);
         }
     }
-    movable.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    sorting::sort_by(&mut movable, &|a, b| {
+        a.0.total_cmp(&b.0).then(a.1.cmp(&b.1))
+    });
     let mut movable = movable.into_iter();
     let sorted: Vec<usize> = slots
         .into_iter()

@@ -14,7 +14,7 @@ use super::prepare::Prepared;
 /// Spreads the ends of several edges along a node's bottom (or top) border, in the order of the
 /// items they lead to.
 fn spread_ports(ends: &mut [(f64, usize)], width: f64, offsets: &mut [f64]) {
-    ends.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    crate::sorting::sort_by(ends, &|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
     let count = ends.len();
     if count < 2 {
         return;

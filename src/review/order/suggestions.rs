@@ -365,7 +365,7 @@ impl<'a> Ctx<'a> {
                 }
             }
             if !bs.is_empty() {
-                bs.sort();
+                crate::sorting::sort_by(&mut bs, &Ord::cmp);
                 findings.push((a, bs.into_iter().map(|(_, b)| b).collect()));
             }
         }
@@ -810,7 +810,9 @@ impl<'a> Ctx<'a> {
                 findings.push((lines, users, first, path));
             }
         }
-        findings.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));
+        crate::sorting::sort_by(&mut findings, &|a, b| {
+            b.0.cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2))
+        });
         with_rest(
             &findings,
             |(lines, users, _, x)| {

@@ -106,7 +106,9 @@ pub fn cut_to(files: &[SnapshotFile], whole_len: usize, budget: usize) -> Cuts {
                 longest_first.push((index, length));
             }
         }
-        longest_first.sort_by_key(|&(_, length)| std::cmp::Reverse(length));
+        crate::sorting::sort_by_key(&mut longest_first, &|&(_, length)| {
+            std::cmp::Reverse(length)
+        });
         for (index, length) in longest_first {
             if cuts.len <= budget {
                 return cuts;

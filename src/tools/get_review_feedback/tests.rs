@@ -3,7 +3,6 @@
 
 use serde_json::{json, Value};
 
-use super::graphql::Review;
 use super::*;
 use crate::github::api::PullFile;
 use crate::review::feedback::{CommentInput, DiffSide, ReviewInput, ReviewState, ThreadInput};

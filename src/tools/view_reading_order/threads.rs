@@ -5,7 +5,7 @@
 //! Why here, and nothing decided: which change and section a thread is on and which threads are
 //! open are the feedback rules' (`review::feedback`: `feedback` places, `open_by_section` groups),
 //! read from the same one GraphQL answer `get_review_feedback` reads
-//! (`tools::get_review_feedback::graphql`). This module only shapes the view's part. Threads are
+//! (`github::review_threads`). This module only shapes the view's part. Threads are
 //! placed in the version of the order the view shows (an older one when asked), at the current head.
 //!
 //! When GitHub's read failed (`None`), the answer says so (`read: false`) and the view shows the
@@ -17,11 +17,11 @@
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::github::review_threads::Review;
 use crate::review::feedback::{feedback, open_by_section, Inputs, Thread};
 use crate::review::model::snapshot::files_named_by;
 use crate::review::model::snapshot::Snapshot;
 use crate::review::order::Order;
-use crate::tools::get_review_feedback::graphql::Review;
 
 /// A thread's first line is cut to this many characters: the view shows one line per thread.
 const FIRST_LINE_CHARS: usize = 120;

@@ -19,7 +19,7 @@
 use std::fmt::Write as _;
 
 use crate::github::api::ReviewComment;
-use crate::github::reviews::graphql::Thread;
+use crate::github::review_threads::Thread;
 use crate::review::drafts::{self, Draft};
 use crate::web::comment_markdown;
 use crate::web::html::{escape, escape_into};

@@ -188,7 +188,7 @@ impl<'a> Modules<'a> {
             roots = infer_roots(imports, &packages);
         }
         // Longest module paths first: a nested module owns its subtree.
-        roots.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then(a.cmp(b)));
+        crate::sorting::sort_by(&mut roots, &|a, b| b.0.len().cmp(&a.0.len()).then(a.cmp(b)));
         roots.dedup();
         Modules {
             roots,
@@ -261,7 +261,7 @@ fn infer_roots(imports: &[&str], packages: &HashMap<&str, Vec<usize>>) -> Vec<(S
         .filter(|(_, count)| *count == best)
         .map(|(module, _)| (module.to_string(), String::new()))
         .collect();
-    roots.sort();
+    crate::sorting::sort_by(&mut roots, &Ord::cmp);
     roots
 }
 

@@ -148,9 +148,9 @@ impl Project {
                 "composer.json" => match composer::psr4(&dir, text) {
                     Some(maps) => {
                         project.psr4.extend(maps);
-                        project
-                            .psr4
-                            .sort_by_key(|(prefix, _)| std::cmp::Reverse(prefix.len()));
+                        crate::sorting::sort_by_key(&mut project.psr4, &|(prefix, _)| {
+                            std::cmp::Reverse(prefix.len())
+                        });
                         true
                     }
                     None => false,

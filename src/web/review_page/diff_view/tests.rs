@@ -486,7 +486,7 @@ fn a_thread_whose_lines_changed_since_says_so() {
 /// places them; a resolved thread and a reply don't count.
 #[test]
 fn the_outline_counts_open_threads_per_section() {
-    use crate::github::reviews::graphql::Thread;
+    use crate::github::review_threads::Thread;
     use crate::review::order::Order;
     use crate::web::review_page::discussion::{open_threads_by_section, Discussion, Forms};
     let files = [
