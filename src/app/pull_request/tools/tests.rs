@@ -455,3 +455,4 @@ fn world_with_a_split_file() -> World {
 
 mod get_pull_request;
 mod saves;
+mod views;
