@@ -175,11 +175,12 @@ describe('show_reading_order and the view tools on logikflow/demo#3', () => {
       base_version: read.structuredContent.diagramBaseVersion,
       diagram: {
         title: 'How <b>an order</b> is read',
+        groups: [{ id: 'server', title: 'Server' }],
         nodes: [
-          { id: 'agent', title: 'Agent saves', kind: 'trigger' },
-          { id: 'rules', title: 'Check the rules', kind: 'decision', file: split.path, hunk: first.id },
+          { id: 'agent', title: 'Agent saves', kind: 'trigger', lines: [{ label: 'example', text: 'save_reading_order' }] },
+          { id: 'rules', title: 'Check the rules', kind: 'decision', group: 'server', file: split.path, hunk: first.id },
         ],
-        edges: [{ from: 'agent', to: 'rules', label: 'order' }],
+        edges: [{ from: 'agent', to: 'rules', label: 'order', dashed: true }],
       },
     });
     assert.equal(diagram.isError, false, diagram.content[0].text);

@@ -4,6 +4,8 @@
 //! shape, GitHub failing: each refusal with nothing written), the views (the latest and an older
 //! version, a missing one, the threads' read failing), `get_pull_request`,
 //! `get_review_feedback`, an unknown tool, and the Worker's refusal read by the same reader.
+//! The rules moved here from end to end (issue #37) are in the child modules: `saves`,
+//! `get_pull_request` and `views`.
 
 use serde_json::{json, Map, Value};
 
