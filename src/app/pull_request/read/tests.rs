@@ -299,3 +299,42 @@ fn a_lasting_refusal_of_an_optional_file_does_not_stop_caching() {
     );
     assert_eq!(github.count(CONVENTIONS), conventions);
 }
+
+#[test]
+fn a_snapshot_too_large_to_cache_is_served_and_remembered_only_in_memory() {
+    // The cache declines the write (KV would need more than its 256 parts, `kv_parts`): the read
+    // is served, the object's memory answers a repeat read with the access check alone, and a
+    // read the object has no memory of (after a restart) fetches the files again.
+    let (around, memo, github) = (
+        Around::default(),
+        ReadMemo::default(),
+        ScriptedGitHub::new(),
+    );
+    around.decline_writes.set(true);
+    script_pull(&github, "h1", 320);
+    let (config, clock) = (config(), clock());
+    let client = GitHub::new(&config, "t", &github, &clock);
+    let first = get_pull_request(&around, &memo, &client);
+    assert_eq!(first["files"].as_array().map(Vec::len), Some(320));
+    assert_eq!(github.total(), 4 + 4, "ceil(320/100) + 4");
+    assert!(around.cache.borrow().is_empty(), "not cached");
+    assert!(
+        around
+            .lines
+            .borrow()
+            .iter()
+            .any(|line| line.contains("too large to cache")),
+        "{:?}",
+        around.lines.borrow()
+    );
+    let again = get_pull_request(&around, &memo, &client);
+    assert_eq!(again, first);
+    assert_eq!(github.total(), 8 + 2, "served from the object's memory");
+    let restarted = get_pull_request(&around, &ReadMemo::default(), &client);
+    assert_eq!(restarted, first);
+    assert_eq!(
+        github.total(),
+        10 + 8,
+        "nothing was cached: the files again"
+    );
+}
