@@ -46,7 +46,7 @@ impl Side {
 }
 
 /// The verdict a review is sent with.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Event {
     #[serde(rename = "COMMENT")]
     Comment,

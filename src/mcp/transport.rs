@@ -225,6 +225,17 @@ mod tests {
     }
 
     #[test]
+    fn too_large_says_the_limit() {
+        let reply = too_large();
+        assert_eq!(reply.status, 413);
+        let body: Value = serde_json::from_str(&reply.body).unwrap_or_default();
+        assert_eq!(
+            body["error"]["message"],
+            "Request body too large: the limit is 1 MiB"
+        );
+    }
+
+    #[test]
     fn method_not_allowed_names_post() {
         let headers = Headers::default();
         let parts = RequestParts {
@@ -261,6 +272,12 @@ mod tests {
             Some("https://inspector.example")
         );
         assert_eq!(reply.header("vary"), Some("origin"));
+        // A browser client may read the challenge and the rate limit's wait.
+        let exposed = reply
+            .header("access-control-expose-headers")
+            .unwrap_or_default();
+        assert!(exposed.contains("www-authenticate"), "{exposed}");
+        assert!(exposed.contains("retry-after"), "{exposed}");
     }
 
     #[test]
@@ -275,12 +292,9 @@ mod tests {
         for name in ["authorization", "mcp-protocol-version", "content-type"] {
             assert!(allowed.contains(name), "{allowed}");
         }
-        // A hostile origin's preflight is refused like its POST.
-        assert_eq!(
-            origin_check("OPTIONS", "https://evil.example")
-                .unwrap_err()
-                .status,
-            403
-        );
+        // A hostile origin's preflight is refused like its POST, with no CORS header.
+        let hostile = origin_check("OPTIONS", "https://evil.example").unwrap_err();
+        assert_eq!(hostile.status, 403);
+        assert_eq!(hostile.header("access-control-allow-origin"), None);
     }
 }

@@ -353,6 +353,11 @@ mod tests {
             &query("").replace("127.0.0.1%3A4567", "evil.example"),
             Expect::Page(Error::RedirectUriNotRegistered),
         );
+        // Loopback: any port, but the path must match.
+        check(
+            &query("").replace("%3A4567%2Fcb", "%3A4567%2Fother"),
+            Expect::Page(Error::RedirectUriNotRegistered),
+        );
         check(
             &query("").replace("redirect_uri=http%3A%2F%2F127.0.0.1%3A4567%2Fcb&", ""),
             Expect::Page(Error::RedirectUriRequired),
@@ -517,6 +522,18 @@ mod tests {
             },
             Err(Error::CsrfFailed),
         );
+        // No `Origin`, and `Sec-Fetch-Site` naming anything but this origin.
+        for site in ["cross-site", "same-site", "none"] {
+            check_form(
+                &form("&action=approve"),
+                ConsentHeaders {
+                    origin: None,
+                    sec_fetch_site: Some(site),
+                    ..ok
+                },
+                Err(Error::CsrfFailed),
+            );
+        }
         // A body that is not a form, whatever it holds.
         for content_type in [
             None,

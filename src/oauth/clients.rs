@@ -397,6 +397,107 @@ mod tests {
         check_register("[]", Err(Error::MalformedBody));
     }
 
+    /// What `tests/e2e/oauth.test.mjs` registered until issue #37 moved it here: https, loopback
+    /// http (any port) and app schemes are registered as public clients; script, data, file,
+    /// plain http, fragments and user info are refused as `invalid_redirect_uri` (400); no
+    /// redirect URIs, or a grant type we don't issue, is `invalid_client_metadata` (400).
+    #[test]
+    fn the_redirect_uris_a_client_may_register() {
+        for uri in [
+            "https://app.example/callback",
+            "http://127.0.0.1:6274/cb",
+            "http://localhost:1/cb",
+            "cursor://anysphere.cursor-retrieval/oauth/callback",
+            "vscode://vscode.github-authentication/did-authenticate",
+        ] {
+            let body = format!(r#"{{"client_name":"App","redirect_uris":["{uri}"]}}"#);
+            let response = read_registration(body.as_bytes())
+                .map(|registration| registration_response(&registration.record("lfd_x".into(), 1)))
+                .unwrap_or_else(|error| panic!("{uri}: {error:?}"));
+            assert_eq!(response["redirect_uris"], json!([uri]), "{uri}");
+            assert_eq!(response["token_endpoint_auth_method"], "none", "{uri}");
+            assert!(response.get("client_secret").is_none(), "{uri}");
+        }
+        for uri in [
+            "javascript:alert(1)",
+            "data:text/html,x",
+            "https://app.example/cb#frag",
+            "http://app.example/cb",
+            "file:///etc/passwd",
+            "https://user:pw@app.example/cb",
+        ] {
+            let body = format!(r#"{{"redirect_uris":["{uri}"]}}"#);
+            let error = read_registration(body.as_bytes()).err();
+            assert_eq!(
+                error.as_ref().map(|e| (e.code(), e.status())),
+                Some(("invalid_redirect_uri", 400)),
+                "{uri}: {error:?}"
+            );
+        }
+        for body in [
+            r#"{"client_name":"No redirects"}"#,
+            r#"{"redirect_uris":["https://a.example/cb"],"grant_types":["client_credentials"]}"#,
+        ] {
+            let error = read_registration(body.as_bytes()).err();
+            assert_eq!(
+                error.as_ref().map(|e| (e.code(), e.status())),
+                Some(("invalid_client_metadata", 400)),
+                "{body}"
+            );
+        }
+    }
+
+    /// What `tests/e2e/security.test.mjs` registered until issue #37 moved it here (issues 14
+    /// and 31): names with format or control characters, and names with nothing visible, are
+    /// refused with descriptions that say so; a name with letters among invisible ones is fine.
+    #[test]
+    fn client_names_that_hide_or_show_nothing_are_refused() {
+        let register = |name: &str| {
+            let body = serde_json::json!({
+                "client_name": name,
+                "redirect_uris": ["http://127.0.0.1:33418/callback"],
+            })
+            .to_string();
+            read_registration(body.as_bytes())
+                .map(|_| ())
+                .map_err(|error| (error.code(), error.status(), error.description()))
+        };
+        for name in [
+            "Claude Code \u{202E}gnp.exe\u{202C} \u{200B}",
+            "A\u{2066}B\u{2069}",
+            "Tab\tName",
+            "BOM\u{FEFF}",
+        ] {
+            let refused = register(name);
+            assert!(
+                matches!(&refused, Err(("invalid_client_metadata", 400, text)) if text.contains("no control or format characters")),
+                "{name:?}: {refused:?}"
+            );
+        }
+        for name in [
+            "",
+            " ",
+            "   ",
+            "\u{3000}",
+            "\u{3164}",
+            "\u{2800}",
+            "\u{115F}\u{1160}",
+            "\u{034F}",
+            " \u{FE0F} ",
+            "\u{00A0}\u{2007}",
+        ] {
+            let refused = register(name);
+            assert!(
+                matches!(&refused, Err(("invalid_client_metadata", 400, text)) if text.contains("client_name must have at least one visible character")),
+                "{name:?}: {refused:?}"
+            );
+        }
+        assert_eq!(register(" \u{3164} Zed \u{2800}"), Ok(()));
+        assert_eq!(register("مرحبا App"), Ok(()));
+        let unnamed = br#"{"redirect_uris":["http://127.0.0.1:33418/callback"]}"#;
+        assert!(read_registration(unnamed).is_ok());
+    }
+
     #[test]
     fn registration_response_is_public_client() {
         let record =

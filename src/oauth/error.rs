@@ -551,6 +551,8 @@ mod tests {
         check(Error::Grant(GrantError::PkceMismatch), "invalid_grant", 400);
         check(Error::UnsupportedGrantType, "unsupported_grant_type", 400);
         check(Error::AccessDenied, "access_denied", 400);
+        // A consent form used twice (or too late): the page says so, with a 400.
+        check(Error::ConsentExpired, "invalid_request", 400);
         check(Error::CsrfFailed, "invalid_request", 403);
         check(Error::UnsupportedMediaType, "invalid_request", 415);
         check(
@@ -560,6 +562,23 @@ mod tests {
             "temporarily_unavailable",
             429,
         );
+    }
+
+    /// The descriptions an agent reads at the token endpoint (moved from the end-to-end test).
+    #[test]
+    fn token_refusals_say_what_was_wrong() {
+        let described = |error: Error| {
+            let reply = json_reply(&error);
+            serde_json::from_str::<serde_json::Value>(&reply.body).unwrap_or_default()
+                ["error_description"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string()
+        };
+        let missing = described(Error::MissingParameter("client_id"));
+        assert!(missing.contains("client_id"), "{missing}");
+        let pkce = described(Error::Grant(GrantError::PkceMismatch));
+        assert!(pkce.contains("code_verifier does not match"), "{pkce}");
     }
 
     #[test]

@@ -22,7 +22,8 @@ pub const DEFAULT_PER_PERSON: u32 = 120;
 /// (ticks, drafts, comments, arrange saves) count against it; page views, diffs and context
 /// (reads, each one GitHub read with the person's own token, which GitHub limits) count against
 /// none. 600 is five times MCP's: a fast review of a 320-file pull request, every file ticked one
-/// by one, posts about 330 (`tests/e2e/security-round3.test.mjs`).
+/// by one, posts about 330 (`app::person::tests::checks::a_fast_review_of_a_320_file_pull_request_never_meets_a_429`;
+/// through workerd, `tests/e2e/security-round3.test.mjs` ticks past MCP's window).
 pub const WEB_POSTS_PER_PERSON: u32 = 600;
 
 /// Which budget a web request spends: `None` for reads, `Some(limit)` for posts.

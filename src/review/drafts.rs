@@ -76,7 +76,7 @@ pub struct DraftDelete {
 }
 
 /// A comment as the form names it, checked: its anchor and body.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NewDraft {
     pub anchor: Anchor,
     pub body: String,

@@ -12,6 +12,7 @@ mod saved_store;
 mod settings;
 mod web_session;
 
+use crate::app::pull_request::calls as reviewer;
 use crate::app::pull_request::tools as relayed;
 use crate::body::Capped;
 use crate::config::Config;
@@ -25,7 +26,7 @@ use crate::router::Route;
 use crate::tools::caller::Caller;
 use crate::tools::ordering_guide::get_ordering_guide;
 use crate::tools::pull_target::PullTarget;
-use crate::tools::relay::{reviewer, RelayedCall};
+use crate::tools::relay::RelayedCall;
 use crate::web;
 
 /// Handles one request to the Worker, on the route the entry found for it (`router::route`).

@@ -3,19 +3,21 @@
 //! Every page reads the pull request from GitHub with the viewer's own token, so a reviewer sees
 //! exactly what GitHub lets them see. The review page, its diffs and context, ticks, the review
 //! writes (`review_write`) and arranging run in the pull request's object
-//! (`tools::relay::reviewer`), so the Worker's part is the viewer's session, the CSRF checks,
-//! the requests' shape and framing the object's answer.
+//! (`app::pull_request::calls`), so the Worker's part is the viewer's session, the CSRF checks,
+//! the requests' shape, decoding the query or form into the route's typed call, and framing the
+//! object's answer.
 
 use worker::{Env, Request};
 
 use super::{forms, saved_store};
+use crate::app::pull_request::calls::{ReviewerCall, Route, RouteCall, ViewerCall};
+use crate::app::pull_request::reply;
 use crate::config::Config;
 use crate::http::HttpReply;
 use crate::review::model::ticks::TickResult;
 use crate::router::PullPath;
 use crate::security::form;
 use crate::tools::caller::Caller;
-use crate::tools::relay::reviewer::{ReviewerCall, Route};
 use crate::web::csrf::BodyKind;
 use crate::web::{arrange_page, review_page, tick_batch};
 
@@ -26,18 +28,28 @@ pub enum Viewer {
     SignIn(HttpReply),
 }
 
+/// A page saying what went wrong (`app::pull_request::reply::message_page`), with the pages'
+/// headers.
 fn message_page(status: u16, title: &str, message: &str, base_url: &str) -> HttpReply {
-    super::html(
-        status,
-        crate::web::html::message_page(title, message, base_url),
-    )
+    framed_page(reply::message_page(status, title, message, base_url))
 }
 
-/// `GET /r/{owner}/{repo}/pull/{n}` (with `version`, `view`, `from`, `fragment`), `GET …/diff`
-/// and `GET …/context`: run in the pull request's object (`tools::relay::reviewer` says why),
-/// which reads GitHub as the viewer and answers the page; here the viewer is known already, the
-/// page's CSRF token is made (it needs the session key and the browser's cookie), and the
-/// answer is framed with the pages' headers and, for a page with forms, the token's cookie.
+/// A reply made in the core as this Worker's: a page gets the pages' headers
+/// (`service::html`); anything else is sent as it is.
+pub(super) fn framed_page(reply: HttpReply) -> HttpReply {
+    if reply.header("content-type") == Some("text/html; charset=utf-8") {
+        super::html(reply.status, reply.body)
+    } else {
+        reply
+    }
+}
+
+/// `GET /r/{owner}/{repo}/pull/{n}` (with `version`, `view`, `from`, `fragment`), `GET …/diff`,
+/// `GET …/context` and `GET …/arrange`: run in the pull request's object
+/// (`app::pull_request::calls` says why), which reads GitHub as the viewer and answers the page;
+/// here the viewer is known already, the query is decoded into the route's call, the page's
+/// CSRF token is made (it needs the session key and the browser's cookie), and the answer is
+/// framed with the pages' headers and, for a page with forms, the token's cookie.
 pub async fn reviewer_route(
     req: &Request,
     env: &Env,
@@ -53,10 +65,15 @@ pub async fn reviewer_route(
         _ => None,
     };
     let url = req.url()?;
-    let mut call = call_for(caller, pull, base_url);
-    call.query = url.query().unwrap_or_default().to_string();
-    call.csrf = csrf.as_ref().map(|c| c.token.clone()).unwrap_or_default();
-    let answer = saved_store::run_reviewer(env, route, &call).await?;
+    let Some(route) = RouteCall::of_get(route, url.query().unwrap_or_default()) else {
+        // The POST routes have their own handlers (`tick`, `arrange`, `review_write`).
+        return Err(worker::Error::RustError(format!(
+            "{route:?} is not a GET route"
+        )));
+    };
+    let mut call = call_for(caller, pull, base_url, route);
+    call.viewer.csrf = csrf.as_ref().map(|c| c.token.clone()).unwrap_or_default();
+    let answer = saved_store::run_reviewer(env, &call).await?;
     let csrf_cookie = answer.csrf_cookie;
     let reply = frame(answer);
     Ok(match csrf {
@@ -65,14 +82,10 @@ pub async fn reviewer_route(
     })
 }
 
-/// Has the pull request's object run `route` for `call` and frames its answer (a route whose
-/// page sets no CSRF cookie).
-pub(super) async fn run_framed(
-    env: &Env,
-    route: Route,
-    call: &ReviewerCall,
-) -> worker::Result<HttpReply> {
-    Ok(frame(saved_store::run_reviewer(env, route, call).await?))
+/// Has the pull request's object run `call` and frames its answer (a route whose page sets no
+/// CSRF cookie).
+pub(super) async fn run_framed(env: &Env, call: &ReviewerCall) -> worker::Result<HttpReply> {
+    Ok(frame(saved_store::run_reviewer(env, call).await?))
 }
 
 /// The object's answer as this Worker's reply: a page gets the pages' headers, a 303 its
@@ -89,22 +102,26 @@ fn frame(answer: saved_store::ReviewerAnswer) -> HttpReply {
     }
 }
 
-/// The call the object runs a reviewer route for, acting as `caller`.
-pub(super) fn call_for(caller: &Caller, pull: &PullPath, base_url: &str) -> ReviewerCall {
+/// The call the object runs `route` for, acting as `caller` (without the page's CSRF token).
+pub(super) fn call_for(
+    caller: &Caller,
+    pull: &PullPath,
+    base_url: &str,
+    route: RouteCall,
+) -> ReviewerCall {
     ReviewerCall {
-        owner: pull.owner.clone(),
-        repo: pull.repo.clone(),
-        number: pull.number,
-        github_token: caller.github_token.clone(),
-        login: caller.login.clone(),
-        person: caller.person.clone(),
-        query: String::new(),
-        csrf: String::new(),
-        base_url: base_url.to_string(),
-        ticks: Vec::new(),
-        form: String::new(),
-        json: false,
-        may_write: caller.may_write,
+        viewer: ViewerCall {
+            owner: pull.owner.clone(),
+            repo: pull.repo.clone(),
+            number: pull.number,
+            github_token: caller.github_token.clone(),
+            login: caller.login.clone(),
+            person: caller.person.clone(),
+            csrf: String::new(),
+            base_url: base_url.to_string(),
+            may_write: caller.may_write,
+        },
+        route,
     }
 }
 
@@ -156,12 +173,13 @@ pub async fn tick(
         Ok(form) => form,
         Err(refused) => return Ok(refuse(refused.status, &refused.message)),
     };
-    let mut call = call_for(caller, pull, base_url);
-    call.ticks = form
+    let ticks: Vec<_> = form
         .ticks
         .iter()
         .filter_map(|(_, tick)| tick.as_ref().ok().cloned())
         .collect();
+    let stored = !ticks.is_empty();
+    let call = call_for(caller, pull, base_url, RouteCall::Ticks(ticks));
     if !form.batch {
         let Some((item, tick)) = form.ticks.first() else {
             return Ok(refuse(400, &tick_batch::bad_item().message));
@@ -186,7 +204,7 @@ pub async fn tick(
             None => refuse(503, "Ticks are unavailable right now; try again."),
         });
     }
-    let results = if call.ticks.is_empty() {
+    let results = if !stored {
         Some(Vec::new())
     } else {
         match saved_store::run_ticks(env, &call).await {
@@ -247,13 +265,15 @@ pub async fn arrange(
         Ok(body) => body,
         Err(refusal) => return Ok(forms::refusal_json(refusal)),
     };
-    if let Err(message) = arrange_page::submission(&body) {
-        return Ok(HttpReply::json(
-            400,
-            &serde_json::json!({ "error": message }),
-        ));
-    }
-    let mut call = call_for(caller, pull, base_url);
-    call.form = String::from_utf8_lossy(&body).into_owned();
-    run_framed(env, Route::ArrangeSave, &call).await
+    let submitted = match arrange_page::submission(&body) {
+        Ok(submitted) => submitted,
+        Err(message) => {
+            return Ok(HttpReply::json(
+                400,
+                &serde_json::json!({ "error": message }),
+            ))
+        }
+    };
+    let call = call_for(caller, pull, base_url, RouteCall::ArrangeSave(submitted));
+    run_framed(env, &call).await
 }

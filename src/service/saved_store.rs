@@ -4,9 +4,9 @@
 use crate::subrequest as wire;
 use worker::{Env, Result};
 
+use crate::app::pull_request::calls::{read_results, ReviewerCall, RouteCall, CSRF_COOKIE_HEADER};
 use crate::mcp::dispatch::ToolResult;
 use crate::review::model::ticks::TickResult;
-use crate::tools::relay::reviewer::{read_results, ReviewerCall, Route, CSRF_COOKIE_HEADER};
 use crate::tools::relay::{self, RelayedCall, LOG_HEADER};
 
 /// The object's name for a pull request.
@@ -45,7 +45,7 @@ pub async fn run_tool(
     }
 }
 
-/// A reviewer route's answer from the pull request's object (`tools::relay::reviewer`).
+/// A reviewer route's answer from the pull request's object (`app::pull_request::calls`).
 pub struct ReviewerAnswer {
     pub status: u16,
     pub content_type: String,
@@ -59,9 +59,11 @@ pub struct ReviewerAnswer {
 /// Has the pull request's object run a reviewer route, and adds what its run did to this
 /// request's log line. A reply without the run's log header is the object failing, not an
 /// answer.
-pub async fn run_reviewer(env: &Env, route: Route, call: &ReviewerCall) -> Result<ReviewerAnswer> {
-    let name = object_name(&call.owner, &call.repo, call.number);
-    let reply = wire::post_to_object(env, BINDING, &name, route.path(), &call.to_json()).await?;
+pub async fn run_reviewer(env: &Env, call: &ReviewerCall) -> Result<ReviewerAnswer> {
+    let viewer = &call.viewer;
+    let name = object_name(&viewer.owner, &viewer.repo, viewer.number);
+    let path = call.route.route().path();
+    let reply = wire::post_to_object(env, BINDING, &name, path, &call.to_json()).await?;
     let Some(carried) = reply.header(LOG_HEADER) else {
         return Err(store_failed(reply.status));
     };
@@ -79,9 +81,13 @@ pub async fn run_reviewer(env: &Env, route: Route, call: &ReviewerCall) -> Resul
 
 /// Has the pull request's object store the call's ticks: one result per tick, in order.
 pub async fn run_ticks(env: &Env, call: &ReviewerCall) -> Result<Vec<TickResult>> {
-    let answer = run_reviewer(env, Route::Ticks, call).await?;
+    let sent = match &call.route {
+        RouteCall::Ticks(items) => items.len(),
+        _ => 0,
+    };
+    let answer = run_reviewer(env, call).await?;
     match answer.status {
-        200 => read_results(&answer.body, call.ticks.len()).ok_or_else(|| store_failed(200)),
+        200 => read_results(&answer.body, sent).ok_or_else(|| store_failed(200)),
         status => Err(store_failed(status)),
     }
 }

@@ -8,9 +8,10 @@
 //! `POST /tool` [`RelayedCall::to_wire`] → an MCP tool's result (`tools::relay`: the object runs every
 //! tool that reads the pull request, so reading, decoding or building its snapshot is not the
 //! Worker's CPU; the shell `tools`, the dispatch `app::pull_request::tools`);
-//! `POST /page`, `/diff`, `/context`, `/ticks/batch` [`ReviewerCall`] → the reviewer
-//! routes run here (`tools::relay::reviewer`; modules `page`, `diff`, `ticks`, each reading this
-//! object's orders, history, ticks, recorded heads and drafts straight from its storage);
+//! `POST /page`, `/diff`, `/context`, `/ticks/batch`, `/write/…`, `/arrange`, `/arrange/save`
+//! [`ReviewerCall`] → the reviewer routes run here (`app::pull_request::calls`, typed per
+//! route; module `reviewer`, each route reading this object's orders, history, ticks, recorded
+//! heads and drafts straight from its storage);
 //! `POST /ticks/forget` `{person}` → `{removed}`: every tick and draft comment of that person, for
 //! "Delete my data".
 //!
@@ -23,9 +24,9 @@ use worker::{
 };
 
 use super::platform::Platform;
+use crate::app::pull_request::calls::{ReviewerCall, Route as ReviewerRoute};
 use crate::app::pull_request::object::{Object, Storage};
 use crate::app::pull_request::records::{Records, TickSweep};
-use crate::tools::relay::reviewer::{ReviewerCall, Route as ReviewerRoute};
 use crate::tools::relay::{self, RelayedCall};
 
 mod reviewer;

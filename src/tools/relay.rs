@@ -27,8 +27,6 @@ use serde_json::{Map, Value};
 
 use crate::mcp::dispatch::ToolResult;
 
-pub mod reviewer;
-
 /// The header naming the kind of answer.
 pub const RESULT_HEADER: &str = "x-result";
 

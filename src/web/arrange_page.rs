@@ -111,7 +111,7 @@ fn script_json(value: &Value) -> String {
 
 /// What the editor posts: the version it started from and the order in the `save_reading_order`
 /// shape (checked by the caller with the tool's validator).
-#[derive(Debug, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Submission {
     pub base_version: u64,
     pub order: Value,

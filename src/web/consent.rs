@@ -43,7 +43,7 @@ pub const READ_ACCESS: &str = "Read pull requests and saved orders";
 /// The label of the access that can be unticked.
 pub const WRITE_ACCESS: &str = "Save reading orders and diagrams";
 /// What the write access also covers (issue 36): a web sign-in without it sends nothing to
-/// GitHub from the review page (`web::review_write::sends_to_github`).
+/// GitHub from the review page (`app::pull_request::calls::WriteCall::sends_to_github`).
 pub const WRITE_ACCESS_COVERS: &str = "and, from LogiKFlow's review page, send reviews, comments and replies and resolve threads on GitHub as you";
 
 /// The consent page (its form posts to `/authorize/consent`).

@@ -209,7 +209,14 @@ mod tests {
             Ok(()),
         );
         // Content type first: a text/plain body is refused whatever it holds.
-        for content_type in [None, Some("text/plain"), Some("multipart/form-data")] {
+        for content_type in [
+            None,
+            Some("text/plain"),
+            Some("text/plain;charset=UTF-8"),
+            Some("multipart/form-data"),
+            Some("multipart/form-data; boundary=x"),
+            Some("application/json"),
+        ] {
             check(
                 Post {
                     content_type,
@@ -242,6 +249,55 @@ mod tests {
             },
             Err(Refusal::CrossSite),
         );
+        // Moved from tests/e2e/security.test.mjs (issue #37): no `Origin` with `Sec-Fetch-Site`
+        // naming anything but this origin, an opaque `Origin: null`, or a cross-site fetch.
+        for site in ["same-site", "none"] {
+            check(
+                Post {
+                    origin: None,
+                    sec_fetch_site: Some(site),
+                    ..good(token)
+                },
+                Err(Refusal::CrossSite),
+            );
+        }
+        check(
+            Post {
+                origin: Some("null"),
+                sec_fetch_site: None,
+                ..good(token)
+            },
+            Err(Refusal::CrossSite),
+        );
+        check(
+            Post {
+                sec_fetch_site: Some("cross-site"),
+                ..good(token)
+            },
+            Err(Refusal::CrossSite),
+        );
+        // A planted pair is refused whatever the headers say.
+        for (origin, sec_fetch_site) in [
+            (None, None),
+            (Some(OWN), None),
+            (None, Some("same-origin")),
+            (Some(OWN), Some("same-origin")),
+        ] {
+            let refused = verify_post(
+                &Post {
+                    origin,
+                    sec_fetch_site,
+                    nonce: Some("AAAA"),
+                    token: Some("AAAA"),
+                    ..good(token)
+                },
+                BodyKind::Form,
+                Some(&SessionKey::derive("secret")),
+                "gh:1",
+                OWN,
+            );
+            assert!(refused.is_err(), "{origin:?} {sec_fetch_site:?}");
+        }
         // The old double-submit pair: the same made-up value in cookie and form.
         check(
             Post {

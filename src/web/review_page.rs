@@ -175,7 +175,8 @@ pub fn window_of(from: Option<&str>) -> usize {
 }
 
 /// Which entries a review page shows (`?view=left`, `?view=since`).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum View {
     #[default]
     All,

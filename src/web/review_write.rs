@@ -1,11 +1,10 @@
 //! Finishing the review from the review page (issue 29): how a form's fields are checked and how
 //! an answer is shaped, shared by the Worker (which checks the fields before anything is read,
-//! `service::review_write`) and the pull request's object (which reads the pull request as the
-//! viewer and acts, `store::pull_request::writes`).
+//! `service::review_write`, and sends them checked: `app::pull_request::calls::WriteCall`) and
+//! the pull request's object (which reads the pull request as the viewer and acts,
+//! `app::pull_request::writes`).
 //!
-//! Why both: the Worker refuses a bad request without an object request, and the object reads
-//! the same form again with the same function rather than trusting a second, typed copy of it.
-//! A browser with the page's script asks for JSON (`Accept: application/json`) and shows the
+//! Why the Worker checks: a bad request is refused without an object request. A browser with the page's script asks for JSON (`Accept: application/json`) and shows the
 //! answer next to the box; a plain form gets a 303 back to the place on the page, or a page
 //! saying what went wrong, with the text typed to copy.
 //!
@@ -25,17 +24,6 @@ pub const MAX_FORM_BYTES: usize = 1024 * 1024;
 /// Why a read-only sign-in sends nothing to GitHub, and how to get write access (issue 36): the
 /// one home of the words, for the Worker's refusal, the object's, and the page's notice.
 pub const READ_ONLY: &str = "This browser signed in to LogiKFlow with read access only (\"Save reading orders and diagrams\" was unticked), so LogiKFlow sends no reviews, comments, replies or resolved threads to GitHub as you from it. Drafts and previews still work. To send, sign in again with \"Change access\" in Settings (/settings) and keep that box ticked.";
-
-/// Whether `action` with these fields sends something to GitHub as the viewer: a review, a
-/// single comment, a reply, a thread resolved or unresolved. A draft kept here, its change or
-/// deletion, and a preview stay in LogiKFlow, like ticks, so a read-only sign-in keeps them.
-pub fn sends_to_github(action: ReviewWrite, fields: &Fields) -> bool {
-    match action {
-        ReviewWrite::Comment => fields.get("mode").as_deref() == Some("single"),
-        ReviewWrite::Submit | ReviewWrite::Reply | ReviewWrite::Thread => true,
-        ReviewWrite::Draft | ReviewWrite::Preview => false,
-    }
-}
 
 /// How a request wants its answer.
 pub struct Answer<'a> {
@@ -84,7 +72,8 @@ impl Answer<'_> {
 }
 
 /// A request's fields, checked.
-#[derive(Debug, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Checked {
     Comment(NewDraft),
     EditDraft(u64),

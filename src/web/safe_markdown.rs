@@ -264,10 +264,16 @@ pub fn with_contents(markdown: &str) -> (String, String, bool) {
 /// An agent's note: everything shown as typed (escaped, newlines as `<br>`) except its code
 /// spans, which become `<code>`. Code spans are found by the same parser as everywhere else, so
 /// a backtick means in a note what it means in a comment; nothing else of Markdown applies
-/// (`*`, `[`, `#`, `>` and `\` stay literal). Cut at `MAX_HTML_BYTES` like the rest.
+/// (`*`, `[`, `#`, `>` and `\` stay literal). A note has no blocks either: the parser reads it as
+/// one paragraph, so a line that would open a code block, an HTML block or a link definition
+/// in a comment keeps its code spans (as notes showed them before `pulldown-cmark`). Cut at
+/// `MAX_HTML_BYTES` like the rest.
 pub fn code_spans(text: &str) -> String {
     code_spans_bounded(text, MAX_HTML_BYTES)
 }
+
+/// What `code_spans` puts before a note for the parser: a letter, which opens a paragraph.
+const NOTE_OPENER: &str = "a";
 
 /// `code_spans` with another size limit, for tests of the cut.
 pub(crate) fn code_spans_bounded(text: &str, limit: usize) -> String {
@@ -277,13 +283,20 @@ pub(crate) fn code_spans_bounded(text: &str, limit: usize) -> String {
         .replace('\r', "\n")
         .replace('\0', "\u{FFFD}");
     let mut out = String::with_capacity((text.len() + 16).min(limit + 64));
+    // One paragraph: a letter first (so no line opens a block) and every line ending a space,
+    // which a code span reads as a line ending would be read; same byte length, so the
+    // parser's offsets less the letter are the note's.
+    let inline = format!("{NOTE_OPENER}{}", text.replace('\n', " "));
     let mut done = 0;
     let mut cut = false;
-    for (event, range) in Parser::new(&text).into_offset_iter() {
+    for (event, range) in Parser::new(&inline).into_offset_iter() {
         let Event::Code(code) = event else {
             continue;
         };
-        let Some(before) = text.get(done..range.start) else {
+        let Some(start) = range.start.checked_sub(NOTE_OPENER.len()) else {
+            continue;
+        };
+        let Some(before) = text.get(done..start) else {
             continue;
         };
         if !plain_lines(&mut out, before, limit) || out.len() + 13 > limit {
@@ -293,7 +306,7 @@ pub(crate) fn code_spans_bounded(text: &str, limit: usize) -> String {
         out.push_str("<code>");
         let whole = bounded_escape(&mut out, &code, limit);
         out.push_str("</code>");
-        done = range.end;
+        done = range.end.saturating_sub(NOTE_OPENER.len());
         if !whole {
             cut = true;
             break;

@@ -4,8 +4,8 @@
 // (tests/e2e/cpu-guard.mjs says why it is measured and not enforced by local workerd).
 //
 // Routes: the review page's first view after a push, a cached view, its first, a middle and the
-// last window of entries, a diff loaded on demand, a tick, get_pull_request's first and repeat
-// read, and the agent's other tools (save_reading_order, show_reading_order, view_reading_order,
+// last window of entries, a diff loaded on demand, a tick, the arrange editor's save,
+// get_pull_request's first and repeat read, and the agent's other tools (save_reading_order, show_reading_order, view_reading_order,
 // view_change, view_diagram, save_diagram). Each is the median of three measurements of one request, so a slow spell on a
 // shared machine has to hit two of three to count; the profile counts only the isolate's own time,
 // so other load on the machine does not add to it.
@@ -161,6 +161,16 @@ guard('a tick', () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded', origin: stack.baseUrl, cookie, accept: 'application/json' } });
     assert.equal(reply.status, 200, await reply.text());
   };
+});
+// The arrange editor's save (issue #37): the Worker checks the JSON's shape and sends the order
+// decoded in the route's typed call; the whole order of 3,000 files passes through it.
+guard('arrange save (the whole order, 3,000 files)', () => async () => {
+  const body = JSON.stringify({ base_version: orderVersion, order: { overview: 'The guard\'s order.', sections } });
+  const reply = await fetch(`${page}/arrange`, { method: 'POST', body, signal: AbortSignal.timeout(120_000),
+    headers: { 'content-type': 'application/json', origin: stack.baseUrl, cookie, 'x-csrf-token': parts.csrf } });
+  const text = await reply.text();
+  assert.equal(reply.status, 200, text.slice(0, 300));
+  orderVersion = JSON.parse(text).version;
 });
 guard('get_pull_request, first read after a push', () => async () => { await push(); await getPullRequest(); });
 guard('get_pull_request, repeat read', () => getPullRequest);

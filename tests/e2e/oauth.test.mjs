@@ -3,7 +3,12 @@
 // the stand-in (auto-approves) → /oauth/callback → the consent page → POST consent → the client's
 // redirect URI with code, state and iss → /oauth/token → /mcp with the bearer token.
 // The official SDK's OAuth client provider does the whole dance too, including a refresh.
-// Each protection has a test that fails without it (see the table in src/oauth/mod.rs).
+// Each protection has a test that fails without it (see the table in src/oauth/mod.rs). The rules
+// themselves (registration, the authorization request's errors, codes, refresh rotation and replay,
+// revocation, consent and its form, the rate windows) are tested in-process (`oauth::*::tests`,
+// `app::person::tests`, issue #37); what stays here needs the real thing: the whole flow as a
+// browser and the SDKs run it, cookies, bodies through workerd, metadata documents fetched over
+// HTTP, and one smoke case per endpoint.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
@@ -16,8 +21,7 @@ import { freePort, modernRequest, postMcp, root, standinControl, startStack } fr
 import { MODEL_TOOL_NAMES, TOOL_NAMES } from './schemas.mjs';
 
 import {
-  OAUTH_VARS, answerConsent, authorizeCode, authorizeUrl, callTool, connect, cookieFrom, exchange, hidden, listTools, pkce,
-  refresh, register, registerClient, signIn, sleep, tokenRequest,
+  OAUTH_VARS, answerConsent, authorizeUrl, callTool, connect, cookieFrom, exchange, listTools, pkce, registerClient, signIn, sleep,
 } from './oauth-flow.mjs';
 
 /**
@@ -109,27 +113,6 @@ describe('OAuth', () => {
     assert.match(get.headers.get('www-authenticate'), /^Bearer resource_metadata=/);
   });
 
-  test('a token is good only at the resource it was issued for (RFC 8707)', async () => {
-    const { tokens } = await connect(stack);
-    assert.equal((await listTools(stack, tokens.access_token)).status, 200);
-    // The same Worker under another host name is another resource.
-    const otherHost = { ...stack, mcpUrl: stack.mcpUrl.replace('127.0.0.1', 'localhost') };
-    const elsewhere = await listTools(otherHost, tokens.access_token);
-    assert.equal(elsewhere.status, 401);
-    assert.match(elsewhere.headers.get('www-authenticate'), /error="invalid_token"/);
-    assert.equal((await listTools(stack, tokens.access_token)).status, 200, 'still good at home');
-  });
-
-  test('a read-only connection is told it cannot arrange', async () => {
-    const { tokens } = await connect(stack, { write: false });
-    const read = await callTool(stack, tokens.access_token, 'get_pull_request', { owner: 'logikflow', repo: 'demo', number: 3 });
-    assert.equal(read.body.result.isError, false);
-    assert.equal(read.body.result.structuredContent.canArrange, false);
-    const { tokens: writer } = await connect(stack);
-    const again = await callTool(stack, writer.access_token, 'get_pull_request', { owner: 'logikflow', repo: 'demo', number: 3 });
-    assert.equal(again.body.result.structuredContent.canArrange, true);
-  });
-
   test('bodies without a declared length are cut off at the limit, before any check', async () => {
     // A chunked upload of up to 100 MiB (no content-length) to an unauthenticated endpoint: the
     // Worker answers once the form limit is passed and stops reading, and keeps serving.
@@ -150,64 +133,6 @@ describe('OAuth', () => {
       assert.equal(JSON.parse(mcp.text).error.message, 'Request body too large: the limit is 1 MiB');
     }
     assert.equal((await listTools(stack, tokens.access_token)).status, 200);
-  });
-
-  test('dynamic registration accepts https, loopback http and app schemes, and refuses the rest', async () => {
-    for (const uri of ['https://app.example/callback', 'http://127.0.0.1:6274/cb', 'http://localhost:1/cb', 'cursor://anysphere.cursor-retrieval/oauth/callback', 'vscode://vscode.github-authentication/did-authenticate']) {
-      const { status, body, headers } = await register(stack, { client_name: 'App', redirect_uris: [uri] });
-      assert.equal(status, 201, `${uri}: ${JSON.stringify(body)}`);
-      assert.match(body.client_id, /^lfd_/);
-      assert.equal(body.token_endpoint_auth_method, 'none');
-      assert.equal(body.client_secret, undefined);
-      assert.deepEqual(body.redirect_uris, [uri]);
-      assert.equal(headers.get('cache-control'), 'no-store');
-    }
-    for (const uri of ['javascript:alert(1)', 'data:text/html,x', 'https://app.example/cb#frag', 'http://app.example/cb', 'file:///etc/passwd', 'https://user:pw@app.example/cb']) {
-      const { status, body } = await register(stack, { redirect_uris: [uri] });
-      assert.equal(status, 400, uri);
-      assert.equal(body.error, 'invalid_redirect_uri', uri);
-    }
-    const missing = await register(stack, { client_name: 'No redirects' });
-    assert.equal(missing.status, 400);
-    assert.equal(missing.body.error, 'invalid_client_metadata');
-    const grants = await register(stack, { redirect_uris: ['https://a.example/cb'], grant_types: ['client_credentials'] });
-    assert.equal(grants.body.error, 'invalid_client_metadata');
-  });
-
-  test('authorize errors: client and redirect URI on a page, the rest back to the client with iss', async () => {
-    const clientId = await registerClient(stack);
-    const { challenge } = pkce();
-    const base = { clientId, redirectUri: 'http://127.0.0.1:33418/callback', challenge, state: 'abc' };
-    const page = async (url, status) => {
-      const response = await fetch(url, { redirect: 'manual' });
-      assert.equal(response.status, status, url.toString());
-      assert.equal(response.headers.get('location'), null, 'never redirects');
-      assert.match(response.headers.get('content-type'), /text\/html/);
-      assert.equal(response.headers.get('x-frame-options'), 'DENY');
-    };
-    await page(authorizeUrl(stack, { ...base, clientId: 'lfd_unknown' }), 401);
-    await page(authorizeUrl(stack, { ...base, clientId: undefined }), 400);
-    await page(authorizeUrl(stack, { ...base, redirectUri: 'https://evil.example/callback' }), 400);
-    await page(authorizeUrl(stack, { ...base, redirectUri: 'http://127.0.0.1:33418/other' }), 400);
-    const back = async (extra, error) => {
-      const response = await fetch(authorizeUrl(stack, { ...base, extra }), { redirect: 'manual' });
-      assert.equal(response.status, 302);
-      const location = new URL(response.headers.get('location'));
-      assert.equal(location.origin + location.pathname, 'http://127.0.0.1:33418/callback');
-      assert.equal(location.searchParams.get('error'), error, JSON.stringify(extra));
-      assert.equal(location.searchParams.get('state'), 'abc');
-      assert.equal(location.searchParams.get('iss'), stack.baseUrl);
-    };
-    await back({ code_challenge: undefined }, 'invalid_request');
-    await back({ code_challenge_method: 'plain' }, 'invalid_request');
-    await back({ code_challenge_method: undefined }, 'invalid_request');
-    await back({ response_type: 'token' }, 'unsupported_response_type');
-    await back({ resource: 'https://other.example/mcp' }, 'invalid_target');
-    await back({ scope: 'admin' }, 'invalid_scope');
-    // Loopback redirect URIs may use any port (RFC 8252 §7.3).
-    const anyPort = await fetch(authorizeUrl(stack, { ...base, redirectUri: 'http://127.0.0.1:40001/callback' }), { redirect: 'manual' });
-    assert.equal(anyPort.status, 302);
-    assert.equal(new URL(anyPort.headers.get('location')).origin, stack.standinUrl);
   });
 
   test('full flow: consent page, code, token, then /mcp with the bearer token', async () => {
@@ -271,55 +196,8 @@ describe('OAuth', () => {
     assert.equal(hidden.body.result.isError, true, 'reader cannot see the private repository');
   });
 
-  test('GitHub App tokens that expire (with a refresh token) work too', async () => {
-    await standinControl(stack, 'POST', 'config', { expiringTokens: true });
-    try {
-      const { tokens } = await connect(stack, { login: 'octo' });
-      const pull = await callTool(stack, tokens.access_token, 'get_pull_request', { owner: 'logikflow', repo: 'private', number: 1 });
-      assert.equal(pull.body.result.isError, false, JSON.stringify(pull.body.result.content));
-      const exchanges = await standinControl(stack, 'GET', 'requests?path=/login/oauth/access_token');
-      assert.ok(exchanges.requests.length >= 1);
-    } finally {
-      await standinControl(stack, 'POST', 'config', { expiringTokens: false });
-    }
-  });
-
-  // W1 (issue 31): a code is spent by any redemption attempt that reaches the person's object,
-  // so a code an attacker tried first (wrong verifier, another client, redirect URI or resource)
-  // is dead for everyone, and a code that already made tokens revokes them as a replay does.
-  // Each mismatch and the revocation are tested in-process (`src/app/person/tests/codes.rs`);
-  // here one smoke case per refusal the token endpoint answers.
-  test('W1. a wrong PKCE verifier is refused and spends the code: the right verifier then gets invalid_grant', async () => {
-    const clientId = await registerClient(stack);
-    const { code, verifier } = await authorizeCode(stack, { clientId });
-    // A request the endpoint can't read as a redemption (no verifier) spends nothing.
-    const missing = await exchange(stack, { code, verifier: undefined, clientId });
-    assert.equal(missing.body.error, 'invalid_request');
-    const wrong = await exchange(stack, { code, verifier: pkce().verifier, clientId });
-    assert.equal(wrong.status, 400);
-    assert.equal(wrong.body.error, 'invalid_grant');
-    assert.match(wrong.body.error_description, /code_verifier does not match/);
-    const right = await exchange(stack, { code, verifier, clientId });
-    assert.equal(right.status, 400, JSON.stringify(right.body));
-    assert.equal(right.body.error, 'invalid_grant');
-    assert.equal(right.body.access_token, undefined, 'no tokens from a code a failed attempt spent');
-  });
-
-  test('a reused code revokes the grant', async () => {
-    const clientId = await registerClient(stack);
-    const { code, verifier } = await authorizeCode(stack, { clientId });
-    const first = await exchange(stack, { code, verifier, clientId });
-    assert.equal(first.status, 200);
-    assert.equal((await listTools(stack, first.body.access_token)).status, 200);
-    const second = await exchange(stack, { code, verifier, clientId });
-    assert.equal(second.status, 400);
-    assert.equal(second.body.error, 'invalid_grant');
-    const revoked = await listTools(stack, first.body.access_token);
-    assert.equal(revoked.status, 401, 'the access token from the first exchange is revoked');
-    assert.match(revoked.headers.get('www-authenticate'), /invalid_token/);
-    assert.equal((await refresh(stack, first.body.refresh_token, clientId)).body.error, 'invalid_grant');
-  });
-
+  // W1 (issue 31): a failed redemption spends the code (in-process: `app::person::tests::codes`);
+  // here through the review pages' sign-in cookie, as a browser that swapped its verifier sends it.
   test('W1. the review pages\' sign-in spends its code on a wrong verifier too', async () => {
     const start = await fetch(`${stack.baseUrl}/signin?next=%2Fsettings`, { redirect: 'manual' });
     const signinCookie = cookieFrom(start, 'lkf_signin');
@@ -340,99 +218,6 @@ describe('OAuth', () => {
     const right = await fetch(callback, { redirect: 'manual', headers: { cookie: signinCookie } });
     assert.equal(right.status, 400, 'the code is spent');
     assert.equal(cookieFrom(right, 'lkf_at'), undefined, 'no session');
-  });
-
-  test('refresh rotates; a replayed refresh token revokes the grant', async () => {
-    const { clientId, tokens } = await connect(stack);
-    const rotated = await refresh(stack, tokens.refresh_token, clientId);
-    assert.equal(rotated.status, 200, JSON.stringify(rotated.body));
-    assert.equal(rotated.headers.get('cache-control'), 'no-store');
-    assert.notEqual(rotated.body.refresh_token, tokens.refresh_token);
-    assert.notEqual(rotated.body.access_token, tokens.access_token);
-    assert.equal((await listTools(stack, rotated.body.access_token)).status, 200);
-    const replayed = await refresh(stack, tokens.refresh_token, clientId);
-    assert.equal(replayed.status, 400);
-    assert.equal(replayed.body.error, 'invalid_grant');
-    assert.equal((await listTools(stack, rotated.body.access_token)).status, 401, 'the whole grant is revoked');
-    assert.equal((await refresh(stack, rotated.body.refresh_token, clientId)).body.error, 'invalid_grant');
-  });
-
-  test('a refresh must name its client (OAuth 2.1, public clients)', async () => {
-    const { clientId, tokens } = await connect(stack);
-    const anonymous = await tokenRequest(stack, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, resource: stack.mcpUrl });
-    assert.equal(anonymous.status, 400);
-    assert.equal(anonymous.body.error, 'invalid_request');
-    assert.match(anonymous.body.error_description, /client_id/);
-    const named = await refresh(stack, tokens.refresh_token, clientId);
-    assert.equal(named.status, 200, 'the refused attempt spent nothing');
-  });
-
-  test('revocation ends the grant at once; unknown tokens still get 200', async () => {
-    const { clientId, tokens } = await connect(stack);
-    assert.equal((await listTools(stack, tokens.access_token)).status, 200);
-    const revoked = await fetch(`${stack.baseUrl}/oauth/revoke`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ token: tokens.refresh_token, client_id: clientId }),
-    });
-    assert.equal(revoked.status, 200);
-    assert.equal((await listTools(stack, tokens.access_token)).status, 401);
-    const unknown = await fetch(`${stack.baseUrl}/oauth/revoke`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ token: 'nonsense' }),
-    });
-    assert.equal(unknown.status, 200);
-  });
-
-  test('an unticked write box gives a read-only token', async () => {
-    const { tokens } = await connect(stack, { write: false });
-    assert.equal((await listTools(stack, tokens.access_token)).status, 200);
-    const guide = await callTool(stack, tokens.access_token, 'get_ordering_guide');
-    assert.equal(guide.status, 200);
-    assert.equal(guide.body.result.isError, false);
-    const save = await callTool(stack, tokens.access_token, 'save_reading_order', {
-      owner: 'logikflow', repo: 'demo', number: 3, base_version: 0, order: { sections: [] },
-    });
-    assert.equal(save.status, 403);
-    assert.match(save.headers.get('www-authenticate'), /^Bearer error="insufficient_scope", scope="reviews"/);
-  });
-
-  test('consent is remembered per client and redirect URI (loopback port aside)', async () => {
-    const clientId = await registerClient(stack);
-    await authorizeCode(stack, { clientId });
-    const { challenge } = pkce();
-    const again = await signIn(stack, authorizeUrl(stack, { clientId, redirectUri: 'http://127.0.0.1:45000/callback', challenge, state: 'again' }));
-    assert.ok(again.redirect, 'no consent page the second time');
-    assert.equal(again.redirect.origin, 'http://127.0.0.1:45000');
-    assert.match(again.redirect.searchParams.get('code'), /^lfc_/);
-    assert.equal(again.redirect.searchParams.get('iss'), stack.baseUrl);
-    // Another person still gets asked.
-    const other = await signIn(stack, authorizeUrl(stack, { clientId, redirectUri: 'http://127.0.0.1:33418/callback', challenge }), { login: 'maint' });
-    assert.ok(other.consent);
-  });
-
-  test('a consent POST without the CSRF cookie, with another token, from another site or from no site is refused', async () => {
-    const clientId = await registerClient(stack);
-    const { challenge } = pkce();
-    const { consent } = await signIn(stack, authorizeUrl(stack, { clientId, redirectUri: 'http://127.0.0.1:33418/callback', challenge, state: 'csrf' }));
-    assert.ok(consent);
-    // W2 (issue 31): a POST with neither `Origin` nor `Sec-Fetch-Site` is refused too.
-    for (const options of [{ cookie: null }, { csrf: 'forged' }, { origin: 'https://evil.example' }, { origin: null },
-      { origin: null, fetchSite: 'cross-site' }, { origin: null, fetchSite: 'same-site' }, { fetchSite: 'cross-site' }]) {
-      const response = await answerConsent(stack, consent, options);
-      assert.equal(response.status, 403, JSON.stringify(options));
-      assert.equal(response.headers.get('location'), null);
-    }
-    // A body that is not a form is refused for what it is (415), whatever it holds.
-    const plain = await answerConsent(stack, consent, { contentType: 'text/plain' });
-    assert.equal(plain.status, 415);
-    assert.equal(plain.headers.get('location'), null);
-    // A browser that sends only `Sec-Fetch-Site: same-origin` (no `Origin`) is our own page.
-    const ok = await answerConsent(stack, consent, { origin: null, fetchSite: 'same-origin' });
-    assert.equal(ok.status, 303, 'the real form still works');
-    const reused = await answerConsent(stack, consent);
-    assert.equal(reused.status, 400, 'a consent form is single use');
   });
 
   test('deny sends access_denied back with state and iss', async () => {
@@ -624,33 +409,17 @@ async function browse(stack, authorizationUrl) {
   return redirect.searchParams.get('code');
 }
 
-// ---- limits and lifetimes: a stack with small numbers ---------------------------------------
+// ---- lifetimes: a stack whose access tokens last 3 seconds ----------------------------------
 
-describe('OAuth limits and lifetimes', () => {
+describe('OAuth lifetimes', () => {
   let stack;
   before(async () => {
     stack = await startStack({
       localDev: false,
-      vars: { ...OAUTH_VARS, RATE_LIMIT_PER_MINUTE: '30', ACCESS_TOKEN_TTL_SECONDS: '3', ADDRESS_RATE_LIMIT_PER_MINUTE: '40' },
+      vars: { ...OAUTH_VARS, ACCESS_TOKEN_TTL_SECONDS: '3', ADDRESS_RATE_LIMIT_PER_MINUTE: '10000' },
     });
   });
   after(async () => { await stack?.stop(); });
-
-  test('rate limit per person: the 31st request in a minute gets 429 with Retry-After; others are unaffected', async () => {
-    const octo = await connect(stack, { login: 'octo' });
-    const reader = await connect(stack, { login: 'reader' });
-    for (let i = 1; i <= 30; i++) {
-      const response = await listTools(stack, octo.tokens.access_token);
-      assert.equal(response.status, 200, `request ${i}`);
-    }
-    const limited = await listTools(stack, octo.tokens.access_token);
-    assert.equal(limited.status, 429);
-    const retryAfter = Number(limited.headers.get('retry-after'));
-    assert.ok(retryAfter >= 1 && retryAfter <= 60, `Retry-After ${retryAfter}`);
-    assert.match(limited.body.error.message, /retry in \d+ seconds?/);
-    assert.equal(limited.body.id, 1, 'the refusal carries the request id');
-    assert.equal((await listTools(stack, reader.tokens.access_token)).status, 200, 'another person has their own window');
-  });
 
   test('the SDK refreshes by itself after the access token expires', async () => {
     await standinControl(stack, 'POST', 'oauth-user', { login: 'maint' });
@@ -672,15 +441,4 @@ describe('OAuth limits and lifetimes', () => {
     }
   });
 
-  test('rate limit per address on the OAuth endpoints', async () => {
-    let limited;
-    for (let i = 0; i < 60 && !limited; i++) {
-      const response = await register(stack, { redirect_uris: ['https://a.example/cb'] });
-      if (response.status === 429) limited = response;
-      else assert.equal(response.status, 201);
-    }
-    assert.ok(limited, 'registration is limited per address');
-    assert.ok(Number(limited.headers.get('retry-after')) >= 1);
-    assert.equal(limited.body.error, 'temporarily_unavailable');
-  });
 });

@@ -1,6 +1,6 @@
-// Resilience through the real Worker (issue #7): GitHub faults during every tool leave nothing
-// saved and give the spec's messages; 200 concurrent reads and saves give no 5xx and conflicts only
-// where versions really collided; a Worker killed mid-run keeps every acknowledged save.
+// Resilience through the real Worker (issue #7): a GitHub fault reaches every tool through workerd
+// and leaves nothing saved; 200 concurrent reads and saves give no 5xx and conflicts only where
+// versions really collided; a Worker killed mid-run keeps every acknowledged save.
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { modernRequest, postMcp, standinControl, startStack } from './harness.mjs';
@@ -8,7 +8,7 @@ import { modernRequest, postMcp, standinControl, startStack } from './harness.mj
 let stack;
 const pr = { owner: 'logikflow', repo: 'demo', number: 3 };
 
-before(async () => { stack = await startStack({ vars: { GITHUB_TIMEOUT_MS: '1500' } }); });
+before(async () => { stack = await startStack(); });
 after(async () => { await stack?.stop(); });
 beforeEach(async () => { await standinControl(stack, 'POST', 'reset'); });
 
@@ -34,37 +34,29 @@ function diagramFor(files) {
   return { nodes: [{ id: 'a', title: 'Start', kind: 'trigger' }, { id: 'b', title: 'End', file: files[1].path }], edges: [{ from: 'a', to: 'b' }] };
 }
 
-describe('GitHub faults during every tool', () => {
-  const faults = [
-    ['500', { kind: 'status', status: 500 }, /HTTP 500, twice/],
-    ['502', { kind: 'status', status: 502 }, /HTTP 502, twice/],
-    ['503', { kind: 'status', status: 503 }, /HTTP 503, twice/],
-    ['a timeout', { kind: 'slow', delayMs: 4000 }, /did not answer in time/],
-    ['401', { kind: 'unauthorized' }, /^GitHub access for this connection has expired/],
-    ['403 rate limit', { kind: 'rate_limit' }, /^GitHub's rate limit was reached/],
-    ['secondary rate limit', { kind: 'secondary_rate_limit' }, /^GitHub's rate limit was reached.*30 seconds/],
-    ['truncated JSON', { kind: 'truncated' }, /could not read/],
-  ];
-  for (const [name, fault, message] of faults) {
-    test(`${name}: every tool gives the message and nothing is saved`, async () => {
-      const current = await read();
-      await standinControl(stack, 'POST', 'faults', { path: '/pulls/3', times: 0, ...fault });
-      for (const [tool, args] of [
-        ['get_pull_request', pr],
-        ['save_reading_order', { ...pr, base_version: current.baseVersion, ...orderFor(current.files) }],
-        ['save_diagram', { ...pr, base_version: current.diagramBaseVersion, diagram: diagramFor(current.files) }],
-      ]) {
-        const { status, result } = await call(tool, args);
-        assert.equal(status, 200, tool);
-        assert.equal(result.isError, true, tool);
-        assert.match(result.content[0].text, message, tool);
-      }
-      await standinControl(stack, 'DELETE', 'faults');
-      const after = await read();
-      assert.equal(after.baseVersion, current.baseVersion);
-      assert.equal(after.diagramBaseVersion, current.diagramBaseVersion);
-    });
-  }
+// The faults themselves (500, 502, 503, a timeout, 401, the rate limits, a truncated body) during
+// every tool are in process: src/app/pull_request/tools/fault_tests.rs (issue #37). This one is the
+// smoke that a stand-in's fault reaches the Worker through workerd and comes back as the tool's
+// message with nothing saved; get-pull-request.test.mjs keeps a timeout on workerd's real timer.
+describe('a GitHub fault through the Worker', () => {
+  test('503: every tool gives the message and nothing is saved', async () => {
+    const current = await read();
+    await standinControl(stack, 'POST', 'faults', { path: '/pulls/3', times: 0, kind: 'status', status: 503 });
+    for (const [tool, args] of [
+      ['get_pull_request', pr],
+      ['save_reading_order', { ...pr, base_version: current.baseVersion, ...orderFor(current.files) }],
+      ['save_diagram', { ...pr, base_version: current.diagramBaseVersion, diagram: diagramFor(current.files) }],
+    ]) {
+      const { status, result } = await call(tool, args);
+      assert.equal(status, 200, tool);
+      assert.equal(result.isError, true, tool);
+      assert.match(result.content[0].text, /HTTP 503, twice/, tool);
+    }
+    await standinControl(stack, 'DELETE', 'faults');
+    const after = await read();
+    assert.equal(after.baseVersion, current.baseVersion);
+    assert.equal(after.diagramBaseVersion, current.diagramBaseVersion);
+  });
 });
 
 describe('load', () => {
@@ -84,9 +76,9 @@ describe('load', () => {
     const saves = outcomes.map((o, i) => ({ ...o, note: `save ${i}` })).filter((_, i) => i % 2 === 1);
     const won = saves.filter((o) => !o.result.isError);
     const conflicts = saves.filter((o) => o.result.isError && /^Conflict: /.test(o.result.content[0].text));
-    // This file runs with a 1.5 s GitHub time limit (for its fault tests); on a loaded machine a
-    // save can wait longer than that for its GitHub read and is refused before it reaches the
-    // object. That is not a collision, and it saves nothing: allowed, but nothing else is.
+    // On a loaded machine a save can wait longer than GitHub's time limit for its GitHub read
+    // and is refused before it reaches the object. That is not a collision, and it saves
+    // nothing: allowed, but nothing else is.
     const timedOut = saves.filter((o) => o.result.isError && /did not answer in time/.test(o.result.content[0].text));
     const other = saves.filter((o) => o.result.isError && !conflicts.includes(o) && !timedOut.includes(o));
     assert.deepEqual(other.map((o) => o.result.content[0].text.slice(0, 160)), [], 'saves fail only by conflict (or a GitHub time-out)');

@@ -3,6 +3,9 @@
 // of another pull request can't be resolved through this one, deleting a draft that isn't the
 // caller's says so, and every arrange POST refusal is JSON.
 //
+// A thread of another pull request and a draft that isn't the caller's are tested in-process
+// (`app::pull_request::writes::tests`, issue #37).
+//
 // Each test signs in its own way; the login test renames and claims logins in the stand-in
 // (`/_standin/users/rename`, `/_standin/users/claim`) and resets it when done.
 
@@ -100,41 +103,6 @@ describe('security round 3 (issue #36)', () => {
     assert.doesNotMatch((await reviewPage(stack, more)).html, /read access only/);
   });
 
-  test('a thread of another pull request, or none, is refused and nothing is sent', async () => {
-    const session = await webSignIn(stack, 'octo', '/settings');
-    const page = await reviewPage(stack, session);
-    const thread = page.html.match(/data-thread="([^"]+)"/)?.[1];
-    assert.ok(thread, 'demo#3 has a review thread');
-    const before = await written(stack);
-    // demo#3's thread through demo#2's page, and an id no pull request has.
-    const other = await reviewPage(stack, session, '/r/logikflow/demo/pull/2');
-    for (const [path, id] of [['/r/logikflow/demo/pull/2', thread], [PULL, 'PRRT_standin999999999']]) {
-      const response = await post(stack, other, 'threads', { thread: id, resolve: '1' }, path);
-      assert.equal(response.status, 404, `${path} ${id}`);
-      assert.match((await response.json()).error, /not one of this pull request's review threads/);
-    }
-    assert.deepEqual(await written(stack), before, 'nothing was resolved');
-  });
-
-  test('deleting a draft that is not the caller\'s says nothing was deleted', async () => {
-    const owner = await webSignIn(stack, 'octo', '/settings');
-    const page = await reviewPage(stack, owner);
-    const made = await post(stack, page, 'comments', { ...lineOf(page.html), mode: 'draft', body: 'Mine.' });
-    assert.equal(made.status, 200);
-    const { id } = await made.json();
-    const other = await reviewPage(stack, await webSignIn(stack, 'reader', '/settings'));
-    for (const draft of [String(id), '987654321']) {
-      const response = await post(stack, other, 'drafts', { id: draft, action: 'delete' });
-      assert.equal(response.status, 404, draft);
-      const answer = await response.json();
-      assert.equal(answer.deleted, undefined);
-      assert.match(answer.error, /Nothing was deleted/);
-    }
-    const mine = await post(stack, page, 'drafts', { id: String(id), action: 'delete' });
-    assert.equal(mine.status, 200);
-    assert.equal((await mine.json()).deleted, id);
-  });
-
   test('every arrange POST refusal is JSON: read-only sign-in, no push access', async () => {
     const body = JSON.stringify({ base_version: 0, order: { sections: [] } });
     for (const [login, write] of [['maint', false], ['reader', true]]) {
@@ -154,7 +122,10 @@ describe('security round 3 (issue #36)', () => {
 
   test('a fast review of the 320-file logikflow/big#1 never meets a 429', async () => {
     // The review pages' budget (issue 36): page views, diffs and context spend none; form posts
-    // spend a window of their own (600 a minute), apart from MCP's 120.
+    // spend a window of their own (600 a minute), apart from MCP's 120. Here every page window
+    // and diff, and ticks one past MCP's 120 as fast as the server answers; the full review's
+    // ~330 posts against the 600 are counted in-process (issue #37:
+    // `app::person::tests::checks::a_fast_review_of_a_320_file_pull_request_never_meets_a_429`).
     const session = await webSignIn(stack, 'maint', '/settings');
     const base = '/r/logikflow/big/pull/1';
     const started = Date.now();
@@ -171,12 +142,13 @@ describe('security round 3 (issue #36)', () => {
     for (let from = 100; from < 400; from += 100) html += await get(`${base}?from=${from}&fragment=1`);
     const diffs = [...new Set([...html.matchAll(/href="([^"]*\/diff\?path=[^"]*)"/g)].map((m) => m[1].replaceAll('&amp;', '&')))];
     for (const diff of diffs) await get(`${diff}&fragment=1`);
-    // Every item ticked, one post each, as fast as the server answers.
+    // More items ticked than MCP's window holds, one post each, as fast as the server answers.
     const items = [...new Set([...html.matchAll(/name="item" value="([^"]*)"/g)].map((m) => m[1].replaceAll('&amp;', '&')))];
     assert.ok(items.length >= 300, `the page offers a tick per file (${items.length})`);
-    for (const item of items) statuses.push((await post(stack, page, 'ticks', { item, done: '1' }, base)).status);
+    const ticked = items.slice(0, 121 + 9);
+    for (const item of ticked) statuses.push((await post(stack, page, 'ticks', { item, done: '1' }, base)).status);
     const seconds = (Date.now() - started) / 1000;
-    console.log(`big#1: ${statuses.length} requests (${diffs.length} diffs, ${items.length} ticks) in ${seconds.toFixed(1)} s`);
+    console.log(`big#1: ${statuses.length} requests (${diffs.length} diffs, ${ticked.length} ticks) in ${seconds.toFixed(1)} s`);
     assert.equal(statuses.filter((s) => s === 429).length, 0, 'no 429');
     assert.deepEqual([...new Set(statuses)], [200]);
   });

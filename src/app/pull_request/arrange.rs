@@ -2,13 +2,15 @@
 //! (`GET …/arrange`) and saving what it posts with source `web` (`POST …/arrange`).
 //!
 //! The Worker checked the session's grant (saving allowed) and, for a save, the checks of every
-//! browser POST and the JSON's shape (`web::arrange_page::submission`). Here, in this order, so a
+//! browser POST and the JSON's shape (`web::arrange_page::submission`), and sends the order
+//! decoded (`calls::RouteCall::ArrangeSave`). Here, in this order, so a
 //! refused save stores nothing: the viewer's own GitHub read of the pull request with its
 //! snapshot; the viewer's write access on GitHub; the saved order; for a save, `base_version`
 //! against the latest, the order through the `save_reading_order` tool's validator, then the
 //! save itself (`records::Records::save`, which checks the base version again with no await
 //! before its write). A save answers JSON: `{version, location}`, or `{error}`.
 
+use super::calls::CSRF_COOKIE_HEADER;
 use super::object::{Object, Storage, Viewer};
 use super::reply::{html, message_page};
 use crate::http::HttpReply;
@@ -17,16 +19,17 @@ use crate::ports::pull_request::Surroundings;
 use crate::ports::sql::SqlError;
 use crate::review::model::saved::{DocumentKind, SaveOutcome, SaveRequest};
 use crate::review::order::{validate_order, Order};
-use crate::tools::relay::reviewer::CSRF_COOKIE_HEADER;
 use crate::tools::save_reading_order as save;
-use crate::web::{arrange_page, review_page};
+use crate::web::arrange_page::{self, Submission};
+use crate::web::review_page;
 
-/// The editor's page (`save` false), or the save of the call's order.
+/// The editor's page (`submitted` none), or the save of the order submitted.
 pub async fn arrange<St: Storage, P: Surroundings, T: GitHubTransport>(
     object: &Object<'_, St, P>,
     viewer: &Viewer<'_, T>,
-    save: bool,
+    submitted: Option<&Submission>,
 ) -> Result<HttpReply, SqlError> {
+    let save = submitted.is_some();
     let (call, pull) = (viewer.call, viewer.pull);
     let base_url = call.base_url.as_str();
     // Every refusal of a save is JSON, as the editor's script reads it (issue 36); the
@@ -56,7 +59,7 @@ pub async fn arrange<St: Storage, P: Surroundings, T: GitHubTransport>(
             "The saved order could not be read.",
         ));
     };
-    if !save {
+    let Some(submitted) = submitted else {
         let page = arrange_page::render(&arrange_page::ArrangePage {
             base_url,
             owner: &pull.owner,
@@ -69,18 +72,13 @@ pub async fn arrange<St: Storage, P: Surroundings, T: GitHubTransport>(
             csrf: &call.csrf,
         });
         return Ok(html(200, page).with_header(CSRF_COOKIE_HEADER, "1"));
-    }
+    };
     let refuse = |status: u16, message: &str| {
         HttpReply::json(status, &serde_json::json!({ "error": message }))
     };
     let conflict = |person: &str, version: u64| {
         let who = if person.is_empty() { "someone" } else { person };
         refuse(409, &format!("Conflict: {who} saved version {version} after you opened this page. Reload to arrange the latest version."))
-    };
-    // The Worker refused a body of another shape; read again, it holds here too.
-    let submitted = match arrange_page::submission(call.form.as_bytes()) {
-        Ok(submitted) => submitted,
-        Err(message) => return Ok(refuse(400, &message)),
     };
     let base_version = submitted.base_version;
     if base_version != record.version {

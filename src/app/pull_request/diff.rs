@@ -10,6 +10,7 @@
 //! 1 (the file's contents at the head). A diff carries the viewer's drafts (from this object's
 //! storage) and comment forms.
 
+use super::calls::{ContextQuery, DiffQuery, CSRF_COOKIE_HEADER};
 use super::object::{Object, Storage, Viewer};
 use super::read::PullRead;
 use super::reply::html;
@@ -22,14 +23,16 @@ use crate::ports::github::GitHubTransport;
 use crate::ports::pull_request::Surroundings;
 use crate::ports::sql::SqlError;
 use crate::router::PullPath;
-use crate::tools::relay::reviewer::CSRF_COOKIE_HEADER;
 use crate::web::review_page::context_lines::context_lines;
 use crate::web::review_page::discussion::{Discussion, Forms};
 use crate::web::review_page::{diff_view, pull_path};
 
-/// The longest query value accepted: a path (GitHub paths run to 4,096 bytes) or the change
-/// ids of a file's entry (ten bytes each).
-const MAX_QUERY_VALUE_BYTES: usize = 16 * 1024;
+/// What a diff request asks for: an entry's diff, or lines of context.
+#[derive(Debug, Clone, Copy)]
+pub enum Asked<'a> {
+    Diff(&'a DiffQuery),
+    Context(&'a ContextQuery),
+}
 
 /// `GET …/diff` and `GET …/context`: one entry point, so both share one read of the pull
 /// request (and the wasm one copy of it). `…/diff` with `fragment=1` (the page's script) gets
@@ -38,20 +41,18 @@ const MAX_QUERY_VALUE_BYTES: usize = 16 * 1024;
 pub async fn diff<St: Storage, P: Surroundings, T: GitHubTransport>(
     object: &Object<'_, St, P>,
     viewer: &Viewer<'_, T>,
-    context: bool,
+    asked: Asked<'_>,
 ) -> Result<HttpReply, SqlError> {
     let (call, github, pull) = (viewer.call, viewer.github, viewer.pull);
     let base_url = call.base_url.as_str();
-    let query = crate::security::form::pairs(call.query.as_bytes());
-    let value = |name: &str| {
-        crate::security::form::value(&query, name)
-            .filter(|v| !v.is_empty() && v.len() <= MAX_QUERY_VALUE_BYTES)
-    };
-    let number = |name: &str| value(name).and_then(|v| v.parse::<u32>().ok());
     // Refusals are plain text: the script shows the text, and a browser without it shows it too.
     let refuse =
         |status: u16, message: &str| HttpReply::new(status, "text/plain; charset=utf-8", message);
-    let Some(path) = value("path") else {
+    let path = match asked {
+        Asked::Diff(query) => query.path.as_deref(),
+        Asked::Context(query) => query.path.as_deref(),
+    };
+    let Some(path) = path else {
         return Ok(refuse(
             400,
             "path is required: a file the pull request changes.",
@@ -61,16 +62,19 @@ pub async fn diff<St: Storage, P: Surroundings, T: GitHubTransport>(
         Ok(read) => read,
         Err(message) => return Ok(refuse(404, &message)),
     };
-    if context {
-        let range = (number("from"), number("to"));
-        return Ok(
-            match context_reply(path, range, github, pull, &read).await {
-                Ok(reply) => reply,
-                Err((status, message)) => refuse(status, &message),
-            },
-        );
-    }
-    let hunks: Vec<&str> = value("hunks").unwrap_or_default().split(',').collect();
+    let query = match asked {
+        Asked::Diff(query) => query,
+        Asked::Context(query) => {
+            let range = (query.from, query.to);
+            return Ok(
+                match context_reply(path, range, github, pull, &read).await {
+                    Ok(reply) => reply,
+                    Err((status, message)) => refuse(status, &message),
+                },
+            );
+        }
+    };
+    let hunks: Vec<&str> = query.hunks.iter().map(String::as_str).collect();
     let comments = comments(&object.platform, github, pull, read.pull.review_comments).await;
     let on_file = comments.iter().filter(|c| c.path == path).count();
     let threads = threads(&object.platform, github, pull, on_file).await;
@@ -85,7 +89,7 @@ pub async fn diff<St: Storage, P: Surroundings, T: GitHubTransport>(
         &read.snapshot.files,
         path,
         &hunks,
-        value("first") == Some("1"),
+        query.first,
         &read.pull.html_url,
         &comments,
         &|_, _| String::new(),
@@ -96,7 +100,7 @@ pub async fn diff<St: Storage, P: Surroundings, T: GitHubTransport>(
             "The pull request no longer changes this file; reload the review page.",
         ));
     };
-    if value("fragment") == Some("1") {
+    if query.fragment {
         return Ok(html(200, fragment));
     }
     let title = format!("{path} · {}/{}#{}", pull.owner, pull.repo, pull.number);

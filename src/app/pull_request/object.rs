@@ -6,6 +6,7 @@
 
 use std::cell::Cell;
 
+use super::calls::ViewerCall;
 use super::read::{read_as_viewer_in_object, PullRead, ReadMemo};
 use super::records::{Records, TickSweep};
 use crate::github::client::GitHub;
@@ -15,7 +16,6 @@ use crate::ports::github::GitHubTransport;
 use crate::ports::pull_request::Surroundings;
 use crate::ports::sql::{Sql, SqlError};
 use crate::router::PullPath;
-use crate::tools::relay::reviewer::ReviewerCall;
 
 /// Where the object's SQL comes from: the shell opens it on first use, so a request refused
 /// before then (a viewer GitHub shows nothing) leaves no storage behind.
@@ -39,9 +39,10 @@ pub struct Object<'a, St: Storage, P: Surroundings> {
     pub schema_ready: &'a Cell<bool>,
 }
 
-/// Who a reviewer route acts for, with their GitHub client, and about which pull request.
+/// Who a reviewer route acts for (`calls::ViewerCall`), with their GitHub client, and about
+/// which pull request.
 pub struct Viewer<'a, T: GitHubTransport> {
-    pub call: &'a ReviewerCall,
+    pub call: &'a ViewerCall,
     pub github: &'a GitHub<'a, T>,
     pub pull: &'a PullPath,
 }

@@ -11,6 +11,7 @@
 //!
 //! What not: no platform names; the shell hands in the object and the viewer's GitHub client.
 
+use super::calls::{PageQuery, CSRF_COOKIE_HEADER};
 use super::object::{Object, Storage, Viewer};
 use super::records::Records;
 use super::reply::{html, message_page};
@@ -26,7 +27,6 @@ use crate::review::model::snapshot::SnapshotFile;
 use crate::review::model::ticks::{ReviewerState, TickRow};
 use crate::review::order::{checklist_ids, Order};
 use crate::router::PullPath;
-use crate::tools::relay::reviewer::CSRF_COOKIE_HEADER;
 use crate::web::review_page::discussion::{Discussion, Forms};
 use crate::web::{review_page, review_state};
 
@@ -34,6 +34,7 @@ use crate::web::{review_page, review_state};
 pub async fn page<St: Storage, P: Surroundings, T: GitHubTransport>(
     object: &Object<'_, St, P>,
     viewer: &Viewer<'_, T>,
+    query: &PageQuery,
 ) -> Result<HttpReply, SqlError> {
     let (call, github, pull) = (viewer.call, viewer.github, viewer.pull);
     let base_url = call.base_url.as_str();
@@ -51,7 +52,7 @@ pub async fn page<St: Storage, P: Surroundings, T: GitHubTransport>(
     let current = object.records().current()?;
     let history = object.records().history(DocumentKind::Order)?;
     let latest_version = current.order.as_ref().map_or(0, |r| r.version);
-    let wanted: Option<u64> = call.query_value("version").and_then(|v| v.parse().ok());
+    let wanted: Option<u64> = query.version;
     let record: Option<SavedRecord> = match wanted {
         Some(version) if version != latest_version => object
             .records()
@@ -89,7 +90,7 @@ pub async fn page<St: Storage, P: Surroundings, T: GitHubTransport>(
         Some(since) => commits_between(github, pull, &since.head_sha, head).await,
         None => None,
     };
-    let view = review_page::View::parse(call.query_value("view").as_deref());
+    let view = query.view;
     let comments =
         review_reads::comments(&object.platform, github, pull, read.pull.review_comments).await;
     let versions: Vec<review_page::VersionInfo> = history.iter().map(Into::into).collect();
@@ -150,8 +151,8 @@ pub async fn page<St: Storage, P: Surroundings, T: GitHubTransport>(
         diagram: current.diagram.as_ref().map(|r| &r.body),
         csrf: &call.csrf,
         comments: &comments,
-        window: review_page::window_of(call.query_value("from").as_deref()),
-        fragment: call.query_value("fragment").as_deref() == Some("1"),
+        window: query.window,
+        fragment: query.fragment,
         discussion: Some(&discussion),
     };
     Ok(html(200, review_page::render(&page)).with_header(CSRF_COOKIE_HEADER, "1"))

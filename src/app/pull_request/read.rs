@@ -76,7 +76,7 @@ pub enum Files {
 }
 
 /// The viewer's own GitHub read of the pull request with every file, as the pull request's
-/// object runs it for the reviewer routes (`tools::relay::reviewer`); or the message saying why
+/// object runs it for the reviewer routes (`calls`); or the message saying why
 /// GitHub would not show it ([`read_in_object`]).
 pub async fn read_as_viewer_in_object<T: GitHubTransport, P: Surroundings>(
     env: &P,

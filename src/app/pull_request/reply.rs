@@ -1,5 +1,7 @@
-//! How the object's reviewer routes answer: an HTML reply (the Worker adds the pages' security
-//! headers when it frames it) and the message page (`web::html::message_page`, written once).
+//! How the object's reviewer routes answer a page: an HTML reply (the Worker adds the pages'
+//! security headers when it frames it, `service::review::framed_page`), and the message page
+//! (`web::html::message_page`) as a reply, written once for the object's routes and the
+//! Worker's refusals alike.
 
 use crate::http::HttpReply;
 

@@ -7,6 +7,7 @@
 //!
 //! What not: no test cases; each module keeps its own.
 
+use super::calls::{ReviewerCall, RouteCall, ViewerCall};
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, VecDeque};
 use std::future::Future;
@@ -365,26 +366,36 @@ impl World {
         }
     }
 
-    /// A reviewer call of `person` (login `octo`) on `o/r#1`, with `more` fields.
-    pub fn call(
-        &self,
-        person: &str,
-        more: serde_json::Value,
-    ) -> crate::tools::relay::reviewer::ReviewerCall {
-        let mut call = serde_json::json!({
-            "owner": "o", "repo": "r", "number": 1, "github_token": "t", "login": "octo",
-            "person": person, "base_url": "https://review.test", "csrf": "k",
-        });
-        if let (Some(call), serde_json::Value::Object(more)) = (call.as_object_mut(), more) {
-            call.extend(more);
+    /// The one builder of reviewer calls: `person` (login `octo`, a sign-in that may write) on
+    /// `o/r#1` asking for `route`, the page's CSRF token `k`.
+    pub fn call(&self, person: &str, route: RouteCall) -> ReviewerCall {
+        ReviewerCall {
+            viewer: ViewerCall {
+                owner: "o".into(),
+                repo: "r".into(),
+                number: 1,
+                github_token: "t".into(),
+                login: "octo".into(),
+                person: person.into(),
+                csrf: "k".into(),
+                base_url: "https://review.test".into(),
+                may_write: true,
+            },
+            route,
         }
-        serde_json::from_value(call).expect("a reviewer call")
     }
 
-    /// Runs `route` on this object for `call`.
+    /// The object's answer to `call`, run as its shell runs it (`reviewer::run`).
+    pub fn answer(&self, call: &ReviewerCall) -> crate::http::HttpReply {
+        self.run(&call.viewer, |object, viewer| {
+            block_on(super::reviewer::run(object, viewer, &call.route)).expect("the records answer")
+        })
+    }
+
+    /// Runs `route` on this object for the viewer of `call`.
     pub fn run<R>(
         &self,
-        call: &crate::tools::relay::reviewer::ReviewerCall,
+        call: &ViewerCall,
         route: impl FnOnce(
             &super::object::Object<'_, MemorySql, &Around>,
             &super::object::Viewer<'_, ScriptedGitHub>,

@@ -15,6 +15,7 @@
 //! before, under a login, move to the rightful account's id on its first request here
 //! (`object::Object::adopt_login_rows`, `person_data::adopts_login_rows`).
 
+use super::calls::results_json;
 use super::object::{Object, Storage, Viewer};
 use super::read::PullRead;
 use super::records::{HeadRecord, Tick};
@@ -22,26 +23,25 @@ use crate::http::HttpReply;
 use crate::ports::github::GitHubTransport;
 use crate::ports::pull_request::Surroundings;
 use crate::ports::sql::SqlError;
-use crate::review::model::ticks::TickResult;
+use crate::review::model::ticks::{TickItem, TickResult};
 use crate::review::model::ticks::{TickOutcome, MAX_TICKS_PER_PERSON};
 use crate::review::order::Order;
-use crate::tools::relay::reviewer::results_json;
 use crate::web::review_state;
 use crate::web::tick_batch::{self, MAX_BATCH_ITEMS, NOT_ON_PAGE};
 
-/// Stores the call's ticks for the viewer; one [`TickResult`] per tick, in order.
+/// Stores `ticks` for the viewer; one [`TickResult`] per tick, in order.
 pub async fn tick_batch<St: Storage, P: Surroundings, T: GitHubTransport>(
     object: &Object<'_, St, P>,
     viewer: &Viewer<'_, T>,
+    ticks: &[TickItem],
 ) -> Result<HttpReply, SqlError> {
-    let call = viewer.call;
-    let all = |result: TickResult| vec![result; call.ticks.len()];
-    let results = if call.ticks.is_empty() || call.ticks.len() > MAX_BATCH_ITEMS {
+    let all = |result: TickResult| vec![result; ticks.len()];
+    let results = if ticks.is_empty() || ticks.len() > MAX_BATCH_ITEMS {
         all(TickResult::refused(400, "Too many ticks in one request."))
     } else {
         match object.viewer_read(viewer).await? {
             Err(message) => all(TickResult::refused(404, &message)),
-            Ok(read) => store_ticks(object, viewer, &read).await?,
+            Ok(read) => store_ticks(object, viewer, ticks, &read).await?,
         }
     };
     Ok(HttpReply::new(
@@ -54,6 +54,7 @@ pub async fn tick_batch<St: Storage, P: Surroundings, T: GitHubTransport>(
 async fn store_ticks<St: Storage, P: Surroundings, T: GitHubTransport>(
     object: &Object<'_, St, P>,
     viewer: &Viewer<'_, T>,
+    ticks: &[TickItem],
     read: &PullRead,
 ) -> Result<Vec<TickResult>, SqlError> {
     let call = viewer.call;
@@ -62,7 +63,7 @@ async fn store_ticks<St: Storage, P: Surroundings, T: GitHubTransport>(
         .current()?
         .order
         .and_then(|record| crate::json::read::<Order>(&record.body).ok());
-    let names: Vec<&str> = call.ticks.iter().map(|tick| tick.item.as_str()).collect();
+    let names: Vec<&str> = ticks.iter().map(|tick| tick.item.as_str()).collect();
     let expanded = tick_batch::expand_all(&names, order.as_ref(), &read.snapshot.files);
     let not_on_page = || TickResult::refused(404, NOT_ON_PAGE);
     if expanded.iter().all(Option::is_none) {
@@ -88,7 +89,7 @@ async fn store_ticks<St: Storage, P: Surroundings, T: GitHubTransport>(
     let full = format!("You already hold {MAX_TICKS_PER_PERSON} ticks on this pull request; undo some before adding more.");
     let mut stored_any = false;
     let mut results = Vec::with_capacity(expanded.len());
-    for (tick, items) in call.ticks.iter().zip(expanded) {
+    for (tick, items) in ticks.iter().zip(expanded) {
         let Some(items) = items else {
             results.push(not_on_page());
             continue;

@@ -251,4 +251,6 @@ relayed! {
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
+mod fault_tests;
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;

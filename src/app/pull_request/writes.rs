@@ -4,10 +4,11 @@
 //! the review with its verdict, and the Markdown preview.
 //!
 //! The Worker checked the form's size, the checks of every browser POST and the fields
-//! (`web::review_write::check`) before this runs; here, in this order, so a refused request
-//! touches nothing: the viewer's own GitHub read of the pull request (the snapshot's patches say
-//! which lines are in the diff), the head the page was loaded at, then the action, with the
-//! viewer's own token for GitHub and this object's storage for the drafts. Nothing typed is
+//! (`web::review_write::check`, in `calls::WriteCall::read`) before this runs, and sends them
+//! decoded; here, in this order, so a refused request touches nothing: the read-only rule
+//! again, the viewer's own GitHub read of the pull request (the snapshot's patches say which
+//! lines are in the diff), the head the page was loaded at, then the action, with the viewer's
+//! own token for GitHub and this object's storage for the drafts. Nothing typed is
 //! lost: a refused draft is not stored but its text stays in the box (the script keeps it;
 //! without it the refusal page shows it again), and a single comment GitHub refuses without the
 //! script is kept as a draft.
@@ -16,6 +17,7 @@
 //! rendering beyond the answers' small fragments, no platform names (the shell hands in the
 //! object and the viewer's GitHub client).
 
+use super::calls::WriteCall;
 use super::object::{Object, Storage, Viewer};
 use super::read::PullRead;
 use super::review_reads::try_threads;
@@ -26,10 +28,9 @@ use crate::ports::github::GitHubTransport;
 use crate::ports::pull_request::Surroundings;
 use crate::ports::sql::SqlError;
 use crate::review::drafts::{self, Draft, DraftDelete, DraftPut, PutOutcome};
-use crate::router::ReviewWrite;
 use crate::web::comment_markdown;
 use crate::web::review_page::{discussion, pull_path};
-use crate::web::review_write::{check, sends_to_github, Answer, Checked, Fields, READ_ONLY};
+use crate::web::review_write::{Answer, Checked, READ_ONLY};
 
 /// The message when the drafts' storage or the person's index fails.
 const DRAFTS_UNAVAILABLE: &str =
@@ -42,27 +43,21 @@ const DRAFT_NOT_YOURS: &str = "Nothing was deleted: you hold no draft with this 
 const THREADS_UNREAD: &str = "Nothing was sent: GitHub didn't list this pull request's review threads just now, so LogiKFlow couldn't check the thread is one of them. Try again in a moment.";
 const THREAD_NOT_HERE: &str = "Nothing was sent: this thread is not one of this pull request's review threads as GitHub lists them. Reload the page and use the thread's own Resolve button.";
 
-/// Runs a review write the Worker checked the shape of.
+/// Runs a review write the Worker read and checked (`calls::WriteCall::read`).
 pub async fn write<St: Storage, P: Surroundings, T: GitHubTransport>(
     object: &Object<'_, St, P>,
     viewer: &Viewer<'_, T>,
-    action: ReviewWrite,
+    write: &WriteCall,
 ) -> Result<HttpReply, SqlError> {
     let (call, pull) = (viewer.call, viewer.pull);
     let answer = Answer {
-        json: call.json,
+        json: write.json,
         base_url: &call.base_url,
         back: pull_path(&pull.owner, &pull.repo, pull.number),
     };
-    let fields = Fields::read(call.form.as_bytes());
-    let body = fields.body();
-    // The Worker refused a form that fails these checks; read again, they hold here too.
-    let checked = match check(action, &fields) {
-        Ok(checked) => checked,
-        Err(message) => return Ok(answer.refuse(400, &message, Some(&body))),
-    };
+    let body = write.body.clone();
     // The Worker refused this for a read-only sign-in already; the object holds the rule too.
-    if !call.may_write && sends_to_github(action, &fields) {
+    if !call.may_write && write.sends_to_github() {
         return Ok(answer.refuse(403, READ_ONLY, Some(&body)));
     }
     let read = match object.viewer_read(viewer).await? {
@@ -72,40 +67,33 @@ pub async fn write<St: Storage, P: Surroundings, T: GitHubTransport>(
     let Some(repo) = RepoPath::new(&pull.owner, &pull.repo) else {
         return Ok(answer.refuse(404, "No such repository.", None));
     };
-    let csrf = fields.get("csrf").unwrap_or_default();
     let ctx = Ctx {
         object,
         viewer,
-        csrf: &csrf,
+        csrf: &write.csrf,
         repo: &repo,
         read: &read,
         answer: &answer,
     };
-    let head = fields.get("head").unwrap_or_default();
-    if matches!(checked, Checked::Comment(_)) && !head.is_empty() && head != read.pull.head.sha {
+    let head = write.head.as_str();
+    if matches!(write.checked, Checked::Comment(_))
+        && !head.is_empty()
+        && head != read.pull.head.sha
+    {
         return Ok(answer.refuse(409, "New commits were pushed since this page loaded, so its line numbers may have moved. Reload the page and comment again (copy your text first: it is still in the box).", Some(&body)));
     }
-    match checked {
-        Checked::Comment(new) => {
-            ctx.comment(new, fields.get("mode").as_deref() == Some("single"))
-                .await
-        }
-        Checked::EditDraft(id) => ctx.edit_draft(id, body).await,
-        Checked::DeleteDraft(id) => ctx.delete_draft(id),
-        Checked::Submit(event) => ctx.submit(event, &body).await,
-        Checked::Reply(id) => ctx.reply(id, &body).await,
-        Checked::Thread(thread, resolve) => ctx.thread(&thread, resolve).await,
+    match &write.checked {
+        Checked::Comment(new) => ctx.comment(new.clone(), write.single).await,
+        Checked::EditDraft(id) => ctx.edit_draft(*id, body).await,
+        Checked::DeleteDraft(id) => ctx.delete_draft(*id),
+        Checked::Submit(event) => ctx.submit(*event, &body).await,
+        Checked::Reply(id) => ctx.reply(*id, &body).await,
+        Checked::Thread(thread, resolve) => ctx.thread(thread, *resolve).await,
         Checked::Preview => {
-            let anchor = drafts::parse(&|name| {
-                if name == "body" {
-                    Some("x".into())
-                } else {
-                    fields.get(name)
-                }
-            })
-            .ok()
-            .map(|d| d.anchor);
-            let commented = anchor.map(|a| drafts::commented_lines(ctx.patch(&a.path), &a));
+            let commented = write
+                .anchor
+                .as_ref()
+                .map(|a| drafts::commented_lines(ctx.patch(&a.path), a));
             let html = comment_markdown::render(&discussion::shown(&body), commented.as_deref());
             Ok(HttpReply::json(200, &serde_json::json!({ "html": html })))
         }

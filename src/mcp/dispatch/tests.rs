@@ -702,3 +702,106 @@ fn literal_documents_name_the_constants() {
     assert_eq!(info["version"], SERVER.version);
     assert_eq!(info["title"], "LogiKFlow");
 }
+
+// ---- moved from tests/e2e/mcp-transport.test.mjs (issue #37): the same requests and answers ----
+
+/// `server/discover` names exactly the three eras, newest first, and its instructions tell the
+/// agent that pull request text is untrusted.
+#[test]
+fn discover_lists_the_eras_and_warns_of_untrusted_text() {
+    let (_, body, _) = modern("server/discover", "");
+    assert_eq!(
+        body["result"]["supportedVersions"],
+        json!(["2026-07-28", "2025-11-25", "2025-06-18"])
+    );
+    assert!(body["result"]["instructions"]
+        .as_str()
+        .is_some_and(|text| text.contains("untrusted")));
+}
+
+/// Every listed tool has its words, both schemas and its hints; only the saves write; a list
+/// carries `cacheScope: public` and a positive `ttlMs`.
+#[test]
+fn served_tools_carry_words_schemas_and_hints() {
+    let (status, body, _) = modern("tools/list", "");
+    assert_eq!(status, 200);
+    let result = &body["result"];
+    assert_eq!(result["resultType"], "complete");
+    assert_eq!(result["cacheScope"], "public");
+    assert!(result["ttlMs"].as_u64().is_some_and(|ttl| ttl > 0));
+    let tools = result["tools"].as_array().cloned().unwrap_or_default();
+    assert!(!tools.is_empty());
+    for tool in &tools {
+        let name = tool["name"].as_str().unwrap_or_default();
+        for field in ["title", "description"] {
+            assert!(
+                tool[field].as_str().is_some_and(|text| !text.is_empty()),
+                "{name} {field}"
+            );
+        }
+        for field in ["inputSchema", "outputSchema"] {
+            assert!(tool[field].is_object(), "{name} {field}");
+        }
+        assert_eq!(
+            tool["annotations"]["readOnlyHint"],
+            !name.starts_with("save_"),
+            "{name}"
+        );
+        assert_eq!(tool["annotations"]["destructiveHint"], false, "{name}");
+    }
+}
+
+/// A 2026-07-28 body whose `Mcp-Method` header names another method is -32020.
+#[test]
+fn a_method_header_naming_another_method_is_a_mismatch() {
+    let body = format!(
+        r#"{{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{{"_meta":{{"io.modelcontextprotocol/protocolVersion":"2026-07-28",{CAPS}}}}}}}"#
+    );
+    let got = send(
+        &[
+            ("mcp-protocol-version", "2026-07-28"),
+            ("mcp-method", "prompts/list"),
+        ],
+        &body,
+    );
+    check_error(got, 400, -32020);
+}
+
+/// A 2025 request for an unknown method is answered with its own id (a string here), -32601.
+#[test]
+fn an_unknown_method_answers_with_the_request_id() {
+    let got = send(
+        &[],
+        r#"{"jsonrpc":"2.0","id":"abc","method":"no/such/method"}"#,
+    );
+    assert_eq!(got.1["id"], "abc");
+    check_error(got, 200, -32601);
+}
+
+/// No reply of any era carries `Mcp-Session-Id`: the server keeps no session.
+#[test]
+fn no_session_id_is_ever_issued() {
+    let replies = [
+        (
+            vec![],
+            r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#.to_string(),
+        ),
+        (
+            vec![("mcp-protocol-version", "2025-06-18")],
+            r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#.to_string(),
+        ),
+        (
+            vec![],
+            r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#.to_string(),
+        ),
+    ];
+    for (headers, body) in replies {
+        match dispatch(&Headers::new(headers.iter().copied()), body.as_bytes()) {
+            Outcome::Reply(reply) => {
+                assert!(reply.status < 300, "{body}: {}", reply.status);
+                assert_eq!(reply.header("mcp-session-id"), None, "{body}");
+            }
+            Outcome::Tool(_) => panic!("{body} is not a tool call"),
+        }
+    }
+}

@@ -2,9 +2,9 @@
 //! ticks and heads it keeps per person.
 //!
 //! Why here, not in `tools`: ticks are the review's own records; the review page (`web`) reads
-//! and sends them, the object (`store`, `app`) stores them, and the relay (`tools::relay`) only
-//! carries them (issue #37).
-//! What not: the relay's wire (`tools::relay::reviewer`: `results_json`, `read_results`), the SQL.
+//! and sends them, the object (`store`, `app`) stores them, and the reviewer routes' calls
+//! (`app::pull_request::calls`) only carry them (issue #37).
+//! What not: the calls' wire (`app::pull_request::calls`: `results_json`, `read_results`), the SQL.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -53,7 +53,7 @@ pub struct ReviewerState {
 }
 
 /// One tick as the Worker checked its shape: the item id and whether it is marked done.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TickItem {
     pub item: String,
     pub done: bool,
@@ -61,10 +61,10 @@ pub struct TickItem {
 
 /// What the object did with one tick of a batch: stored (200), or refused with a status and a
 /// message for the person.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TickResult {
     pub status: u16,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
 }
 

@@ -4,20 +4,8 @@ fn fields(pairs: &[(&str, &str)]) -> Fields {
     Fields::read(form::encode(pairs).as_bytes())
 }
 
-/// Issue 36: what a read-only sign-in is refused is exactly what sends to GitHub as the viewer.
 #[test]
-fn what_sends_to_github() {
-    let single = fields(&[("mode", "single")]);
-    let draft = fields(&[("mode", "draft")]);
-    assert!(sends_to_github(ReviewWrite::Comment, &single));
-    assert!(!sends_to_github(ReviewWrite::Comment, &draft));
-    assert!(!sends_to_github(ReviewWrite::Comment, &fields(&[])));
-    for action in [ReviewWrite::Submit, ReviewWrite::Reply, ReviewWrite::Thread] {
-        assert!(sends_to_github(action, &draft), "{action:?}");
-    }
-    for action in [ReviewWrite::Draft, ReviewWrite::Preview] {
-        assert!(!sends_to_github(action, &single), "{action:?}");
-    }
+fn the_read_only_words_say_how_to_write() {
     assert!(READ_ONLY.contains("sign in again"));
 }
 

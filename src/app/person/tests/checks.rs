@@ -227,3 +227,32 @@ fn the_review_pages_window_is_apart_and_reads_are_free() {
         ));
     }
 }
+
+/// Issue 36's budget at full size (moved from `tests/e2e/security-round3.test.mjs`, whose case
+/// now ticks only past MCP's window): a fast review of a 320-file pull request, every file ticked
+/// one by one (about 330 posts) with a page view and a diff per file (reads), all in one minute,
+/// stays within the pages' budget, though MCP's window is full.
+#[test]
+fn a_fast_review_of_a_320_file_pull_request_never_meets_a_429() {
+    use crate::oauth::rate_limit::{web_limit, DEFAULT_PER_PERSON};
+    let world = World::new();
+    let (access, _) = world.connect("app");
+    for _ in 0..DEFAULT_PER_PERSON {
+        check_limited(&world, &access, DEFAULT_PER_PERSON);
+    }
+    assert!(matches!(
+        check_limited(&world, &access, DEFAULT_PER_PERSON),
+        CheckReply::Limited { .. }
+    ));
+    let post = web_limit(true).unwrap_or(0);
+    let read = web_limit(false).unwrap_or(0);
+    for request in 0..330 {
+        for (kind, limit) in [("post", post), ("read", read), ("read", read)] {
+            let reply = check_web(&world, &access, limit);
+            assert!(
+                matches!(reply, CheckReply::Allowed { .. }),
+                "{kind} {request}: {reply:?}"
+            );
+        }
+    }
+}

@@ -4,11 +4,11 @@
 
 use serde_json::{json, Value};
 
-use super::arrange;
-use crate::app::pull_request::test_support::{block_on, Scripted, World};
+use crate::app::pull_request::calls::{RouteCall, CSRF_COOKIE_HEADER};
+use crate::app::pull_request::test_support::{Scripted, World};
 use crate::http::HttpReply;
 use crate::review::model::saved::{DocumentKind, SaveOutcome, SaveRequest};
-use crate::tools::relay::reviewer::CSRF_COOKIE_HEADER;
+use crate::web::arrange_page::submission;
 
 fn order(paths: &[&str]) -> Value {
     let files: Vec<Value> = paths.iter().map(|path| json!({ "path": path })).collect();
@@ -36,17 +36,13 @@ fn saved(world: &World) {
 }
 
 fn open(world: &World) -> HttpReply {
-    let call = world.call("gh:9", json!({}));
-    world.run(&call, |object, viewer| {
-        block_on(arrange(object, viewer, false)).unwrap()
-    })
+    world.answer(&world.call("gh:9", RouteCall::Arrange))
 }
 
+/// Saves `form`, read as the Worker reads the editor's JSON.
 fn save(world: &World, form: Value) -> (u16, Value) {
-    let call = world.call("gh:9", json!({ "form": form.to_string() }));
-    let reply = world.run(&call, |object, viewer| {
-        block_on(arrange(object, viewer, true)).unwrap()
-    });
+    let submitted = submission(form.to_string().as_bytes()).expect("a well-formed save");
+    let reply = world.answer(&world.call("gh:9", RouteCall::ArrangeSave(submitted)));
     (reply.status, serde_json::from_str(&reply.body).unwrap())
 }
 
@@ -127,11 +123,8 @@ fn a_stale_or_invalid_save_stores_nothing() {
         json!({ "base_version": 1, "order": order(&["src/f0.rs"]) }),
     );
     assert_eq!(status, 400);
-    let (status, body) = save(&world, json!({ "order": order(&ALL) }));
-    assert_eq!(
-        (status, body["error"].as_str()),
-        (400, Some("base_version is required"))
-    );
+    // A body of another shape never becomes a call (`calls::tests`,
+    // `a_bad_arrange_save_is_refused_with_its_message`).
     assert_eq!(
         world.records().history(DocumentKind::Order).unwrap().len(),
         1

@@ -2,24 +2,22 @@
 //! plain text, the diff of the changes asked for with the viewer's drafts' forms, and context
 //! from the file at the head.
 
-use serde_json::json;
-
-use super::diff;
+use crate::app::pull_request::calls::{Route, RouteCall};
 use crate::app::pull_request::read::{read_in_object, Files};
 use crate::app::pull_request::test_support::{block_on, Scripted, ScriptedGitHub, World};
 use crate::http::HttpReply;
 
+/// The answer to `…/diff` (or `…/context`) with `query`, decoded as the Worker decodes it.
 fn get(world: &World, query: &str, context: bool) -> HttpReply {
-    let call = world.call("gh:9", json!({ "query": query, "may_write": true }));
-    world.run(&call, |object, viewer| {
-        block_on(diff(object, viewer, context)).unwrap()
-    })
+    let route = if context { Route::Context } else { Route::Diff };
+    let route = RouteCall::of_get(route, query).expect("a GET route");
+    world.answer(&world.call("gh:9", route))
 }
 
 /// The change id of `src/f0.rs`'s one change, as the page's link names it.
 fn change_id(world: &World) -> String {
-    let call = world.call("gh:9", json!({}));
-    world.run(&call, |object, viewer| {
+    let call = world.call("gh:9", RouteCall::Arrange);
+    world.run(&call.viewer, |object, viewer| {
         let read = block_on(read_in_object(
             &object.platform,
             object.memo,

@@ -1,8 +1,7 @@
 //! Issue 36: ticks and drafts written under a login before rows were keyed by person id move to
 //! the account whose own index lists them, whatever login it has now, and to nobody else.
 
-use serde_json::json;
-
+use crate::app::pull_request::calls::RouteCall;
 use crate::app::pull_request::records::Tick;
 use crate::app::pull_request::test_support::{block_on, World};
 
@@ -23,8 +22,11 @@ fn old_tick(world: &World, key: &str, item: &str) {
 /// `person`, signed in as `login`, opens the pull request (the viewer's read that every
 /// reviewer route starts with).
 fn visit(world: &World, person: &str, login: &str) {
-    let call = world.call(person, json!({ "login": login }));
-    let read = world.run(&call, |object, viewer| block_on(object.viewer_read(viewer)));
+    let mut call = world.call(person, RouteCall::Arrange);
+    call.viewer.login = login.to_string();
+    let read = world.run(&call.viewer, |object, viewer| {
+        block_on(object.viewer_read(viewer))
+    });
     assert!(matches!(read, Ok(Ok(_))), "the viewer's read");
 }
 

@@ -2,34 +2,22 @@
 //! them nothing of answers the 404 page and stores nothing), the page with the viewer's drafts
 //! and its CSRF cookie header, and the old path-keyed ticks moved to content items once.
 
-use serde_json::json;
-
-use super::page;
-use crate::app::pull_request::test_support::{block_on, ScriptedGitHub, World};
+use crate::app::pull_request::calls::{PageQuery, RouteCall, WriteCall, CSRF_COOKIE_HEADER};
+use crate::app::pull_request::test_support::{ScriptedGitHub, World};
 use crate::http::HttpReply;
 use crate::ports::sql::Sql;
-use crate::tools::relay::reviewer::CSRF_COOKIE_HEADER;
+use crate::router::ReviewWrite;
 
 fn get(world: &World, person: &str) -> HttpReply {
-    let call = world.call(person, json!({ "may_write": true }));
-    world.run(&call, |object, viewer| {
-        block_on(page(object, viewer)).expect("the records answer")
-    })
+    world.answer(&world.call(person, RouteCall::Page(PageQuery::default())))
 }
 
 #[test]
 fn the_page_shows_the_viewers_drafts_and_sets_its_cookie_header() {
     let world = World::new();
-    let comment = json!({ "form": "path=src%2Ff0.rs&line=2&side=RIGHT&head=h1&body=kept+for+later&csrf=k", "json": true, "may_write": true });
-    let call = world.call("gh:9", comment);
-    let kept = world.run(&call, |object, viewer| {
-        block_on(crate::app::pull_request::writes::write(
-            object,
-            viewer,
-            crate::router::ReviewWrite::Comment,
-        ))
-        .unwrap()
-    });
+    let form = "path=src%2Ff0.rs&line=2&side=RIGHT&head=h1&body=kept+for+later&csrf=k";
+    let comment = WriteCall::read(ReviewWrite::Comment, form.as_bytes(), true).unwrap();
+    let kept = world.answer(&world.call("gh:9", RouteCall::Write(comment)));
     assert_eq!(kept.status, 200, "{}", kept.body);
     let reply = get(&world, "gh:9");
     assert_eq!(reply.status, 200);

@@ -16,6 +16,8 @@ use crate::review::drafts::{Draft, DraftDelete, DraftPut, PutOutcome, MAX_DRAFTS
 use crate::review::model::saved::{DocumentKind, SaveOutcome, SaveRequest};
 use crate::review::model::ticks::{TickOutcome, TickRow, MAX_TICKS_PER_PERSON};
 
+mod forget;
+
 fn save(kind: DocumentKind, base_version: u64, n: u64) -> SaveRequest {
     SaveRequest {
         kind,

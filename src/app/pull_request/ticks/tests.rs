@@ -2,28 +2,26 @@
 //! person's index noted before any tick is stored, the cap per tick, the first tick at a head
 //! recording its files, and nothing stored for a refused batch.
 
-use serde_json::json;
-
-use super::tick_batch;
+use crate::app::pull_request::calls::{read_results, RouteCall};
 use crate::app::pull_request::records::Tick;
-use crate::app::pull_request::test_support::{block_on, ScriptedGitHub, World};
-use crate::review::model::ticks::TickResult;
+use crate::app::pull_request::test_support::{ScriptedGitHub, World};
 use crate::review::model::ticks::MAX_TICKS_PER_PERSON;
-use crate::tools::relay::reviewer::read_results;
+use crate::review::model::ticks::{TickItem, TickResult};
 use crate::web::tick_batch::{MAX_BATCH_ITEMS, NOT_ON_PAGE};
 
 /// Ticks as `person` and reads the results.
 fn tick(world: &World, person: &str, ticks: &[(&str, bool)]) -> Vec<TickResult> {
-    let ticks: Vec<_> = ticks
+    let ticks: Vec<TickItem> = ticks
         .iter()
-        .map(|(item, done)| json!({ "item": item, "done": done }))
+        .map(|(item, done)| TickItem {
+            item: item.to_string(),
+            done: *done,
+        })
         .collect();
-    let call = world.call(person, json!({ "ticks": ticks }));
-    let reply = world.run(&call, |object, viewer| {
-        block_on(tick_batch(object, viewer)).unwrap()
-    });
+    let sent = ticks.len();
+    let reply = world.answer(&world.call(person, RouteCall::Ticks(ticks)));
     assert_eq!(reply.status, 200);
-    read_results(&reply.body, call.ticks.len()).unwrap()
+    read_results(&reply.body, sent).unwrap()
 }
 
 /// The items `gh:9` holds.

@@ -5,8 +5,8 @@
 
 use serde_json::{json, Value};
 
-use super::write;
-use crate::app::pull_request::test_support::{block_on, Scripted, World};
+use crate::app::pull_request::calls::{RouteCall, WriteCall};
+use crate::app::pull_request::test_support::{Scripted, World};
 use crate::http::HttpReply;
 use crate::ports::clock::Clock;
 use crate::review::drafts::MAX_DRAFTS_PER_PERSON;
@@ -19,7 +19,8 @@ const OTHER: &str = "gh:8";
 /// A line in `src/f0.rs`'s diff at head `h1` (`test_support::script_pull`).
 const LINE: &str = "path=src%2Ff0.rs&line=2&side=RIGHT&head=h1&csrf=k";
 
-/// Posts `form` as `person`, asking for JSON, with a sign-in that may write when `may_write`.
+/// Posts `form` as `person`, asking for JSON, with a sign-in that may write when `may_write`;
+/// the form read and checked as the Worker reads it.
 fn post_as(
     world: &World,
     person: &str,
@@ -27,13 +28,10 @@ fn post_as(
     form: &str,
     may_write: bool,
 ) -> HttpReply {
-    let call = world.call(
-        person,
-        json!({ "form": form, "json": true, "may_write": may_write }),
-    );
-    world.run(&call, |object, viewer| {
-        block_on(write(object, viewer, action)).expect("the records answer")
-    })
+    let write = WriteCall::read(action, form.as_bytes(), true).expect("a well-formed write");
+    let mut call = world.call(person, RouteCall::Write(write));
+    call.viewer.may_write = may_write;
+    world.answer(&call)
 }
 
 fn post(world: &World, person: &str, action: ReviewWrite, form: &str) -> HttpReply {
@@ -179,6 +177,8 @@ fn a_draft_is_changed_and_deleted_only_by_its_writer() {
         &format!("id={id}&action=delete&csrf=k"),
     );
     assert_eq!(again.status, 404);
+    assert_eq!(body(&again)["error"], super::DRAFT_NOT_YOURS);
+    assert!(body(&again).get("deleted").is_none());
 }
 
 #[test]
