@@ -1,88 +1,23 @@
 //! `get_pull_request`'s rules that `tests/e2e/get-pull-request.test.mjs` used to check through
-//! `wrangler dev` (issue #37), run here through the same dispatch on the scripted GitHub: every
-//! GitHub failure of the spec's error table with its message and no result, one 5xx retried, bad
-//! arguments naming every problem, a pull request GitHub hides, GitHub's 3,000-file cap within
-//! the request budget, the patch caps, and change ids kept across reads and a push elsewhere.
+//! `wrangler dev` (issue #37), run here through the same dispatch on the scripted GitHub: a
+//! missing or hidden pull request, one 5xx retried, bad arguments naming every problem, GitHub's
+//! 3,000-file cap within the request budget, the patch caps, and change ids kept across reads and
+//! a push elsewhere.
 //!
-//! What not: the small pull request's fields on the stand-in's demo data (the tool's smoke case)
-//! and a repeat read served by the KV cache as workerd serves it; those stay end to end.
+//! What not: GitHub's other failures of the spec's error table (401, rate limits, 5xx twice, a
+//! timeout, a truncated answer) are `super::super::fault_tests`, for every tool. The small pull
+//! request's fields on the stand-in's demo data (the tool's smoke case) and a repeat read served
+//! by the KV cache as workerd serves it stay end to end.
 
 use serde_json::{json, Value};
 
 use super::{call, ok, refused, world_with_a_split_file};
 use crate::app::pull_request::test_support::{files_path, script_pull, Scripted, World};
-use crate::mcp::dispatch::ToolResult;
-use crate::ports::clock::Clock;
 
 const PULL: &str = "/repos/o/r/pulls/1";
 
 fn target() -> Value {
     json!({ "owner": "o", "repo": "r", "number": 1 })
-}
-
-#[test]
-fn every_github_failure_is_a_refusal_with_the_tables_message() {
-    let world = World::new();
-    let reset = (world.clock.now_seconds() + 600).to_string();
-    let cases = [
-        (
-            "a revoked token (401)",
-            vec![Scripted::status(401, r#"{"message":"Bad credentials"}"#)],
-            "GitHub access for this connection has expired",
-            "",
-        ),
-        (
-            "the rate limit",
-            vec![Scripted::status(
-                403,
-                r#"{"message":"API rate limit exceeded for user ID 1."}"#,
-            )
-            .header("x-ratelimit-remaining", "0")
-            .header("x-ratelimit-reset", &reset)],
-            "GitHub's rate limit was reached",
-            "resets in about",
-        ),
-        (
-            "a secondary rate limit",
-            vec![Scripted::status(
-                403,
-                r#"{"message":"You have exceeded a secondary rate limit."}"#,
-            )
-            .header("retry-after", "30")],
-            "GitHub's rate limit was reached",
-            "30 seconds",
-        ),
-        (
-            "5xx twice",
-            vec![Scripted::status(502, "<html>")],
-            "",
-            "HTTP 502, twice",
-        ),
-        (
-            "a timeout twice",
-            vec![Scripted::Timeout],
-            "",
-            "did not answer in time",
-        ),
-        (
-            "truncated JSON",
-            vec![Scripted::ok(r#"{"number":1,"title":"#)],
-            "",
-            "could not read",
-        ),
-    ];
-    for (name, answers, start, names) in cases {
-        let world = World::new();
-        world.github.on(PULL, answers);
-        let result = call(&world, "get_pull_request", target());
-        assert!(
-            matches!(result, ToolResult::Error(_)),
-            "{name}: a refusal, no result: {result:?}"
-        );
-        let text = refused(result);
-        assert!(text.starts_with(start), "{name}: {text}");
-        assert!(text.contains(names), "{name}: {text}");
-    }
 }
 
 #[test]
