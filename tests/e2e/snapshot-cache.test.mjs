@@ -1,7 +1,9 @@
-// The KV snapshot cache never keeps a snapshot built while GitHub failed to send one of the
-// optional files (`.gitattributes`, `.github/logikflow.yml`): cached, it would hide their hints
-// until the next push. A repeat read served from the cached listing (issue #19) gives the same
-// result as the read that built it. Its own stack, so the pull requests start uncached.
+// The KV snapshot cache as workerd serves it: a repeat read served from the cached listing
+// (issue #19) gives the same result as the read that built it, a trimmed file list comes back
+// the same, and concurrent first reads of a new head build its snapshot once. Its own stack, so
+// the pull requests start uncached. A snapshot built while an optional file failed is not cached,
+// and a lasting refusal is cached as absent: tested in process in
+// src/app/pull_request/read/tests.rs (issue #37).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { fiftySections } from '../bench/cpu.mjs';
@@ -20,49 +22,6 @@ async function read(number = 3, repo = 'demo', extra = {}) {
   assert.deepEqual(JSON.parse(reply.body.result.content[0].text), reply.body.result.structuredContent);
   return reply.body.result.structuredContent;
 }
-
-test('a snapshot read while the conventions file failed is served but not cached', async () => {
-  // Both tries of the conventions file fail (5xx, retried once): the read still succeeds.
-  await standinControl(stack, 'POST', 'faults', { path: '/contents/.github/logikflow.yml', kind: 'status', status: 502, times: 0 });
-  const during = await read();
-  assert.equal(during.diagramPreference, 'ask', 'the file was unreadable, so nothing was preferred');
-  await standinControl(stack, 'DELETE', 'faults');
-  const after = await read();
-  assert.equal(after.diagramPreference, 'always', 'the next read fetched the file again');
-  // That complete snapshot is cached: a third read fetches no files.
-  await standinControl(stack, 'DELETE', 'requests');
-  await read();
-  const log = await standinControl(stack, 'GET', 'requests');
-  assert.equal(log.requests.filter((r) => r.kind === 'rest' && r.path.includes('/contents/')).length, 0);
-});
-
-test('a lasting refusal of an optional file (403) does not stop caching', async () => {
-  // An app without Contents access: `.gitattributes` and the build files (one GraphQL read) are
-  // treated as absent and the snapshot cached, so a repeat read still costs no more than the
-  // pull request and the saved state.
-  await standinControl(stack, 'POST', 'faults', { path: '/graphql', kind: 'status', status: 403, times: 0 });
-  await read(1);
-  await standinControl(stack, 'DELETE', 'requests');
-  await read(1);
-  const log = await standinControl(stack, 'GET', 'requests');
-  assert.equal(log.requests.filter((r) => r.kind === 'rest' && (r.path.includes('/contents/') || r.path === '/graphql')).length, 0);
-  await standinControl(stack, 'DELETE', 'faults');
-});
-
-test('a snapshot read while the build-file read (GraphQL) failed is served but not cached', async () => {
-  // Both tries fail (5xx, retried once): hints fall back to the paths, and the read succeeds.
-  await standinControl(stack, 'POST', 'faults', { path: '/graphql', kind: 'status', status: 502, times: 0 });
-  await read(2);
-  await standinControl(stack, 'DELETE', 'faults');
-  await standinControl(stack, 'DELETE', 'requests');
-  await read(2);
-  const again = await standinControl(stack, 'GET', 'requests');
-  assert.equal(again.requests.filter((r) => r.path === '/graphql').length, 1, 'the next read fetched the build files');
-  await standinControl(stack, 'DELETE', 'requests');
-  await read(2);
-  const cached = await standinControl(stack, 'GET', 'requests');
-  assert.equal(cached.requests.filter((r) => r.path === '/graphql').length, 0, 'then the snapshot was cached');
-});
 
 /** A result without what only `include_patches` adds. */
 function withoutPatches(result) {

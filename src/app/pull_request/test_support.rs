@@ -3,7 +3,7 @@
 //! fresh records on SQLite in memory, a scripted GitHub that counts requests and injects faults
 //! (5xx, 401, rate limits, timeouts, lost connections) and can make every exchange wait a turn,
 //! and the object's surroundings ([`Around`]: a cache in memory that counts reads and writes and
-//! can refuse writes, a pause that yields a turn, a console that keeps its lines).
+//! can refuse writes or decline them as too large, a pause that yields a turn, a console that keeps its lines).
 //!
 //! What not: no test cases; each module keeps its own.
 
@@ -200,6 +200,8 @@ pub struct Around {
     pub reads: Cell<usize>,
     pub writes: Cell<usize>,
     pub refuse_writes: Cell<bool>,
+    /// Writes are declined as too large (KV's parts would exceed their bound): `Ok(false)`.
+    pub decline_writes: Cell<bool>,
     pub pauses: Cell<usize>,
     pub lines: RefCell<Vec<String>>,
     /// The person index's notes, as `person key`.
@@ -257,6 +259,9 @@ impl Cache for Around {
     async fn put_text(&self, key: &str, text: &str, _ttl_seconds: u64) -> Result<bool, CacheError> {
         if self.refuse_writes.get() {
             return Err(CacheError("refused by the test".into()));
+        }
+        if self.decline_writes.get() {
+            return Ok(false);
         }
         self.writes.set(self.writes.get() + 1);
         self.cache

@@ -1,6 +1,8 @@
 //! The caller's read in process, on the scripted GitHub and a cache in memory: what a first read
 //! asks GitHub and caches, a repeat read from the cache, concurrent first reads of one head
-//! building its snapshot once, and a snapshot read with a passing failure served but not cached.
+//! building its snapshot once, a snapshot read with a passing failure served but not cached
+//! (the conventions file read again, its preference then cached), and a lasting refusal of an
+//! optional file cached as absent (from `tests/e2e/snapshot-cache.test.mjs`, issue #37).
 
 use futures_util::future::join;
 
@@ -237,4 +239,102 @@ fn get_pull_request_builds_once_then_answers_from_the_listing() {
     assert_eq!(first, third);
     assert_eq!(around.reads.get(), reads + 1);
     assert_eq!(github.count(&files_path(1)), 1);
+}
+
+/// The conventions file of `o/r` at `b1`, as GitHub's contents API sends it: it wants a diagram
+/// for every pull request.
+fn conventions_always() -> Scripted {
+    Scripted::ok(
+        r#"{"type":"file","encoding":"base64","path":".github/logikflow.yml","content":"IyBMb2dpS0Zsb3cgc2V0dGluZ3MKZGlhZ3JhbXM6IGFsd2F5cwo="}"#,
+    )
+}
+
+#[test]
+fn a_conventions_file_that_failed_is_read_again_and_its_preference_then_cached() {
+    let (around, memo, github) = (
+        Around::default(),
+        ReadMemo::default(),
+        ScriptedGitHub::new(),
+    );
+    script_pull(&github, "h1", 2);
+    // Both tries fail (a 5xx is tried once more): the read is served, nothing preferred.
+    github.on(CONVENTIONS, [Scripted::status(502, "")]);
+    let during = read(&around, &memo, &github).unwrap();
+    assert_eq!(during.snapshot.diagram_preference, "ask");
+    assert_eq!(github.count(CONVENTIONS), 2);
+    assert!(around.cache.borrow().is_empty(), "not cached");
+    github.on(CONVENTIONS, [conventions_always()]);
+    let after = read(&around, &memo, &github).unwrap();
+    assert_eq!(after.snapshot.diagram_preference, "always", "read again");
+    // That complete snapshot is cached: a third read asks for no file.
+    let asked = github.count(CONVENTIONS);
+    let cached = read(&around, &memo, &github).unwrap();
+    assert_eq!(cached.snapshot.diagram_preference, "always");
+    assert_eq!(github.count(CONVENTIONS), asked);
+}
+
+#[test]
+fn a_lasting_refusal_of_an_optional_file_does_not_stop_caching() {
+    // An app without Contents access: GitHub refuses the build files (one GraphQL read) and the
+    // conventions file for good. They count as absent, and the snapshot is cached.
+    let (around, memo, github) = (
+        Around::default(),
+        ReadMemo::default(),
+        ScriptedGitHub::new(),
+    );
+    script_pull(&github, "h1", 2);
+    let refused = r#"{"message":"Resource not accessible by integration"}"#;
+    github.on("/graphql", [Scripted::status(403, refused)]);
+    github.on(CONVENTIONS, [Scripted::status(403, refused)]);
+    let first = read(&around, &memo, &github).unwrap();
+    assert_eq!(first.snapshot.files.len(), 2);
+    assert_eq!(around.writes.get(), 1, "cached");
+    let (graphql, conventions) = (github.count("/graphql"), github.count(CONVENTIONS));
+    assert_eq!((graphql, conventions), (1, 1), "a refusal is not retried");
+    read(&around, &ReadMemo::default(), &github).unwrap();
+    assert_eq!(
+        github.count("/graphql"),
+        graphql,
+        "the repeat read asks no file"
+    );
+    assert_eq!(github.count(CONVENTIONS), conventions);
+}
+
+#[test]
+fn a_snapshot_too_large_to_cache_is_served_and_remembered_only_in_memory() {
+    // The cache declines the write (KV would need more than its 256 parts, `kv_parts`): the read
+    // is served, the object's memory answers a repeat read with the access check alone, and a
+    // read the object has no memory of (after a restart) fetches the files again.
+    let (around, memo, github) = (
+        Around::default(),
+        ReadMemo::default(),
+        ScriptedGitHub::new(),
+    );
+    around.decline_writes.set(true);
+    script_pull(&github, "h1", 320);
+    let (config, clock) = (config(), clock());
+    let client = GitHub::new(&config, "t", &github, &clock);
+    let first = get_pull_request(&around, &memo, &client);
+    assert_eq!(first["files"].as_array().map(Vec::len), Some(320));
+    assert_eq!(github.total(), 4 + 4, "ceil(320/100) + 4");
+    assert!(around.cache.borrow().is_empty(), "not cached");
+    assert!(
+        around
+            .lines
+            .borrow()
+            .iter()
+            .any(|line| line.contains("too large to cache")),
+        "{:?}",
+        around.lines.borrow()
+    );
+    let again = get_pull_request(&around, &memo, &client);
+    assert_eq!(again, first);
+    assert_eq!(github.total(), 8 + 2, "served from the object's memory");
+    let restarted = get_pull_request(&around, &ReadMemo::default(), &client);
+    assert_eq!(restarted, first);
+    assert_eq!(
+        github.total(),
+        10 + 8,
+        "nothing was cached: the files again"
+    );
 }

@@ -4,13 +4,15 @@
 //! shape, GitHub failing: each refusal with nothing written), the views (the latest and an older
 //! version, a missing one, the threads' read failing), `get_pull_request`,
 //! `get_review_feedback`, an unknown tool, and the Worker's refusal read by the same reader.
+//! The rules moved here from end to end (issue #37) are in the child modules: `saves`,
+//! `get_pull_request` and `views`.
 
 use serde_json::{json, Map, Value};
 
 use super::{refusal, run};
 use crate::app::pull_request::object::Object;
 use crate::app::pull_request::relayed::Run;
-use crate::app::pull_request::test_support::{block_on, config, Scripted, World};
+use crate::app::pull_request::test_support::{block_on, config, files_path, Scripted, World};
 use crate::github::client::GitHub;
 use crate::mcp::catalog::{Runs, ToolName};
 use crate::mcp::dispatch::ToolResult;
@@ -434,3 +436,25 @@ fn the_workers_refusal_is_the_tools_own_reading() {
         "{gpr}"
     );
 }
+
+/// `o/r#1` with `src/f2.rs` changed in two places, so it can be split; the others as scripted.
+fn world_with_a_split_file() -> World {
+    let world = World::new();
+    let file = |i: usize, patch: &str| {
+        json!({ "filename": format!("src/f{i}.rs"), "status": "modified", "additions": 2,
+                "deletions": 0, "patch": patch, "sha": format!("s{i}") })
+    };
+    let page = json!([
+        file(0, "@@ -1,1 +1,2 @@\n a\n+b0"),
+        file(1, "@@ -1,1 +1,2 @@\n a\n+b1"),
+        file(2, "@@ -1,1 +1,2 @@\n a\n+b2\n@@ -40,1 +41,2 @@\n z\n+y2"),
+    ]);
+    world
+        .github
+        .on(&files_path(1), [Scripted::ok(page.to_string())]);
+    world
+}
+
+mod get_pull_request;
+mod saves;
+mod views;
