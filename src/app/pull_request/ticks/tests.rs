@@ -72,8 +72,20 @@ fn a_batch_stores_what_the_page_offers_and_refuses_the_rest_per_tick() {
 #[test]
 fn a_batch_nothing_of_which_is_on_the_page_notes_and_stores_nothing() {
     let world = World::new();
-    let results = tick(&world, "gh:9", &[("file:nope.rs", true)]);
-    assert_eq!(statuses(&results), [404]);
+    // A made-up file, a check the pull request doesn't have, an offered item with a tail.
+    let results = tick(
+        &world,
+        "gh:9",
+        &[
+            ("file:nope.rs", true),
+            ("check:000000000000", true),
+            ("file:src/f0.rsx", true),
+        ],
+    );
+    assert_eq!(statuses(&results), [404, 404, 404]);
+    for result in &results {
+        assert_eq!(result.error.as_deref(), Some(NOT_ON_PAGE));
+    }
     assert!(world.around.noted.borrow().is_empty());
     assert!(ticked(&world).is_empty());
 }
@@ -107,6 +119,13 @@ fn a_viewer_github_shows_nothing_stores_nothing_and_creates_no_tables() {
         &[("file:src/f0.rs", true), ("file:src/f1.rs", true)],
     );
     assert_eq!(statuses(&results), [404, 404]);
+    for result in &results {
+        let error = result.error.as_deref().unwrap_or("");
+        assert!(
+            error.contains("doesn't exist or this account can't see it"),
+            "{error}"
+        );
+    }
     assert!(!world.schema_ready.get());
     #[derive(serde::Deserialize)]
     struct Name {

@@ -379,6 +379,14 @@ fn a_read_only_sign_in_sends_nothing_to_github() {
         (ReviewWrite::Comment, format!("{LINE}&body=now&mode=single")),
         (
             ReviewWrite::Submit,
+            "event=approve&body=&csrf=k".to_string(),
+        ),
+        (
+            ReviewWrite::Submit,
+            "event=request_changes&body=no&csrf=k".to_string(),
+        ),
+        (
+            ReviewWrite::Submit,
             "event=comment&body=hi&csrf=k".to_string(),
         ),
         (ReviewWrite::Reply, "comment=11&body=hi&csrf=k".to_string()),
