@@ -151,11 +151,12 @@ fn a_batch_of_more_than_max_batch_items_is_refused_whole() {
     assert!(ticked(&world).is_empty());
 }
 
+/// A batch past the cap stores the ticks that fit and refuses the rest, each with 409.
 #[test]
-fn a_person_at_the_cap_is_refused_each_tick_with_409() {
+fn a_batch_past_the_cap_stores_what_fits_and_refuses_the_rest_with_409() {
     let world = World::new();
     let records = world.records();
-    let items: Vec<String> = (0..MAX_TICKS_PER_PERSON)
+    let items: Vec<String> = (0..MAX_TICKS_PER_PERSON - 1)
         .map(|i| format!("old{i}"))
         .collect();
     records
@@ -170,14 +171,22 @@ fn a_person_at_the_cap_is_refused_each_tick_with_409() {
     let results = tick(
         &world,
         "gh:9",
-        &[("file:src/f0.rs", true), ("file:nope.rs", true)],
+        &[
+            ("file:src/f0.rs", true),
+            ("file:src/f1.rs", true),
+            ("file:nope.rs", true),
+        ],
     );
-    assert_eq!(statuses(&results), [409, 404]);
-    assert!(results[0]
+    assert_eq!(statuses(&results), [200, 409, 404]);
+    assert!(results[1]
         .error
         .as_deref()
         .unwrap_or("")
-        .contains("5000 ticks"));
+        .starts_with("You already hold 5000 ticks on this pull request"));
+    let held = ticked(&world);
+    assert_eq!(held.len(), MAX_TICKS_PER_PERSON);
+    assert!(held.iter().any(|item| item.starts_with("change:src/f0.rs")));
+    assert!(!held.iter().any(|item| item.starts_with("change:src/f1.rs")));
 }
 
 /// Issue 36: ticks written under a login before rows were keyed by person id move to the
