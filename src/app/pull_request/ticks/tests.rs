@@ -86,6 +86,10 @@ fn a_batch_nothing_of_which_is_on_the_page_notes_and_stores_nothing() {
     for result in &results {
         assert_eq!(result.error.as_deref(), Some(NOT_ON_PAGE));
     }
+    // One tick alone (read on its own path): a change the pull request doesn't have.
+    let results = tick(&world, "gh:9", &[("change:src/f0.rs#hnothere1", true)]);
+    assert_eq!(statuses(&results), [404]);
+    assert_eq!(results[0].error.as_deref(), Some(NOT_ON_PAGE));
     assert!(world.around.noted.borrow().is_empty());
     assert!(ticked(&world).is_empty());
 }
