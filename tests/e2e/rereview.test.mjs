@@ -162,17 +162,8 @@ test('the pages\' style sheets and script are static assets, allowed by the page
   }
 });
 
-test('a tick for a change that is not in the pull request is refused and stores nothing', async () => {
-  const page = await open();
-  const before = (page.html.match(/is-done/g) ?? []).length;
-  const response = await fetch(`${stack.baseUrl}${pagePath}/ticks`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', cookie: page.cookie, origin: stack.baseUrl },
-    body: new URLSearchParams({ csrf: page.csrf, item: 'change:tools/hints.py#hnothere1', done: '1' }),
-  });
-  assert.equal(response.status, 404);
-  assert.equal(((await open()).html.match(/is-done/g) ?? []).length, before);
-});
+// A tick for a change that is not in the pull request (refused, nothing stored) is tested in-process
+// (`app::pull_request::ticks::tests`, issue #37).
 
 test('outline, only-what-is-left, keyboard, phone and dark theme in Chromium', async () => {
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });

@@ -290,14 +290,8 @@ test('arrange on the web: forged and invalid posts are refused and save nothing'
   assert.match((await headless.json()).error, /didn't come from this site/);
   const plain = await post({ 'x-csrf-token': token, 'content-type': 'text/plain' });
   assert.equal(plain.status(), 415, 'a body that is not JSON');
-  // The tool's validation and messages: a file left out.
-  const short = sections(false).map((s) => ({ ...s, files: s.files.slice(1) })).filter((s) => s.files.length);
-  const invalid = await post({ 'x-csrf-token': token }, { base_version: before.baseVersion, order: { sections: short } });
-  assert.equal(invalid.status(), 400);
-  assert.match((await invalid.json()).error, /^The order must list every changed file: /);
-  const shape = await post({ 'x-csrf-token': token }, { base_version: before.baseVersion, order: { sections: [{ title: 'x'.repeat(201), files: [] }] } });
-  assert.equal(shape.status(), 400);
-  assert.match((await shape.json()).error, /^The order is invalid: /);
+  // The tool's validation and its messages (a file left out, a bad shape) are
+  // `app::pull_request::arrange::tests`' (issue #37); here, the route's 400 for a bad body.
   assert.equal((await post({ 'x-csrf-token': token }, { order })).status(), 400, 'no base_version');
   const after = await call('get_pull_request', pr);
   assert.equal(after.baseVersion, before.baseVersion, 'nothing saved');

@@ -135,6 +135,11 @@ test('concurrent first views after a push read each file page once', async () =>
   assert.deepEqual(filePages.toSorted(), [...new Set(filePages)].toSorted(), `each page read once: ${filePages}`);
 });
 
+// The batch's rules are tested in-process: a batch refused whole (more than 100 ticks, item and
+// done not in pairs) and each tick's shape in `web::tick_batch::tests`; a pull request the viewer
+// can't see, items not on the page, unticking, and the cap of ticks a person holds (the ticks that
+// fit stored, the rest refused with 409) in `app::pull_request::ticks::tests`. Here, one batch
+// through the Worker: its results, one object request, and what the page shows after.
 test('a batch of ticks: each refused or stored on its own, nothing saved for a refused one', async () => {
   const view = await page();
   const offered = items(view.html);
@@ -162,61 +167,12 @@ test('a batch of ticks: each refused or stored on its own, nothing saved for a r
   assert.ok(after.includes(a) && after.includes(b), JSON.stringify(after));
   assert.ok(!after.some((item) => item.startsWith('file:made')), 'the unknown item was not stored');
 
-  // Refused whole: more than 100, or item and done not in pairs; nothing changes.
-  const many = [['batch', '1']];
-  for (let i = 0; i < 101; i += 1) many.push(['item', b], ['done', '0']);
-  const tooMany = await postTicks(pagePath, view, many);
-  assert.equal(tooMany.status, 400);
-  assert.match((await tooMany.json()).error, /At most 100 ticks/);
-  const unpaired = await postTicks(pagePath, view, [['batch', '1'], ['item', b], ['done', '0'], ['item', a]]);
-  assert.equal(unpaired.status, 400);
-  assert.deepEqual(doneItems((await page()).html).sort(), after.sort(), 'nothing changed');
-
-  // A pull request the viewer can't see: every tick refused, no object created.
-  const objects = objectsWithStorage().length;
-  const hidden = await postTicks('/r/nobody/nothing/pull/4294967295', view, [['batch', '1'], ['item', a], ['done', '1'], ['item', b], ['done', '1']]);
-  assert.equal(hidden.status, 200);
-  const refused = (await hidden.json()).results;
-  assert.deepEqual(refused.map((r) => r.status), [404, 404]);
-  assert.match(refused[0].error, /doesn't exist or this account can't see it/);
-  assert.equal(objectsWithStorage().length, objects, 'no pull request object stored anything');
-
-  // Unticking in a batch, and the single-item form still answers as before.
-  const undo = await postTicks(pagePath, view, [['batch', '1'], ['item', a], ['done', '0'], ['item', b], ['done', '0']]);
-  assert.deepEqual((await undo.json()).results.map((r) => r.status), [200, 200]);
+  // The single-item form still answers as before.
   const single = await postTicks(pagePath, view, [['item', a], ['done', '1']]);
   assert.deepEqual([single.status, await single.json()], [200, { item: a, done: true }]);
   const singleBad = await postTicks(pagePath, view, [['item', 'file:made/up.ts'], ['done', '1']]);
   assert.equal(singleBad.status, 404);
   assert.match((await singleBad.json()).error, /not on the pull request's current review page/);
-});
-
-test('a batch past the cap of ticks a person holds stores the ticks that fit and refuses the rest', async () => {
-  const view = await page();
-  // Change items: each stores one tick (a file entry stores one per change).
-  const [c, d] = items(view.html).filter((item) => item.startsWith('change:') && !doneItems(view.html).includes(item));
-  assert.ok(c && d, 'two change items');
-  // Fill octo's ticks on this pull request to one below the cap (5,000) while the Worker is stopped;
-  // the local user's rows are keyed by their person id, `local:octo` (issue 36).
-  await stack.kill();
-  const databases = pullRequestObjects().map((path) => new DatabaseSync(path));
-  const db = databases.find((x) => x.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'ticks'").get().n === 1
-    && x.prepare("SELECT count(*) AS n FROM ticks WHERE person = 'local:octo'").get().n > 0);
-  assert.ok(db, 'found the object holding octo\'s ticks');
-  const held = db.prepare("SELECT count(*) AS n FROM ticks WHERE person = 'local:octo'").get().n;
-  const insert = db.prepare("INSERT INTO ticks (person, item, done, updated_at, head_sha) VALUES ('local:octo', ?, 1, ?, 'seed')");
-  const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
-  for (let i = held; i < 4999; i += 1) insert.run(`check:seed${i}`, now);
-  for (const x of databases) x.close();
-  await stack.start();
-
-  const fresh = await page();
-  const reply = await postTicks(pagePath, fresh, [['batch', '1'], ['item', c], ['done', '1'], ['item', d], ['done', '1']]);
-  const { results } = await reply.json();
-  assert.deepEqual(results.map((r) => r.status), [200, 409], JSON.stringify(results));
-  assert.match(results[1].error, /You already hold 5000 ticks/);
-  const done = doneItems((await page()).html);
-  assert.ok(done.includes(c) && !done.includes(d), JSON.stringify(done));
 });
 
 /** The new-side number of the first added line of a patch. */

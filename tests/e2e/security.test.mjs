@@ -15,39 +15,18 @@
 // oauth.test.mjs.)
 // Issue #37 moved the rules' matrices in-process, where they fail without their rule: client names
 // (`oauth::clients::tests`), the CSRF pair, `Origin`/`Sec-Fetch-Site` and the form content type
-// (`web::csrf::tests::verification`, `security::browser_post::tests`). What stays here is each
-// route's wiring of them (a tick, sign-out, a settings form, one person's pair in another's
-// browser), the raw path as workerd reads it, and the socket's address.
+// (`web::csrf::tests::verification`, `security::browser_post::tests`); a tick refused for a pull
+// request the viewer can't see (nothing stored, no tables) or for an item not on the page, and
+// storing and undoing one (`app::pull_request::ticks::tests`), a bad `done`
+// (`web::tick_batch::tests`); `/context` naming the file GitHub couldn't serve
+// (`app::pull_request::diff::tests`). What stays here is each route's wiring of them (a tick,
+// sign-out, a settings form, one person's pair in another's browser), the raw path as workerd
+// reads it, and the socket's address.
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, test } from 'node:test';
 import { freePort, modernRequest, postMcp, standinControl, startStack } from './harness.mjs';
 import { OAUTH_VARS, authorizeUrl, connect, cookieFrom, hidden, pkce, webSignIn } from './oauth-flow.mjs';
-
-/**
- * How many of the pull requests' Durable Objects hold any of our tables under the persisted state.
- * The reviewer routes run in the object (issue #30), and local workerd makes a database file for
- * every object a request reaches before its code runs; the object creates its tables only once
- * the viewer's GitHub read succeeded, so what a refused request must not leave is tables.
- */
-function pullRequestObjects(stack) {
-  const walk = (dir) => readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return walk(path);
-    return /PullRequestStore/.test(path) && entry.name.endsWith('.sqlite') ? [path] : [];
-  });
-  return walk(stack.persistDir).filter((path) => {
-    const db = new DatabaseSync(path, { readOnly: true });
-    try {
-      return db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite%'").get().n > 0;
-    } finally {
-      db.close();
-    }
-  }).length;
-}
 
 /** A review page as `session`: its CSRF cookie and token, for posting ticks. */
 async function reviewPage(stack, session, path) {
@@ -99,49 +78,23 @@ describe('security hardening', () => {
   });
   after(async () => { await stack?.stop(); });
 
-  test('1. a tick on a pull request the viewer cannot see, or that does not exist, is refused and stores nothing', async () => {
-    const objects = pullRequestObjects(stack);
-    assert.ok(objects >= 1, 'the review page opened an object: the count sees objects');
-    for (const path of ['/r/logikflow/private/pull/1/ticks', '/r/nobody/nothing/pull/4294967295/ticks']) {
-      const response = await postForm(stack, path, readerPage.cookie, { csrf: readerPage.csrf, item: `file:${'x'.repeat(2000)}`, done: '1' });
-      assert.equal(response.status, 404, path);
-      const body = await response.json();
-      assert.match(body.error, /doesn't exist or this account can't see it/);
-      assert.equal(body.ticks, undefined);
-    }
-    assert.equal(pullRequestObjects(stack), objects, 'no pull request object was created');
-  });
-
-  test('1. a tick must name an item of the pull request; a good one is stored and answered with itself only', async () => {
-    const items = [...readerPage.html.matchAll(/name="item" value="([^"]*)"/g)].map((m) => m[1].replaceAll('&amp;', '&'));
-    assert.ok(items.length > 0, 'the page offers ticks');
-    const objects = pullRequestObjects(stack);
-    for (const item of ['file:made/up.ts', 'check:000000000000', `${items[0]}x`]) {
-      const response = await postForm(stack, '/r/logikflow/demo/pull/3/ticks', readerPage.cookie, { csrf: readerPage.csrf, item, done: '1' });
-      assert.equal(response.status, 404, item);
-      assert.match((await response.json()).error, /not on the pull request's current review page/);
-    }
-    assert.equal(pullRequestObjects(stack), objects, 'refused ticks created no object');
-    const bad = await postForm(stack, '/r/logikflow/demo/pull/3/ticks', readerPage.cookie, { csrf: readerPage.csrf, item: items[0], done: 'yes' });
-    assert.equal(bad.status, 400);
-
-    const good = await postForm(stack, '/r/logikflow/demo/pull/3/ticks', readerPage.cookie, { csrf: readerPage.csrf, item: items[0], done: '1' });
-    assert.equal(good.status, 200);
-    assert.deepEqual(await good.json(), { item: items[0], done: true });
-    const reloaded = await reviewPage(stack, reader, '/r/logikflow/demo/pull/3');
-    assert.match(reloaded.html, /class="tick is-done"/, 'the tick was stored');
-    const undo = await postForm(stack, '/r/logikflow/demo/pull/3/ticks', readerPage.cookie, { csrf: readerPage.csrf, item: items[0], done: '0' });
-    assert.equal(undo.status, 200);
-    assert.doesNotMatch((await reviewPage(stack, reader, '/r/logikflow/demo/pull/3')).html, /class="tick is-done"/);
-  });
-
-  test('1. a tick without the CSRF pair or from another origin is refused', async () => {
+  test('1. a tick: refused without the CSRF pair or from another origin; a good one answers itself', async () => {
     const item = hidden(readerPage.html, 'item');
     const noToken = await postForm(stack, '/r/logikflow/demo/pull/3/ticks', readerPage.cookie, { item, done: '1' });
     assert.equal(noToken.status, 403);
     const foreign = await postForm(stack, '/r/logikflow/demo/pull/3/ticks', readerPage.cookie, { csrf: readerPage.csrf, item, done: '1' }, { origin: 'https://evil.example' });
     assert.equal(foreign.status, 403);
     assert.match((await foreign.json()).error, /from this site/, 'the script is told why');
+    // The single-tick route's own answers: the object's refusal with its status, its 400 for a
+    // bad `done`, and `{item, done}`.
+    const madeUp = await postForm(stack, '/r/logikflow/demo/pull/3/ticks', readerPage.cookie, { csrf: readerPage.csrf, item: 'file:made/up.ts', done: '1' });
+    assert.equal(madeUp.status, 404);
+    assert.match((await madeUp.json()).error, /not on the pull request's current review page/);
+    const bad = await postForm(stack, '/r/logikflow/demo/pull/3/ticks', readerPage.cookie, { csrf: readerPage.csrf, item, done: 'yes' });
+    assert.equal(bad.status, 400);
+    const good = await postForm(stack, '/r/logikflow/demo/pull/3/ticks', readerPage.cookie, { csrf: readerPage.csrf, item, done: '1' });
+    assert.equal(good.status, 200);
+    assert.deepEqual(await good.json(), { item, done: true });
   });
 
   test('2. `.` and `..` are refused as owner or repository before any GitHub request', async () => {
@@ -238,22 +191,6 @@ describe('security hardening', () => {
     const own = await postForm(stack, '/settings/tokens', page.cookie, { csrf: page.csrf, name: 'own', access: 'read' }, { json: false });
     assert.equal(own.status, 200);
     assert.match(await own.text(), /lfk_/);
-  });
-
-  test('31. /context names the file GitHub could not serve, not the pull request', async () => {
-    const path = readerPage.html.match(/data-path="([^"]+)"/)?.[1];
-    assert.ok(path, 'the page shows a diff');
-    await standinControl(stack, 'POST', 'faults', { path: `/contents/${path}`, kind: 'status', status: 404, times: 1 });
-    try {
-      const response = await fetch(`${stack.baseUrl}/r/logikflow/demo/pull/3/context?path=${encodeURIComponent(path)}&from=1&to=3`, { headers: { cookie: reader } });
-      const text = await response.text();
-      assert.equal(response.status, 404, text);
-      assert.ok(text.includes(path), text);
-      assert.doesNotMatch(text, /pull request doesn't exist/);
-      assert.match(text, /GitHub couldn't serve/);
-    } finally {
-      await standinControl(stack, 'DELETE', 'faults');
-    }
   });
 });
 

@@ -118,11 +118,25 @@ fn a_stale_or_invalid_save_stores_nothing() {
         .as_str()
         .unwrap()
         .contains("agent-person saved version 1"));
-    let (status, _) = save(
+    let (status, body) = save(
         &world,
         json!({ "base_version": 1, "order": order(&["src/f0.rs"]) }),
     );
     assert_eq!(status, 400);
+    let error = body["error"].as_str().unwrap_or("");
+    assert!(
+        error.starts_with("The order must list every changed file: "),
+        "{error}"
+    );
+    // The tool's shape checks, with their message (a title over 200 characters).
+    let long_title = json!({
+        "base_version": 1,
+        "order": { "sections": [{ "title": "x".repeat(201), "files": [] }] },
+    });
+    let (status, body) = save(&world, long_title);
+    assert_eq!(status, 400);
+    let error = body["error"].as_str().unwrap_or("");
+    assert!(error.starts_with("The order is invalid: "), "{error}");
     // A body of another shape never becomes a call (`calls::tests`,
     // `a_bad_arrange_save_is_refused_with_its_message`).
     assert_eq!(

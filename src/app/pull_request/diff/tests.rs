@@ -95,8 +95,23 @@ fn context_comes_from_the_file_at_the_head() {
     let body: serde_json::Value = serde_json::from_str(&reply.body).unwrap();
     assert_eq!(body["total"], 4);
     assert_eq!(body["lines"][0][2], "c");
-    // A file GitHub won't send.
+    // A file GitHub won't send: the answer names the file, not the pull request (issue 31).
     let world = World::new();
+    world.github.on(
+        "/repos/o/r/contents/src/f0.rs?ref=h1",
+        [Scripted::status(404, r#"{"message":"Not Found"}"#)],
+    );
     let reply = get(&world, "path=src/f0.rs&from=3&to=4", true);
     assert_eq!(reply.status, 404);
+    assert!(reply.body.contains("src/f0.rs"), "{}", reply.body);
+    assert!(
+        reply.body.contains("GitHub couldn't serve"),
+        "{}",
+        reply.body
+    );
+    assert!(
+        !reply.body.contains("pull request doesn't exist"),
+        "{}",
+        reply.body
+    );
 }

@@ -89,3 +89,29 @@ fn old_path_ticks_become_content_ticks_once() {
     assert_eq!(compares(&world), before);
     assert_eq!(world.records().ticks("gh:9").unwrap().len(), ticks.len());
 }
+
+/// Issue 36: the page for a read-only sign-in offers no form that sends to GitHub (the review
+/// with its verdict, a single comment), says why, and still offers drafts.
+#[test]
+fn a_read_only_sign_in_is_offered_no_form_that_sends_to_github() {
+    let world = World::new();
+    let page = |may_write: bool| {
+        let mut call = world.call("gh:9", RouteCall::Page(PageQuery::default()));
+        call.viewer.may_write = may_write;
+        let reply = world.answer(&call);
+        assert_eq!(reply.status, 200, "{}", reply.body);
+        reply.body
+    };
+    let sends = ["/review\"", "value=\"single\""];
+    let writable = page(true);
+    for form in sends {
+        assert!(writable.contains(form), "{form} offered to a writer");
+    }
+    let read_only = page(false);
+    for form in sends {
+        assert!(!read_only.contains(form), "{form} not offered read-only");
+    }
+    assert!(read_only.contains("read access only"));
+    assert!(read_only.contains("value=\"draft\""));
+    assert!(read_only.contains("/comments\""));
+}

@@ -72,8 +72,24 @@ fn a_batch_stores_what_the_page_offers_and_refuses_the_rest_per_tick() {
 #[test]
 fn a_batch_nothing_of_which_is_on_the_page_notes_and_stores_nothing() {
     let world = World::new();
-    let results = tick(&world, "gh:9", &[("file:nope.rs", true)]);
+    // A made-up file, a check the pull request doesn't have, an offered item with a tail.
+    let results = tick(
+        &world,
+        "gh:9",
+        &[
+            ("file:nope.rs", true),
+            ("check:000000000000", true),
+            ("file:src/f0.rsx", true),
+        ],
+    );
+    assert_eq!(statuses(&results), [404, 404, 404]);
+    for result in &results {
+        assert_eq!(result.error.as_deref(), Some(NOT_ON_PAGE));
+    }
+    // One tick alone (read on its own path): a change the pull request doesn't have.
+    let results = tick(&world, "gh:9", &[("change:src/f0.rs#hnothere1", true)]);
     assert_eq!(statuses(&results), [404]);
+    assert_eq!(results[0].error.as_deref(), Some(NOT_ON_PAGE));
     assert!(world.around.noted.borrow().is_empty());
     assert!(ticked(&world).is_empty());
 }
@@ -107,6 +123,13 @@ fn a_viewer_github_shows_nothing_stores_nothing_and_creates_no_tables() {
         &[("file:src/f0.rs", true), ("file:src/f1.rs", true)],
     );
     assert_eq!(statuses(&results), [404, 404]);
+    for result in &results {
+        let error = result.error.as_deref().unwrap_or("");
+        assert!(
+            error.contains("doesn't exist or this account can't see it"),
+            "{error}"
+        );
+    }
     assert!(!world.schema_ready.get());
     #[derive(serde::Deserialize)]
     struct Name {
@@ -132,11 +155,12 @@ fn a_batch_of_more_than_max_batch_items_is_refused_whole() {
     assert!(ticked(&world).is_empty());
 }
 
+/// A batch past the cap stores the ticks that fit and refuses the rest, each with 409.
 #[test]
-fn a_person_at_the_cap_is_refused_each_tick_with_409() {
+fn a_batch_past_the_cap_stores_what_fits_and_refuses_the_rest_with_409() {
     let world = World::new();
     let records = world.records();
-    let items: Vec<String> = (0..MAX_TICKS_PER_PERSON)
+    let items: Vec<String> = (0..MAX_TICKS_PER_PERSON - 1)
         .map(|i| format!("old{i}"))
         .collect();
     records
@@ -151,14 +175,22 @@ fn a_person_at_the_cap_is_refused_each_tick_with_409() {
     let results = tick(
         &world,
         "gh:9",
-        &[("file:src/f0.rs", true), ("file:nope.rs", true)],
+        &[
+            ("file:src/f0.rs", true),
+            ("file:src/f1.rs", true),
+            ("file:nope.rs", true),
+        ],
     );
-    assert_eq!(statuses(&results), [409, 404]);
-    assert!(results[0]
+    assert_eq!(statuses(&results), [200, 409, 404]);
+    assert!(results[1]
         .error
         .as_deref()
         .unwrap_or("")
-        .contains("5000 ticks"));
+        .starts_with("You already hold 5000 ticks on this pull request"));
+    let held = ticked(&world);
+    assert_eq!(held.len(), MAX_TICKS_PER_PERSON);
+    assert!(held.iter().any(|item| item.starts_with("change:src/f0.rs")));
+    assert!(!held.iter().any(|item| item.starts_with("change:src/f1.rs")));
 }
 
 /// Issue 36: ticks written under a login before rows were keyed by person id move to the

@@ -379,6 +379,14 @@ fn a_read_only_sign_in_sends_nothing_to_github() {
         (ReviewWrite::Comment, format!("{LINE}&body=now&mode=single")),
         (
             ReviewWrite::Submit,
+            "event=approve&body=&csrf=k".to_string(),
+        ),
+        (
+            ReviewWrite::Submit,
+            "event=request_changes&body=no&csrf=k".to_string(),
+        ),
+        (
+            ReviewWrite::Submit,
             "event=comment&body=hi&csrf=k".to_string(),
         ),
         (ReviewWrite::Reply, "comment=11&body=hi&csrf=k".to_string()),
@@ -426,6 +434,40 @@ fn a_comment_at_an_old_head_is_refused_with_409() {
             .unwrap()
             .starts_with("New commits were pushed since this page loaded"));
     }
+    assert!(world.records().drafts(WRITER).unwrap().is_empty());
+    assert!(sent(&world).is_empty());
+}
+
+/// What the no-script form's checks answer (review-comments.test.mjs before issue #37): a line
+/// outside the diff is a 422 from the object, a body over GitHub's limit or a line that isn't a
+/// number a 400 from reading the form; nothing is kept for any.
+#[test]
+fn a_comment_off_the_diff_too_long_or_on_no_line_is_refused() {
+    let world = World::new();
+    let outside = post(
+        &world,
+        WRITER,
+        ReviewWrite::Comment,
+        "path=src%2Ff0.rs&line=99999&side=RIGHT&head=h1&csrf=k&mode=draft&body=x",
+    );
+    assert_eq!(outside.status, 422, "{}", outside.body);
+    assert!(body(&outside)["error"]
+        .as_str()
+        .unwrap_or("")
+        .contains("not part of the pull request's diff"));
+    let long = "x".repeat(crate::review::drafts::MAX_BODY_CHARS + 1);
+    let refused = |form: &str| {
+        WriteCall::read(ReviewWrite::Comment, form.as_bytes(), true)
+            .expect_err("refused as the form is read")
+            .message
+    };
+    let too_long = refused(&format!("{LINE}&mode=draft&body={long}"));
+    assert!(too_long.contains("65536"), "{too_long}");
+    let no_line = refused("path=src%2Ff0.rs&line=seven&side=RIGHT&head=h1&body=x");
+    assert!(
+        no_line.starts_with("line must be a line number"),
+        "{no_line}"
+    );
     assert!(world.records().drafts(WRITER).unwrap().is_empty());
     assert!(sent(&world).is_empty());
 }
