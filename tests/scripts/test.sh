@@ -12,11 +12,8 @@
 # On two cores the layers before the end-to-end tests run in two lanes side by side: the release
 # build spends most of its time in one thread (LTO with one codegen unit, then binaryen), which leaves the
 # other core to the lints, the native tests and the fuzzing (`checks`); each lane writes its own
-# log, printed at the end. The end-to-end tests need only the release lane's build, so they start
-# as soon as that lane passed, while the checks lane ends its fuzzing beside them (at a lower
-# priority, so the end-to-end tests' servers and browser come first; on a fresh clone the checks
-# lane is the longer, mostly the fuzz targets' own sanitizer build). The run waits for both and
-# fails if either did. Each step's time is printed as it ends and again in a table at the end.
+# log, printed when both are done. The end-to-end tests start once both lanes passed. Each step's
+# time is printed as it ends and again in a table at the end.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 started=$SECONDS
@@ -81,8 +78,6 @@ step main ""
 
 # The lint, test and fuzz lane.
 checks() {
-  # Below the release lane and the end-to-end tests, whose time is the run's (see the top).
-  renice -n 10 -p "$BASHPID" > /dev/null 2>&1 || true
   step checks "lints (clippy, native and wasm32 in one cargo run)"
   # One cargo run for both targets: cargo checks the two targets' crates side by side, where two
   # runs would each end on one big crate alone.
@@ -131,24 +126,17 @@ printf '\n== lanes: checks and release side by side (logs: %s/*.log)\n' "$times"
 checks_pid=$!
 ( set -e; release ) > "$times/release.log" 2>&1 &
 release_pid=$!
-checks_ok=0 release_ok=0 e2e_ok=0
-
-# `lanes_end`: waits for the checks lane, prints both lanes' logs and says which failed.
-lanes_end() {
-  wait "$checks_pid" && checks_ok=1
-  for lane in checks release; do
-    printf '\n==== %s lane\n' "$lane"
-    cat "$times/$lane.log"
-  done
-  printf 'main\tchecks lane (beside the release lane, then the end-to-end tests)\t%s\n' \
-    "$((SECONDS - lanes_started))" >> "$times/steps"
+checks_ok=0 release_ok=0
+wait "$checks_pid" && checks_ok=1
+wait "$release_pid" && release_ok=1
+for lane in checks release; do
+  printf '\n==== %s lane\n' "$lane"
+  cat "$times/$lane.log"
+done
+printf 'main\tchecks and release lanes (side by side)\t%s\n' "$((SECONDS - lanes_started))" >> "$times/steps"
+if [ "$checks_ok" != 1 ] || [ "$release_ok" != 1 ]; then
   [ "$checks_ok" = 1 ] || echo "the checks lane failed (lints, native tests or fuzzing): see its log above"
   [ "$release_ok" = 1 ] || echo "the release lane failed (build, size, wasm tests or dry-run deploy): see its log above"
-}
-
-wait "$release_pid" && release_ok=1
-if [ "$release_ok" != 1 ]; then
-  lanes_end
   exit 1
 fi
 
@@ -163,9 +151,7 @@ LOGIKFLOW_BUILD=skip node --test --test-concurrency=2 --test-timeout=600000 \
 step main ""
 printf '\n'
 cat "$times/e2e-files.txt"
-lanes_end
 [ "$e2e_ok" = 1 ] || { echo "end-to-end tests failed"; exit 1; }
-[ "$checks_ok" = 1 ] || exit 1
 
 printf '\n== step times (s)\n'
 awk -F'\t' '{ printf "%-8s %-70s %5s\n", $1, $2, $3 }' "$times/steps"
