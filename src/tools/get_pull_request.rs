@@ -7,7 +7,6 @@
 
 use serde_json::{json, Map, Value};
 
-use super::arguments::{flag, unknown_keys, Problems};
 use super::conventions::{self, DiagramPreference};
 use super::pull_target::{self, PullTarget};
 use crate::github::api::{PullFile, PullRequest, Repository, MAX_LISTED_FILES};
@@ -39,28 +38,13 @@ impl Args {
 }
 
 pub fn parse_args(args: &Map<String, Value>) -> Result<Args, String> {
-    let mut problems = Problems::default();
-    let PullTarget {
-        owner,
-        repo,
-        number,
-    } = PullTarget::read(args, &mut problems);
-    let parsed = Args {
-        owner,
-        repo,
-        number,
-        include_patches: flag(args, "include_patches", false, &mut problems),
-    };
-    unknown_keys(
-        args,
-        &["owner", "repo", "number", "include_patches"],
-        &mut problems,
-    );
-    if problems.is_empty() {
-        Ok(parsed)
-    } else {
-        Err(problems.message("The request is invalid"))
-    }
+    let (target, include_patches) = PullTarget::with_flag(args, "include_patches")?;
+    Ok(Args {
+        owner: target.owner,
+        repo: target.repo,
+        number: target.number,
+        include_patches,
+    })
 }
 
 // The domain types this module shapes (issue #37: they live in `review::model`).

@@ -10,7 +10,6 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::arguments::{flag, unknown_keys, Problems};
 use super::get_pull_request::review_url;
 use super::pull_target::{self, PullTarget};
 use crate::github::api::PullRequest;
@@ -38,28 +37,13 @@ impl Args {
 }
 
 pub fn parse_args(args: &Map<String, Value>) -> Result<Args, String> {
-    let mut problems = Problems::default();
-    let PullTarget {
-        owner,
-        repo,
-        number,
-    } = PullTarget::read(args, &mut problems);
-    let parsed = Args {
-        owner,
-        repo,
-        number,
-        include_resolved: flag(args, "include_resolved", false, &mut problems),
-    };
-    unknown_keys(
-        args,
-        &["owner", "repo", "number", "include_resolved"],
-        &mut problems,
-    );
-    if problems.is_empty() {
-        Ok(parsed)
-    } else {
-        Err(problems.message("The request is invalid"))
-    }
+    let (target, include_resolved) = PullTarget::with_flag(args, "include_resolved")?;
+    Ok(Args {
+        owner: target.owner,
+        repo: target.repo,
+        number: target.number,
+        include_resolved,
+    })
 }
 
 /// Everything the answer is built from.

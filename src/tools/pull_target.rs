@@ -10,7 +10,7 @@
 
 use serde_json::{Map, Value};
 
-use super::arguments::{pull_number, repo_part, Problems};
+use super::arguments::{flag, pull_number, repo_part, unknown_keys, Problems};
 
 /// A pull request as a call names it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,6 +42,22 @@ impl PullTarget {
     /// `owner/repo#number`, as messages name the pull request.
     pub fn label(&self) -> String {
         label(&self.owner, &self.repo, self.number)
+    }
+
+    /// A call of a tool whose arguments are a pull request and one optional boolean
+    /// (`get_pull_request`'s `include_patches`, `get_review_feedback`'s `include_resolved`): the
+    /// target and the flag, or one message with every problem (the target's, the flag's, then
+    /// unknown keys).
+    pub fn with_flag(args: &Map<String, Value>, name: &str) -> Result<(PullTarget, bool), String> {
+        let mut problems = Problems::default();
+        let target = PullTarget::read(args, &mut problems);
+        let value = flag(args, name, false, &mut problems);
+        unknown_keys(args, &["owner", "repo", "number", name], &mut problems);
+        if problems.is_empty() {
+            Ok((target, value))
+        } else {
+            Err(problems.message("The request is invalid"))
+        }
     }
 
     /// The target as the reads take it.
