@@ -30,7 +30,6 @@ use crate::mcp::dispatch::{tool_reply, Era, ToolRequest};
 use crate::ports::clock::Clock;
 use crate::ports::github::{Answer, Exchange, GitHubTransport, NoAnswer};
 use crate::review::model::saved::DocumentKind;
-use crate::tools::relay::RelayedCall;
 
 /// The GitHub time limit the end-to-end file ran with (`GITHUB_TIMEOUT_MS`).
 const TIME_LIMIT_MS: u64 = 1500;
@@ -74,7 +73,7 @@ fn call(world: &World, tool: &str, arguments: Value) -> (u16, Value, Vec<u64>) {
         clock: &world.clock,
         schema_ready: &world.schema_ready,
     };
-    let relayed = relayed(tool, &arguments);
+    let relayed = super::tests::relayed(tool, arguments.clone());
     let result = block_on(run(&Run {
         object: &object,
         github: &github,
@@ -91,24 +90,6 @@ fn call(world: &World, tool: &str, arguments: Value) -> (u16, Value, Vec<u64>) {
     let reply = tool_reply(&request, result);
     let body: Value = serde_json::from_str(&reply.body).expect("a JSON-RPC reply");
     (reply.status, body, transport.limits.into_inner())
-}
-
-/// The call of `tool` as the object reads it off the relay's wire.
-fn relayed(tool: &str, arguments: &Value) -> RelayedCall {
-    let call = RelayedCall {
-        tool: tool.into(),
-        arguments: Map::new(),
-        github_token: "t".into(),
-        may_write: true,
-        base_url: "https://review.test".into(),
-        login: "octo".into(),
-        client: Some("Agent".into()),
-    };
-    let body = json!({
-        "jsonrpc": "2.0", "id": 1, "method": "tools/call",
-        "params": { "name": tool, "arguments": arguments },
-    });
-    RelayedCall::from_wire(&call.to_wire(&body.to_string())).expect("the wire decodes")
 }
 
 fn target() -> Value {

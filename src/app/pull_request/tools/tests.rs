@@ -23,8 +23,9 @@ use crate::tools::relay::RelayedCall;
 
 const ALL: [&str; 3] = ["src/f0.rs", "src/f1.rs", "src/f2.rs"];
 
-/// The call of `tool` with `arguments` as the object reads it off the relay's wire.
-fn relayed(tool: &str, arguments: Value) -> RelayedCall {
+/// The call of `tool` with `arguments` as the object reads it off the relay's wire (the fault
+/// tests' too).
+pub(super) fn relayed(tool: &str, arguments: Value) -> RelayedCall {
     let call = RelayedCall {
         tool: tool.into(),
         arguments: Map::new(),
