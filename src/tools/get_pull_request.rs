@@ -140,6 +140,7 @@ pub fn build_snapshot_in(
         changed_files: changed_files.max(listed),
         diagram_preference: conventions.diagrams.as_str().to_string(),
         conventions_problem: conventions.problem,
+        commit_status_off: !conventions.commit_status,
     }
 }
 

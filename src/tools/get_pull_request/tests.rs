@@ -457,6 +457,8 @@ pub(super) fn every_field_snapshot() -> Snapshot {
         changed_files: 3200,
         diagram_preference: "never".into(),
         conventions_problem: Some("diagrams: sometimes".into()),
+        // Off is written only when true; the form test holds the texts without it.
+        commit_status_off: false,
     }
 }
 
@@ -627,6 +629,7 @@ pub(super) fn varied_snapshots() -> Vec<Snapshot> {
                 changed_files: 0,
                 diagram_preference: "ask".into(),
                 conventions_problem: None,
+                commit_status_off: false,
             }
         })
         .collect()
