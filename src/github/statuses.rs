@@ -75,6 +75,10 @@ fn cut(text: String) -> String {
     out
 }
 
+/// `get_pull_request`'s `nextStep` when commits were pushed after the order was saved: the
+/// status stays on the commit it was set on until something sets it again.
+pub const AFTER_PUSH: &str = "Commits were pushed after the order was saved, so its LogiKFlow status on GitHub is still on the earlier head: it follows when the order is saved again (check it against the new commits first) or a reviewer sends a review from the review page.";
+
 /// The request's body, as GitHub's "Create a commit status" takes it.
 #[derive(Debug, Serialize)]
 pub struct NewStatus<'a> {

@@ -704,3 +704,33 @@ fn next_step_points_to_the_review_when_reviewers_commented() {
     assert_eq!(next_step(Some(0)), None);
     assert_eq!(next_step(None), None);
 }
+
+/// Issue #47: after a push, `nextStep` says the commit status follows the next save or review
+/// sent; with review comments too, both sentences, the feedback first.
+#[test]
+fn next_step_says_the_status_follows_after_a_push() {
+    let snapshot = build_snapshot(vec![pull_file("a.rs", "added", None)], 1, None, None);
+    let (args, repository) = (args(false), repository(true));
+    let next_step = |pushed: Option<bool>, review_comments| {
+        let pull = PullRequest {
+            review_comments,
+            ..pull()
+        };
+        let mut inputs = with(&args, &repository, &pull, &snapshot);
+        inputs.saved.current_order =
+            pushed.map(|pushed| json!({ "version": 1, "savedBeforeLatestCommits": pushed }));
+        let shaped = shape_result(inputs);
+        document(&shaped.text)["nextStep"]
+            .as_str()
+            .map(str::to_string)
+    };
+    assert_eq!(
+        next_step(Some(true), None).as_deref(),
+        Some(crate::github::statuses::AFTER_PUSH)
+    );
+    assert_eq!(next_step(Some(false), None), None);
+    assert_eq!(next_step(None, None), None);
+    let both = next_step(Some(true), Some(1)).unwrap_or_default();
+    assert!(both.starts_with("Reviewers left 1 review comment"), "{both}");
+    assert!(both.ends_with(crate::github::statuses::AFTER_PUSH), "{both}");
+}
