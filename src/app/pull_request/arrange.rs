@@ -111,6 +111,7 @@ pub async fn arrange<St: Storage, P: Surroundings, T: GitHubTransport>(
     let described = Described {
         version,
         sections: new_order.sections.len(),
+        order: Some(&new_order),
         review_url: &review_url,
     };
     let names = (pull.owner.as_str(), pull.repo.as_str());

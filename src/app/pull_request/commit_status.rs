@@ -15,6 +15,7 @@
 
 use serde_json::{json, Value};
 
+use super::coverage;
 use super::object::{Object, Storage};
 use super::read::PullRead;
 use crate::github::api::RepoPath;
@@ -22,12 +23,14 @@ use crate::github::client::GitHub;
 use crate::github::statuses::{self, NewStatus, NotSet, ReadCounts};
 use crate::ports::github::GitHubTransport;
 use crate::ports::pull_request::Surroundings;
-use crate::web::review_state::file_items;
+use crate::review::order::Order;
 
 /// The order the status describes, and where it links.
 pub struct Described<'a> {
     pub version: u64,
     pub sections: usize,
+    /// The order itself, for what the reviewers have read of it (`None`: not counted).
+    pub order: Option<&'a Order>,
     /// The review page (`tools::get_pull_request::review_url`).
     pub review_url: &'a str,
 }
@@ -75,7 +78,7 @@ pub async fn set<St: Storage, P: Surroundings, T: GitHubTransport>(
     let description = statuses::description(
         order.version,
         order.sections,
-        read_counts(object, &read.snapshot),
+        read_counts(object, order.order, read),
     );
     let body = NewStatus::new(order.review_url, &description);
     let text = serde_json::to_string(&body).unwrap_or_default();
@@ -92,35 +95,30 @@ pub async fn set<St: Storage, P: Surroundings, T: GitHubTransport>(
     }
 }
 
-/// What the reviewers have read at the head, from this object's ticks (content keys, so a file
-/// counts as read when every change of it at the head was ticked by someone); `None` when the
-/// ticks can't be read, and the description then leaves it out.
-///
-/// The seam for the team coverage (issue #47, part 1): once `review::coverage` computes who read
-/// what, this is its totals.
+/// What the reviewers have read of `order` at the head, from the team coverage of this object's
+/// ticks (`coverage`: a file counts as read when every change of it at the head was ticked by
+/// someone); `None` without an order or when the ticks can't be read, and the description then
+/// leaves it out. One pass over the ticks, at a save or a review sent, never on a tick.
 pub fn read_counts<St: Storage, P: Surroundings>(
     object: &Object<'_, St, P>,
-    snapshot: &crate::review::model::snapshot::Snapshot,
+    order: Option<&Order>,
+    read: &PullRead,
 ) -> Option<ReadCounts> {
-    let (reviewers, ticked) = match object.records().ticked_by_anyone() {
-        Ok(found) => found,
+    let order = order?;
+    let records = object.records();
+    let files = &read.snapshot.files;
+    match coverage::coverage(&records, Some(order), files, &read.pull.head.sha) {
+        Ok(coverage) => Some(ReadCounts {
+            reviewers: coverage.reviewers.len(),
+            files_read: coverage.totals.files_read,
+            files_total: coverage.totals.files,
+        }),
         Err(error) => {
-            object.platform.warn(&format!(
-                "reading the ticks for the commit status failed: {error}"
-            ));
-            return None;
+            let line = format!("reading the ticks for the commit status failed: {error}");
+            object.platform.warn(&line);
+            None
         }
-    };
-    let files_read = snapshot
-        .files
-        .iter()
-        .filter(|file| file_items(file).iter().all(|item| ticked.contains(item)))
-        .count();
-    Some(ReadCounts {
-        reviewers,
-        files_read,
-        files_total: snapshot.files.len(),
-    })
+    }
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]

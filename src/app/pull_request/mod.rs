@@ -13,6 +13,7 @@
 pub mod arrange;
 pub mod calls;
 pub mod commit_status;
+pub mod coverage;
 pub mod diff;
 pub mod feedback;
 pub mod object;

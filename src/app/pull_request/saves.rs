@@ -125,6 +125,7 @@ async fn save_document<St: Storage, P: Surroundings, T: GitHubTransport>(
             let described = Described {
                 version,
                 sections: counts.sections,
+                order: Some(&order),
                 review_url: &review_url,
             };
             let pull = (target.owner.as_str(), target.repo.as_str());

@@ -433,9 +433,11 @@ impl<St: Storage, P: Surroundings, T: GitHubTransport> Ctx<'_, St, P, T> {
             .get("sections")
             .and_then(|s| s.as_array())
             .map_or(0, Vec::len);
+        let order = crate::json::read::<crate::review::order::Order>(&record.body).ok();
         let described = Described {
             version: record.version,
             sections,
+            order: order.as_ref(),
             review_url: &review_url,
         };
         let names = (pull.owner.as_str(), pull.repo.as_str());

@@ -731,6 +731,12 @@ fn next_step_says_the_status_follows_after_a_push() {
     assert_eq!(next_step(Some(false), None), None);
     assert_eq!(next_step(None, None), None);
     let both = next_step(Some(true), Some(1)).unwrap_or_default();
-    assert!(both.starts_with("Reviewers left 1 review comment"), "{both}");
-    assert!(both.ends_with(crate::github::statuses::AFTER_PUSH), "{both}");
+    assert!(
+        both.starts_with("Reviewers left 1 review comment"),
+        "{both}"
+    );
+    assert!(
+        both.ends_with(crate::github::statuses::AFTER_PUSH),
+        "{both}"
+    );
 }

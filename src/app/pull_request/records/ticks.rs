@@ -8,7 +8,7 @@
 //! views the page.
 
 use std::cell::Cell;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 
 use serde::Deserialize;
 use serde_json::Value;
@@ -215,23 +215,4 @@ impl<S: Sql> Records<'_, S> {
         )?;
         Ok(gone.len())
     }
-
-    /// The content items (`change:`, `blob:`) anyone has ticked, and how many people ticked
-    /// any: what the commit status counts as read (issue #47). One pass over the ticks, at a
-    /// save or a review sent, never on a page view or a tick.
-    pub fn ticked_by_anyone(&self) -> Result<(usize, HashSet<String>), SqlError> {
-        let rows: Vec<PersonItem> = self.sql.rows(
-            "SELECT DISTINCT person, item FROM ticks WHERE done = 1 AND (item LIKE 'change:%' OR item LIKE 'blob:%')",
-            &[],
-        )?;
-        let people: HashSet<&str> = rows.iter().map(|row| row.person.as_str()).collect();
-        let count = people.len();
-        Ok((count, rows.into_iter().map(|row| row.item).collect()))
-    }
-}
-
-#[derive(Deserialize)]
-struct PersonItem {
-    person: String,
-    item: String,
 }
