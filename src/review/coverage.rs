@@ -175,8 +175,10 @@ pub struct SectionCoverage {
     pub read_by: Vec<String>,
     /// Reviewed some of it, or an earlier version of it.
     pub partly_read_by: Vec<String>,
-    /// What nobody has reviewed.
+    /// What nobody has reviewed (in a [`report`], the first [`MAX_UNREAD_NAMED`]).
     pub unread: Vec<UnreadFile>,
+    /// How many more unread files than `unread` names (in a [`report`]).
+    pub more_unread: usize,
 }
 
 /// Counts over the whole order (its sections and what is not in it yet).
@@ -228,6 +230,61 @@ impl Coverage {
             .iter()
             .position(|reviewer| reviewer.login.eq_ignore_ascii_case(login))
     }
+}
+
+/// Files a [`report`] names as unread per section (and among those not in the order); the rest
+/// are counted, so a 3,000-file pull request nobody has opened stays a short answer.
+pub const MAX_UNREAD_NAMED: usize = 25;
+
+/// Coverage as `get_review_feedback` reports it (issue #47).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Report {
+    pub sections: Vec<SectionCoverage>,
+    /// What nobody has reviewed among the files the order doesn't place.
+    pub not_in_order: Vec<UnreadFile>,
+    pub more_not_in_order: usize,
+    pub reviewers: Vec<ReviewerSummary>,
+    pub totals: Totals,
+}
+
+/// The agent's view of `coverage`, each unread list cut at [`MAX_UNREAD_NAMED`] files.
+pub fn report(coverage: &Coverage) -> Report {
+    let cut = |files: &[UnreadFile]| -> (Vec<UnreadFile>, usize) {
+        let named = files.iter().take(MAX_UNREAD_NAMED).cloned().collect();
+        (named, files.len().saturating_sub(MAX_UNREAD_NAMED))
+    };
+    let sections = coverage
+        .sections
+        .iter()
+        .map(|section| {
+            let (unread, more_unread) = cut(&section.unread);
+            SectionCoverage {
+                unread,
+                more_unread,
+                ..section.clone()
+            }
+        })
+        .collect();
+    let (not_in_order, more_not_in_order) = cut(&coverage.unread_not_in_order);
+    Report {
+        sections,
+        not_in_order,
+        more_not_in_order,
+        reviewers: coverage.reviewers.clone(),
+        totals: coverage.totals.clone(),
+    }
+}
+
+/// Sections with something to review of which nobody has reviewed anything: `(index, title)`.
+pub fn unread_sections(report: &Report) -> Vec<(usize, Option<&str>)> {
+    report
+        .sections
+        .iter()
+        .filter(|section| section.read_by.is_empty() && section.partly_read_by.is_empty())
+        .filter(|section| !section.unread.is_empty())
+        .map(|section| (section.index, section.title.as_deref()))
+        .collect()
 }
 
 /// Computes coverage of `order` from every reviewer's ticks.
@@ -353,6 +410,7 @@ fn section_coverage(
         read_by: coverage.logins(&read),
         partly_read_by: coverage.logins(&any.without(&read)),
         unread: unread_files(&section.entries, entries),
+        more_unread: 0,
     }
 }
 

@@ -244,3 +244,24 @@ fn more_than_64_reviewers_are_each_counted() {
     assert_eq!(coverage.logins(&coverage.entries[0][1].read).len(), 70);
     assert!(coverage.entries[0][1].read.has(69));
 }
+
+#[test]
+fn a_report_names_twenty_five_unread_files_a_section_and_counts_the_rest() {
+    let order = OrderItems {
+        sections: vec![section(
+            "Big",
+            (0..40)
+                .map(|n| entry(&format!("f{n}.rs"), &["h"]))
+                .collect(),
+        )],
+        not_in_order: (0..30)
+            .map(|n| entry(&format!("late{n}.rs"), &["h"]))
+            .collect(),
+    };
+    let report = report(&coverage(&order, vec![]));
+    assert_eq!(report.sections[0].unread.len(), MAX_UNREAD_NAMED);
+    assert_eq!(report.sections[0].more_unread, 15);
+    assert_eq!(report.not_in_order.len(), MAX_UNREAD_NAMED);
+    assert_eq!(report.more_not_in_order, 5);
+    assert_eq!(unread_sections(&report), [(1, Some("Big"))]);
+}
