@@ -18,7 +18,7 @@
 //! no rendering (`web::review_page`, `tools::get_review_feedback`), no checklist items (they are a
 //! reviewer's own notes on a section, not parts of the diff).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use serde::Serialize;
 
@@ -50,11 +50,11 @@ pub struct OrderItems {
 pub struct ReviewerTicks {
     /// Their GitHub login, as the object last saw it.
     pub login: String,
-    /// Every content item they have ticked (at any head: items are content).
-    pub ticked: HashSet<String>,
+    /// Every content item they have ticked (at any head: items are content), each once.
+    pub ticked: Vec<String>,
     /// Content items at the head that are new or changed since they reviewed their file at an
     /// earlier head (the review page's "changed since you reviewed").
-    pub changed: HashSet<String>,
+    pub changed: Vec<String>,
     /// When they last ticked (RFC 3339).
     pub last_active: String,
 }
@@ -353,9 +353,7 @@ pub fn coverage(order: &OrderItems, mut reviewers: Vec<ReviewerTicks>) -> Covera
 }
 
 /// Per content item, the reviewers whose set holds it.
-fn readers_by_item<'s>(
-    sets: impl Iterator<Item = &'s HashSet<String>>,
-) -> HashMap<&'s str, Readers> {
+fn readers_by_item<'s>(sets: impl Iterator<Item = &'s Vec<String>>) -> HashMap<&'s str, Readers> {
     let mut by_item: HashMap<&str, Readers> = HashMap::new();
     for (reviewer, set) in sets.enumerate() {
         for item in set {
