@@ -18,7 +18,7 @@
 
 use serde::Serialize;
 
-use super::{Comment, Feedback, Thread, Verdict};
+use super::{Comment, Feedback, Thread};
 use crate::unicode::without_bidi_controls;
 
 /// The most characters of one comment body or review summary an answer holds. Review comments
@@ -180,7 +180,7 @@ fn json_len(value: &impl Serialize) -> usize {
 #[allow(clippy::indexing_slicing)]
 mod tests {
     use super::*;
-    use crate::review::feedback::{Counts, DiffSide};
+    use crate::review::feedback::{Counts, DiffSide, Verdict};
 
     fn thread(index: usize, comments: usize, chars: usize) -> Thread {
         Thread {
