@@ -16,15 +16,29 @@ const PLANS = {
   // On a file far down the list (in the review page's third window of 100 entries, past the
   // diffs that window inlines), so the test sees comments on a diff that loads on demand.
   'logikflow/big#1': { file: (f, i) => i >= 290, outdatedOn: null, also: null },
-  // Issue #44: 60 comments of 65,000 characters, each one unbroken run, by the read-only
-  // `reader` on the one added line; the eighth carries U+202E (right-to-left override).
+  // Issue #44: 60 comments of 65,000 characters, each one unbroken run of mixed directions, by
+  // the read-only `reader` on the one added line; the eighth carries U+202E (right-to-left
+  // override).
   'logikflow/hostile#1': { file: () => true, outdatedOn: null, also: null, hostile: { count: 60, chars: 65000, bidi: 7 } },
 };
 
-/** The body of hostile comment `n`: `chars` characters with no space, U+202E in one of them. */
+/**
+ * The body of hostile comment `n`: `chars` characters with no white space, U+202E in one of them.
+ * Latin letters, a combining acute, Arabic alef and Hebrew alef in a seeded random mix: a run
+ * whose direction changes every few characters is what Chromium lays out in time that grows
+ * faster than its length (one such run of 16,384 characters took 64 ms, of 65,000 970 ms), so
+ * sixty of them kept the page from loading; the same length of one Latin letter loads in seconds.
+ */
 function hostileBody(n, { chars, bidi }) {
-  const text = `${n}`.padEnd(chars, 'W');
-  return n === bidi ? `${text.slice(0, 10)}\u202E${text.slice(11)}` : text;
+  const alphabet = ['a', '\u0301', 'b', '\u0627', '\u05D0'];
+  let seed = 7919 * (n + 1);
+  const out = [`${n}`];
+  for (let i = out[0].length; i < chars; i++) {
+    seed = (seed * 16807) % 2147483647;
+    out.push(alphabet[seed % alphabet.length]);
+  }
+  if (n === bidi) out[10] = '\u202E';
+  return out.join('');
 }
 
 const USER_IDS = { octo: 1001, reader: 1002, maint: 1003 };
