@@ -277,9 +277,9 @@ pub fn more_html(out: &mut String, count: usize, first: &ReviewComment) {
     );
     match super::safe_github(&first.html_url) {
         Some(url) => {
-            let _ = write!(
+            let _ = writeln!(
                 out,
-                "<a href=\"{}\">Read {} on GitHub</a></p>\n",
+                "<a href=\"{}\">Read {} on GitHub</a></p>",
                 escape(url),
                 if count == 1 { "it" } else { "them" }
             );
