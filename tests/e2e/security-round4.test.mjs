@@ -68,7 +68,10 @@ test('W2, W3: get_review_feedback is under 400,000 characters, truncated, withou
   assert.equal(answer.counts.open, 60);
   assert.ok(answer.threads.length > 0 && answer.threads.length < 60, `${answer.threads.length} threads`);
   for (const thread of answer.threads) {
-    for (const comment of thread.comments) assert.match(comment.body, /\[Cut by LogiKFlow: this text has 65000 characters/);
+    // 65,000 characters, 64,999 for the comment that lost its U+202E.
+    for (const comment of thread.comments) {
+      assert.ok(/\[Cut by LogiKFlow: this text has (?:65000|64999) characters/.test(comment.body.slice(-250)), comment.body.slice(-250));
+    }
   }
   assert.match(answer.nextStep, /This answer was cut to stay under 400,000 characters \(truncated\): \d+ threads, \d+ comments at its end were left out\. Read them on the pull request on GitHub: https:\/\/github\.com\/logikflow\/hostile\/pull\/1$/);
   t.diagnostic(`get_review_feedback: ${text.length} characters of text, ${raw.length} on the wire (was 7.8 MB), ${answer.threads.length} of 60 threads`);
