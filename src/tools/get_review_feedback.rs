@@ -20,11 +20,13 @@ use super::get_pull_request::review_url;
 use super::pull_target::{self, PullTarget};
 use crate::github::api::PullRequest;
 use crate::github::review_threads::Review;
-use crate::review::feedback::{bound, feedback, Feedback, FileAtHead, Inputs};
+use crate::review::coverage::{self, Coverage};
+use crate::review::feedback::{bound, feedback, next_step, Feedback, FileAtHead, Inputs};
 use crate::review::model::saved::SavedRecord;
 use crate::review::model::snapshot::file_at_head;
 use crate::review::model::snapshot::Snapshot;
 use crate::review::order::Order;
+use crate::review::receipt::Receipt;
 
 /// The cap on the answer, in characters: `get_pull_request`'s (issue #44), so an agent meets
 /// one figure. Each body is capped too (`review::feedback::bound::MAX_BODY_CHARS`).
@@ -65,6 +67,11 @@ pub struct Sources<'a> {
     /// The latest saved order, when one is.
     pub order: Option<&'a SavedRecord>,
     pub review: &'a Review,
+    /// Who has reviewed what of the latest order at the head, from the object's ticks.
+    pub coverage: &'a Coverage,
+    /// What reviews sent from the review page had read, by GitHub's review id (the object's
+    /// record, never a review's text).
+    pub receipts: &'a [(u64, Receipt)],
 }
 
 /// The result as JSON text.
@@ -76,6 +83,8 @@ pub fn answer(sources: &Sources<'_>) -> String {
         snapshot,
         order,
         review,
+        coverage,
+        receipts,
     } = sources;
     let files: Vec<FileAtHead<'_>> = snapshot.files.iter().map(file_at_head).collect();
     // A stored order always reads (it was validated when saved); one that doesn't places nothing.
@@ -90,6 +99,20 @@ pub fn answer(sources: &Sources<'_>) -> String {
         include_resolved: args.include_resolved,
         truncated: review.truncated,
     });
+    let mut decided = decided;
+    for verdict in &mut decided.verdicts {
+        verdict.read = verdict.id.and_then(|id| {
+            receipts
+                .iter()
+                .find(|(review, _)| *review == id)
+                .map(|(_, receipt)| receipt.clone())
+        });
+    }
+    let coverage = coverage::report(coverage);
+    if let Some(sentence) = next_step::for_coverage(&coverage) {
+        decided.next_step.push(' ');
+        decided.next_step.push_str(&sentence);
+    }
     let mut result = Answer {
         review_url: review_url(base_url, &args.owner, &args.repo, args.number),
         repository: format!("{}/{}", args.owner, args.repo),
@@ -98,6 +121,7 @@ pub fn answer(sources: &Sources<'_>) -> String {
         head_sha: &pull.head.sha,
         order_version: parsed.as_ref().and(order.map(|record| record.version)),
         feedback: decided,
+        coverage,
     };
     let text = serde_json::to_string(&result).unwrap_or_default();
     if text.len() <= MAX_RESULT_CHARS {
@@ -123,6 +147,7 @@ struct Answer<'a> {
     order_version: Option<u64>,
     #[serde(flatten)]
     feedback: Feedback,
+    coverage: coverage::Report,
 }
 
 #[cfg(test)]

@@ -218,6 +218,8 @@ mod tests {
                 at_current_head: false,
                 submitted_at: None,
                 url: "https://github.com/o/r/pull/1#pullrequestreview-1".into(),
+                read: None,
+                id: Some(1),
             }],
             threads,
             counts: Counts::default(),
