@@ -56,6 +56,9 @@ pub struct Config {
     /// `/__crash` panics on purpose (`CRASH_TEST=1`, and only in local development; the
     /// recovery test).
     pub crash_test: bool,
+    /// The server's public origin (`PUBLIC_URL`, e.g. `https://logikflow.example.com`), read as
+    /// an `http(s)` origin; `None` when unset or not one. See [`Config::base_url`].
+    pub public_url: Option<String>,
     /// The token tag key, derived from `token_encryption_key` (see [`Config::token_tag_key`]).
     tag_key: Option<crate::oauth::tokens::TagKey>,
     /// The pages' CSRF token key (see [`Config::session_key`]).
@@ -94,6 +97,7 @@ impl std::fmt::Debug for Config {
                 "allow_loopback_client_metadata",
                 &self.allow_loopback_client_metadata,
             )
+            .field("public_url", &self.public_url)
             .finish()
     }
 }
@@ -170,8 +174,39 @@ impl Config {
             )
             .map_or(crate::kv_parts::DEFAULT_PART_BYTES, |bytes| bytes as usize),
             crash_test: text("CRASH_TEST").is_some_and(|v| v == "1"),
+            public_url: text("PUBLIC_URL").and_then(|v| public_origin(&v)),
         }
     }
+
+    /// The origin every URL the server names is built on (the protected-resource metadata, the
+    /// authorization server's `issuer`, `WWW-Authenticate`'s `resource_metadata`, the token
+    /// audience, review links): `PUBLIC_URL` when it is set, so a request's `Host` can't make
+    /// them name another host (issue #44); the request's own origin when it is not, and always
+    /// for a loopback host, so local development is as it was.
+    pub fn base_url(&self, request: &url::Url) -> String {
+        let own = crate::http::origin_of(request);
+        match &self.public_url {
+            Some(public) if !crate::http::is_loopback_host(request.host_str().unwrap_or("")) => {
+                public.clone()
+            }
+            _ => own,
+        }
+    }
+}
+
+/// `text` as an origin (`https://host[:port]`) when it is an `http` or `https` URL with a host
+/// and nothing after it but `/`; `None` otherwise, so a mistyped value leaves the request's
+/// origin in use rather than naming a wrong one.
+fn public_origin(text: &str) -> Option<String> {
+    let url = url::Url::parse(text.trim()).ok()?;
+    let plain = matches!(url.scheme(), "http" | "https")
+        && url.host_str().is_some_and(|host| !host.is_empty())
+        && url.path() == "/"
+        && url.query().is_none()
+        && url.fragment().is_none()
+        && url.username().is_empty()
+        && url.password().is_none();
+    plain.then(|| crate::http::origin_of(&url))
 }
 
 /// The secret the pages' CSRF key is derived from: `TOKEN_ENCRYPTION_KEY`, the deployment's one
@@ -220,6 +255,55 @@ impl Config {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue #44: with `PUBLIC_URL` set, the URLs the server names don't follow the request's
+    /// `Host`; without it, or on loopback, they are the request's origin as before.
+    #[test]
+    fn issue_44_the_base_url_is_the_configured_one() {
+        let url = |text: &str| url::Url::parse(text).unwrap_or_else(|e| panic!("{e}"));
+        let with = |value: &str| {
+            Config::from_vars(|name| (name == "PUBLIC_URL").then(|| value.to_string()))
+        };
+        let set = with("https://logikflow.example.com/");
+        assert_eq!(
+            set.public_url.as_deref(),
+            Some("https://logikflow.example.com")
+        );
+        assert_eq!(
+            set.base_url(&url(
+                "http://evil.example/.well-known/oauth-protected-resource/mcp"
+            )),
+            "https://logikflow.example.com"
+        );
+        for local in [
+            "http://127.0.0.1:8787/mcp",
+            "http://localhost:8787/mcp",
+            "http://[::1]:8787/",
+        ] {
+            assert_eq!(
+                set.base_url(&url(local)),
+                crate::http::origin_of(&url(local))
+            );
+        }
+        let unset = Config::from_vars(|_| None);
+        assert_eq!(
+            unset.base_url(&url("http://evil.example/mcp")),
+            "http://evil.example"
+        );
+        for bad in [
+            "logikflow.example.com",
+            "https://a.example/mcp",
+            "ftp://a.example",
+            "https://u@a.example",
+            "https://a.example/?q",
+        ] {
+            assert_eq!(with(bad).public_url, None, "{bad}");
+        }
+        assert_eq!(
+            with("https://a.example:8443").public_url.as_deref(),
+            Some("https://a.example:8443")
+        );
+    }
 
     #[test]
     fn lists() {

@@ -16,7 +16,7 @@ use crate::app::pull_request::calls as reviewer;
 use crate::app::pull_request::tools as relayed;
 use crate::body::Capped;
 use crate::config::Config;
-use crate::http::{is_loopback_host, origin_of, Headers, HttpReply};
+use crate::http::{is_loopback_host, Headers, HttpReply};
 use crate::log;
 use crate::mcp::catalog::Runs;
 use crate::mcp::dispatch::{self, Era, Outcome, ToolRequest, ToolResult};
@@ -37,7 +37,7 @@ pub async fn handle(
     config: &Config,
 ) -> Result<HttpReply> {
     let url = req.url()?;
-    let base_url = origin_of(&url);
+    let base_url = config.base_url(&url);
     Ok(match route {
         Route::OAuth(endpoint) => {
             let query = url.query().unwrap_or_default();
@@ -126,7 +126,7 @@ pub async fn mcp(
     env: &Env,
     config: &Config,
 ) -> Result<HttpReply> {
-    let base_url = origin_of(url);
+    let base_url = config.base_url(url);
     let parts = RequestParts {
         method,
         headers,

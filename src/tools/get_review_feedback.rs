@@ -5,6 +5,12 @@
 //! the adapter's (`store::pull_request::feedback`), so the body can be moved onto another
 //! dispatch without change; the rules are the review core's (`review::feedback`).
 //!
+//! The answer is bounded (issue #44, `review::feedback::bound`): each body at 8,000 characters,
+//! the whole at [`MAX_RESULT_CHARS`], cut with `truncated` and a `nextStep` saying what is left
+//! out. It is sent as text and as `structuredContent`, as every JSON answer is: the three eras
+//! served all ask for the text beside structured content, and clients such as Claude Code read
+//! only the text.
+//!
 //! What not: no GitHub requests, no storage.
 
 use serde::Serialize;
@@ -15,12 +21,16 @@ use super::pull_target::{self, PullTarget};
 use crate::github::api::PullRequest;
 use crate::github::review_threads::Review;
 use crate::review::coverage::{self, Coverage};
-use crate::review::feedback::{feedback, next_step, Feedback, FileAtHead, Inputs};
+use crate::review::feedback::{bound, feedback, next_step, Feedback, FileAtHead, Inputs};
 use crate::review::model::saved::SavedRecord;
 use crate::review::model::snapshot::file_at_head;
 use crate::review::model::snapshot::Snapshot;
 use crate::review::order::Order;
 use crate::review::receipt::Receipt;
+
+/// The cap on the answer, in characters: `get_pull_request`'s (issue #44), so an agent meets
+/// one figure. Each body is capped too (`review::feedback::bound::MAX_BODY_CHARS`).
+pub const MAX_RESULT_CHARS: usize = super::get_pull_request::MAX_RESULT_CHARS;
 
 /// The tool's arguments.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -103,7 +113,7 @@ pub fn answer(sources: &Sources<'_>) -> String {
         decided.next_step.push(' ');
         decided.next_step.push_str(&sentence);
     }
-    let result = Answer {
+    let mut result = Answer {
         review_url: review_url(base_url, &args.owner, &args.repo, args.number),
         repository: format!("{}/{}", args.owner, args.repo),
         number: pull.number,
@@ -113,6 +123,16 @@ pub fn answer(sources: &Sources<'_>) -> String {
         feedback: decided,
         coverage,
     };
+    let text = serde_json::to_string(&result).unwrap_or_default();
+    if text.len() <= MAX_RESULT_CHARS {
+        return text;
+    }
+    // The fields around the feedback are the same after a cut: the feedback gets the rest.
+    let around = text.len().saturating_sub(
+        serde_json::to_string(&result.feedback).map_or(0, |feedback| feedback.len()),
+    );
+    let room = MAX_RESULT_CHARS.saturating_sub(around);
+    bound::cut_to(&mut result.feedback, room, MAX_RESULT_CHARS, &pull.html_url);
     serde_json::to_string(&result).unwrap_or_default()
 }
 

@@ -27,6 +27,17 @@ pub fn render_from(body: &str, commented: Option<&[String]>, github: Option<&str
     safe_markdown::render(body, Surface::Comment { commented, github }).html
 }
 
+/// `render_from` cut at `limit` bytes of HTML instead of the renderer's own bound: a comment
+/// among many on a page (`review_page::discussion::MAX_COMMENT_HTML_BYTES`, issue #44).
+pub fn render_capped(
+    body: &str,
+    commented: Option<&[String]>,
+    github: Option<&str>,
+    limit: usize,
+) -> String {
+    safe_markdown::render_bounded(body, Surface::Comment { commented, github }, limit).html
+}
+
 /// The first ```` ```suggestion ```` block's lines of a body, if it has one: what applying the
 /// suggestion would put in place of the commented lines.
 pub fn suggestion(body: &str) -> Option<Vec<String>> {

@@ -117,7 +117,8 @@ pub fn render(markdown: &str, surface: Surface<'_>) -> Rendered {
     render_bounded(markdown, surface, MAX_HTML_BYTES)
 }
 
-/// `render` with another size limit, for tests of the cut.
+/// `render` with another size limit: a lower one for a comment among many on a page
+/// (`comment_markdown::render_capped`), and for tests of the cut.
 pub(crate) fn render_bounded(markdown: &str, surface: Surface<'_>, limit: usize) -> Rendered {
     // CommonMark replaces NUL with U+FFFD; the parser leaves it to the writer.
     let markdown = if markdown.contains('\0') {

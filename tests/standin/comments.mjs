@@ -16,7 +16,32 @@ const PLANS = {
   // On a file far down the list (in the review page's third window of 100 entries, past the
   // diffs that window inlines), so the test sees comments on a diff that loads on demand.
   'logikflow/big#1': { file: (f, i) => i >= 290, outdatedOn: null, also: null },
+  // Issue #44: 60 comments of 65,000 characters, each one unbroken run of mixed directions, by
+  // the read-only `reader` on the one added line; the eighth carries U+202E (right-to-left
+  // override).
+  'logikflow/hostile#1': { file: () => true, outdatedOn: null, also: null, hostile: { count: 60, chars: 65000, bidi: 7 } },
 };
+
+/**
+ * The body of hostile comment `n`: `chars` characters with no white space, U+202E in one of them.
+ * Latin letters, a combining acute, Arabic alef and Hebrew alef in a seeded random mix: a run
+ * whose direction changes every few characters is what Chromium lays out in time that grows
+ * faster than its length (one such run of 16,384 characters took 64 ms, of 65,000 970 ms), so
+ * sixty of them kept the page from loading; the same length of one Latin letter loads in seconds.
+ */
+function hostileBody(n, { chars, bidi }) {
+  const alphabet = ['a', '\u0301', 'b', '\u0627', '\u05D0'];
+  let seed = 7919 * (n + 1);
+  const out = [`${n}`];
+  for (let i = out[0].length; i < chars; i++) {
+    seed = (seed * 16807) % 2147483647;
+    out.push(alphabet[seed % alphabet.length]);
+  }
+  if (n === bidi) out[10] = '\u202E';
+  return out.join('');
+}
+
+const USER_IDS = { octo: 1001, reader: 1002, maint: 1003 };
 
 /**
  * The lines of a patch with their diff position (1-based, counted below the first `@@` line as
@@ -60,7 +85,7 @@ function comment(origin, repo, pr, id, f, spec) {
     commit_id: spec.position === null ? pr.commitShas[0] : pr.headSha,
     original_commit_id: pr.commitShas[0],
     in_reply_to_id: spec.inReplyTo ?? undefined,
-    user: { login: spec.user, id: spec.user === 'octo' ? 1001 : 1003, type: 'User', site_admin: false },
+    user: { login: spec.user, id: USER_IDS[spec.user] ?? 1003, type: 'User', site_admin: false },
     body: spec.body,
     created_at: spec.at,
     updated_at: spec.at,
@@ -87,6 +112,15 @@ export function reviewComments(origin, repo, pr) {
   if (target) {
     const all = lines(target.patch);
     const added = all.find((l) => l.kind === '+') ?? all[0];
+    if (plan.hostile) {
+      for (let n = 0; n < plan.hostile.count; n++) {
+        out.push(comment(origin, repo, pr, base + 1 + n, target, {
+          user: 'reader', side: 'RIGHT', line: added.new, position: added.position, hunk: added.hunk,
+          at: '2025-07-03T10:00:00Z', body: hostileBody(n, plan.hostile),
+        }));
+      }
+      return out;
+    }
     out.push(comment(origin, repo, pr, base + 1, target, {
       user: 'octo', side: 'RIGHT', line: added.new, position: added.position, hunk: added.hunk, at: '2025-02-20T10:00:00Z',
       body: 'Does this need a test? <script>window.__pwned = 1</script> stays text.',

@@ -498,6 +498,44 @@ function buildFixtures() {
   return repo;
 }
 
+/** logikflow/hostile: issue #44's attack as a pull request. PR 1 changes one small file, and
+ * `reader` (read-only) left 60 review comments of 65,000 characters (GitHub's limit is 65,536),
+ * each one unbroken run, on its one added line, one carrying U+202E (comments.mjs). */
+function buildHostile() {
+  const repo = newRepo({
+    id: 700006,
+    name: 'hostile',
+    isPrivate: false,
+    description: 'A pull request with hostile review comments (issue #44)',
+    language: 'JavaScript',
+    access: { octo: 'push', maint: 'maintain', reader: 'pull' },
+    createdAt: '2025-07-01T07:00:00Z',
+  });
+  const [root] = addSyntheticCommits(repo, 'hostile:main', null, ['Initial commit'], '2025-07-01T08:00:00Z');
+  repo.overlays.set(root, overlay(null, { 'README.md': '# hostile\n', 'index.js': 'export const a = 1;\n' }));
+  repo.branches.set('main', root);
+  const [head] = addSyntheticCommits(repo, 'logikflow/hostile#1', root, ['Change a'], '2025-07-02T09:00:00Z');
+  repo.overlays.set(head, overlay(root));
+  addPull(repo, {
+    number: 1,
+    title: 'Change a',
+    body: 'One small change; its review comments are hostile.',
+    author: 'octo',
+    base: { ref: 'main', sha: root },
+    headRef: 'change-a',
+    headSha: head,
+    files: fixtureFiles('logikflow/hostile#1', [{
+      filename: 'index.js',
+      status: 'modified',
+      hunks: [{ oldStart: 1, lines: ['-export const a = 1;', '+export const a = 2;'] }],
+    }]),
+    commitShas: [head],
+    createdAt: repo.commits.get(head).date,
+    updatedAt: repo.commits.get(head).date,
+  });
+  return repo;
+}
+
 /**
  * Builds every repository. Returns `{ repos: Map<fullName, repo>, byId: Map<id, repo>, warnings,
  * buildMs }`. `repoDir` is where real git history is read from (any directory inside a work tree).
@@ -505,7 +543,7 @@ function buildFixtures() {
 export function buildWorld({ repoDir }) {
   const started = Date.now();
   const warnings = [];
-  const list = [buildDemo(repoDir, warnings), buildBig(), buildPrivate(), buildInvites(), buildFixtures()];
+  const list = [buildDemo(repoDir, warnings), buildBig(), buildPrivate(), buildInvites(), buildFixtures(), buildHostile()];
   const repos = new Map(list.map((r) => [r.fullName.toLowerCase(), r]));
   const byId = new Map(list.map((r) => [r.id, r]));
   return { repos, byId, warnings, buildMs: Date.now() - started };

@@ -187,7 +187,7 @@ describe('start-up', () => {
       ['maint', 1003, 'gho_standin_maint'],
     ]);
     const names = json.repos.map((r) => r.full_name);
-    assert.deepEqual(names, ['logikflow/demo', 'logikflow/big', 'logikflow/private', 'logikflow/invites', 'logikflow/fixtures']);
+    assert.deepEqual(names, ['logikflow/demo', 'logikflow/big', 'logikflow/private', 'logikflow/invites', 'logikflow/fixtures', 'logikflow/hostile']);
     const big = json.repos.find((r) => r.full_name === 'logikflow/big');
     assert.deepEqual(big.pulls.map((p) => [p.number, p.changed_files, p.listed_files]), [
       [1, 320, 320],
@@ -424,6 +424,19 @@ describe('pull requests', () => {
     assert.match(paged.headers.get('link'), /rel="next"/);
     const none = await api('/repos/logikflow/big/pulls/3/comments');
     assert.deepEqual(none.json, []);
+  });
+
+  test('logikflow/hostile#1: 60 unbroken 65,000-character comments by reader on one line, one with U+202E', async () => {
+    const { json: pr } = await api('/repos/logikflow/hostile/pulls/1');
+    assert.equal(pr.review_comments, 60);
+    const comments = [];
+    for (let page = 1; page <= 2; page++) {
+      comments.push(...(await api(`/repos/logikflow/hostile/pulls/1/comments?per_page=50&page=${page}`)).json);
+    }
+    assert.equal(comments.length, 60);
+    assert.ok(comments.every((c) => c.body.length === 65000 && !/\s/.test(c.body)));
+    assert.ok(comments.every((c) => c.user.login === 'reader' && c.path === 'index.js' && c.line === 1 && c.side === 'RIGHT'));
+    assert.deepEqual(comments.filter((c) => c.body.includes('\u202E')).map((c) => c.id), [comments[7].id]);
   });
 
   test('every patch is GitHub-style with correct hunk headers; binary files have none', async () => {

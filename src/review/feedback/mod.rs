@@ -30,11 +30,14 @@
 //! - **Verdicts**: per reviewer (not the pull request's author, whose replies GitHub records as
 //!   reviews too), their latest approval, change request or dismissed review, else their latest
 //!   comment-only review.
+//! - **Reviewers' text is bounded** ([`bound`], issue #44): bodies, summaries and suggestions
+//!   without bidirectional controls, each body capped, the whole answer cut to the tool's cap.
 //!
 //! What not: no GitHub requests or JSON parsing (`github::review_threads`, which also holds the input types), no storage, no writes: the
 //! agent replies and resolves on GitHub.
 
 mod anchor;
+pub mod bound;
 pub mod next_step;
 mod suggestion;
 
@@ -265,7 +268,7 @@ fn place(inputs: &Inputs<'_>, thread: &ThreadInput) -> Option<(SortKey, Thread)>
             author: comment.author.clone(),
             start_line,
             end_line,
-            lines: lines.0,
+            lines: lines.0.iter().map(|line| bound::line(line)).collect(),
         })
     });
     let key = (
@@ -293,7 +296,7 @@ fn place(inputs: &Inputs<'_>, thread: &ThreadInput) -> Option<(SortKey, Thread)>
             .into_iter()
             .map(|c| Comment {
                 author: c.author.clone(),
-                body: c.body.clone(),
+                body: bound::body(&c.body, &c.url),
                 created_at: c.created_at.clone(),
                 url: c.url.clone(),
             })
@@ -357,7 +360,7 @@ fn verdicts(inputs: &Inputs<'_>) -> Vec<Verdict> {
         .map(|review| Verdict {
             reviewer: review.author.clone(),
             state: review.state.as_str(),
-            summary: review.body.clone(),
+            summary: bound::body(&review.body, &review.url),
             at_current_head: review.commit.as_deref() == Some(inputs.head_sha),
             commit_id: review.commit.clone(),
             submitted_at: review.submitted_at.clone(),

@@ -195,3 +195,103 @@ fn the_answer_has_the_schema_shape() {
     keys.sort_unstable();
     assert_eq!(keys, required);
 }
+
+/// Issue #44 (W2, W3): sixty comments of 65,000 characters on one line, one carrying U+202E,
+/// were a 7.8 MB answer with the control in it. Now the answer is under `get_pull_request`'s
+/// cap, truncated, each body cut with its marker, and no bidirectional control is in it.
+#[test]
+fn issue_44_a_hostile_review_is_a_bounded_answer() {
+    let patch = "@@ -1,1 +1,1 @@\n-a\n+b";
+    let snapshot = build_snapshot(
+        vec![PullFile {
+            filename: "src/app.rs".into(),
+            status: "modified".into(),
+            additions: 1,
+            deletions: 1,
+            patch: Some(patch.into()),
+            previous_filename: None,
+            sha: Some("blob".into()),
+        }],
+        1,
+        None,
+        None,
+    );
+    let threads = (0..60)
+        .map(|n| {
+            let mut body = "w".repeat(65_000);
+            if n == 7 {
+                body.insert(10, '\u{202E}');
+            }
+            ThreadInput {
+                path: "src/app.rs".into(),
+                side: DiffSide::Right,
+                line: Some(1),
+                start_line: None,
+                original_line: Some(1),
+                original_start_line: None,
+                outdated: false,
+                resolved: false,
+                comments: vec![CommentInput {
+                    author: "mallory".into(),
+                    body,
+                    created_at: "2026-12-04T10:00:00Z".into(),
+                    url: format!("https://github.com/acme/app/pull/7#discussion_r{n}"),
+                    diff_hunk: patch.into(),
+                    original_commit: Some("head2".into()),
+                    pending: false,
+                }],
+            }
+        })
+        .collect();
+    let review = Review {
+        threads,
+        reviews: vec![ReviewInput {
+            author: "mallory".into(),
+            state: ReviewState::Commented,
+            body: format!("\u{2067}{}", "s".repeat(65_000)),
+            commit: Some("head2".into()),
+            submitted_at: Some("2026-12-04T10:00:00Z".into()),
+            url: "https://github.com/acme/app/pull/7#pullrequestreview-1".into(),
+            id: Some(1),
+        }],
+        truncated: false,
+    };
+    let args = parse_args(&arguments(
+        json!({"owner": "acme", "repo": "app", "number": 7}),
+    ))
+    .unwrap_or_else(|e| panic!("{e}"));
+    let text = answer(&Sources {
+        args: &args,
+        base_url: "https://logikflow.dev",
+        pull: &pull(),
+        snapshot: &snapshot,
+        order: None,
+        review: &review,
+        coverage: &coverage::coverage(&OrderItems::default(), Vec::new()),
+        receipts: &[],
+    });
+    assert!(text.len() < MAX_RESULT_CHARS, "{} characters", text.len());
+    assert!(
+        !text.chars().any(crate::unicode::is_bidi_control),
+        "a bidi control"
+    );
+    let value: Value = serde_json::from_str(&text).unwrap_or_default();
+    assert_eq!(value["truncated"], true);
+    assert_eq!(value["counts"]["open"], 60, "counts are of every thread");
+    let shown = value["threads"].as_array().map_or(0, Vec::len);
+    assert!((30..60).contains(&shown), "{shown} threads");
+    let body = value["threads"][0]["comments"][0]["body"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(body.contains("[Cut by LogiKFlow: this text has 65000 characters"));
+    let next = value["nextStep"].as_str().unwrap_or_default();
+    assert!(
+        next.ends_with(&format!(
+            "{} threads, {} comments at its end were left out. Read them on the pull request on \
+             GitHub: https://github.com/acme/app/pull/7",
+            60 - shown,
+            60 - shown
+        )),
+        "{next}"
+    );
+}

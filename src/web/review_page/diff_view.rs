@@ -90,6 +90,8 @@ pub struct View<'a> {
     discussion: Option<&'a Discussion<'a>>,
     /// Diffs rendered so far, for unique element ids.
     serial: std::cell::Cell<usize>,
+    /// The discussion this page has shown, shared by its diffs (issue #44).
+    budget: std::rc::Rc<discussion::Budget>,
 }
 
 impl<'a> View<'a> {
@@ -102,6 +104,7 @@ impl<'a> View<'a> {
             lines: 0,
             discussion: None,
             serial: std::cell::Cell::new(0),
+            budget: Default::default(),
         }
     }
 
@@ -137,6 +140,7 @@ impl<'a> View<'a> {
             discussion: self.discussion,
             drafts,
             serial: self.serial.get(),
+            budget: self.budget.clone(),
         }
     }
 
@@ -243,6 +247,8 @@ pub struct DiffLinks<'a> {
     pub drafts: Vec<&'a Draft>,
     /// This diff's number on the page (for unique ids).
     pub serial: usize,
+    /// The page's discussion budget (`discussion::Budget`).
+    pub budget: std::rc::Rc<discussion::Budget>,
 }
 
 /// Whether an entry is its file's first on the page: the one without a part number or part 1,
@@ -332,13 +338,23 @@ pub fn diff(
             "<div class=\"cmts cmts-rest\"><p class=\"cmts-title\">Comments on GitHub not on a line of this diff</p>\n",
         );
         let head = links.discussion.map(|d| d.head_sha());
+        let mut over: Vec<&ReviewComment> = Vec::new();
         for (comment, placed) in links.comments.iter().zip(&placed) {
             if rest((comment, placed)) {
-                if let Some(head) = head.filter(|h| discussion::changed_since(comment, h, None)) {
-                    discussion::changed_since_html(out, head);
+                let changed = head.filter(|h| discussion::changed_since(comment, h, None));
+                let mut shown = String::new();
+                if let Some(head) = changed {
+                    discussion::changed_since_html(&mut shown, head);
                 }
-                discussion::comment_html(out, comment, &[]);
+                if over.is_empty() && links.budget.show(&mut shown, comment, &[]) {
+                    out.push_str(&shown);
+                } else {
+                    over.push(comment);
+                }
             }
+        }
+        if let Some(first) = over.first() {
+            discussion::more_html(out, over.len(), first);
         }
         out.push_str("</div>\n");
     }
@@ -492,7 +508,14 @@ fn line_comments(
                 .first()
                 .is_some_and(|root| discussion::changed_since(root, head, Some(hunks)))
         });
-        discussion::thread_html(out, &thread, links.discussion, &commented, changed);
+        discussion::thread_html(
+            out,
+            &thread,
+            links.discussion,
+            &commented,
+            changed,
+            &links.budget,
+        );
     }
     if let Some(discussion) = links.discussion {
         for draft in drafts {

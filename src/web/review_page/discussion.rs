@@ -13,9 +13,18 @@
 //! each section's open threads ([`open_threads_by_section`]), so a reviewer re-reviewing goes
 //! straight to the answers.
 //!
+//! The discussion is bounded (issue #44, [`Budget`]): anyone who can comment on a public
+//! repository writes these comments, and sixty of 65,000 characters on one line made a 4.3 MB
+//! page Chromium never finished laying out. A comment shows at most [`MAX_COMMENT_HTML_BYTES`]
+//! and ends with "Read the rest on GitHub"; a thread shows at most [`MAX_THREAD_COMMENTS`]
+//! comments and a page (or a loaded diff) at most [`MAX_PAGE_COMMENTS`] and
+//! [`MAX_PAGE_COMMENT_BYTES`] of them; what is over says "N more comments" with the link to
+//! GitHub. A normal busy pull request is far inside every figure, and shows everything.
+//!
 //! What not: no GitHub requests, no storage; which comments exist and what the viewer may do is
 //! the caller's.
 
+use std::cell::Cell;
 use std::fmt::Write as _;
 
 use crate::github::api::ReviewComment;
@@ -212,6 +221,73 @@ pub fn changed_since_html(out: &mut String, head: &str) {
     );
 }
 
+/// The most HTML one of GitHub's comments adds to a page, in bytes, before it is cut with "Read
+/// the rest on GitHub": about 30,000 characters of prose, several screens. The renderer's own
+/// bound (`safe_markdown::MAX_HTML_BYTES`, 96 KiB) is for any text; on a page of many comments a
+/// third of it keeps every real comment whole and sixty hostile ones under 2 MB.
+pub const MAX_COMMENT_HTML_BYTES: usize = 32 * 1024;
+
+/// The most comments one thread shows; the rest is "N more comments" with the link to GitHub.
+/// Long conversations on one line run to a dozen or two comments.
+pub const MAX_THREAD_COMMENTS: usize = 50;
+
+/// The most of GitHub's comments one page (or one loaded diff) shows: a busy pull request has a
+/// hundred or two; comments past it say "N more comments" with the link to GitHub.
+pub const MAX_PAGE_COMMENTS: usize = 400;
+
+/// The most comment HTML one page (or one loaded diff) shows, in bytes: four hundred comments of
+/// a long paragraph each; once it is spent, later threads show "N more comments" with the link.
+/// With one comment's bound over it, the discussion adds at most 544 KiB to a page.
+pub const MAX_PAGE_COMMENT_BYTES: usize = 512 * 1024;
+
+/// What the discussion of one page has shown so far, against [`MAX_PAGE_COMMENTS`] and
+/// [`MAX_PAGE_COMMENT_BYTES`]. One per page or loaded diff, shared by every diff on it.
+#[derive(Debug, Default)]
+pub struct Budget {
+    comments: Cell<usize>,
+    bytes: Cell<usize>,
+}
+
+impl Budget {
+    /// Whether another comment may be shown.
+    fn has_room(&self) -> bool {
+        self.comments.get() < MAX_PAGE_COMMENTS && self.bytes.get() < MAX_PAGE_COMMENT_BYTES
+    }
+
+    /// Shows `comment` when there is room (counting what it added); `false` when there was none.
+    pub fn show(&self, out: &mut String, comment: &ReviewComment, commented: &[String]) -> bool {
+        if !self.has_room() {
+            return false;
+        }
+        let before = out.len();
+        comment_html(out, comment, commented);
+        self.comments.set(self.comments.get() + 1);
+        self.bytes.set(self.bytes.get() + (out.len() - before));
+        true
+    }
+}
+
+/// "N more comments" for comments not shown (past a thread's or the page's budget), linked to the
+/// first of them on GitHub (`first`'s `html_url`, when it is GitHub's).
+pub fn more_html(out: &mut String, count: usize, first: &ReviewComment) {
+    let _ = write!(
+        out,
+        "<p class=\"cmt-more\">{count} more {} ",
+        if count == 1 { "comment" } else { "comments" }
+    );
+    match super::safe_github(&first.html_url) {
+        Some(url) => {
+            let _ = writeln!(
+                out,
+                "<a href=\"{}\">Read {} on GitHub</a></p>",
+                escape(url),
+                if count == 1 { "it" } else { "them" }
+            );
+        }
+        None => out.push_str("on GitHub, not shown here</p>\n"),
+    }
+}
+
 /// One thread: its comments, then (with a discussion) the reply box and Resolve or Unresolve
 /// where the viewer may. A resolved thread is folded, as on GitHub. `changed` is the head when
 /// the lines under it changed since it was written ([`changed_since`]).
@@ -221,6 +297,7 @@ pub fn thread_html(
     discussion: Option<&Discussion<'_>>,
     commented: &dyn Fn(&ReviewComment) -> Vec<String>,
     changed: Option<&str>,
+    budget: &Budget,
 ) {
     let Some(first) = comments.first() else {
         return;
@@ -252,8 +329,15 @@ pub fn thread_html(
     if let Some(head) = changed {
         changed_since_html(out, head);
     }
-    for comment in comments {
-        comment_html(out, comment, &commented(comment));
+    let mut shown = 0;
+    for comment in comments.iter().take(MAX_THREAD_COMMENTS) {
+        if !budget.show(out, comment, &commented(comment)) {
+            break;
+        }
+        shown += 1;
+    }
+    if let Some(next) = comments.get(shown) {
+        more_html(out, comments.len() - shown, next);
     }
     if let Some(discussion) = discussion {
         thread_controls(out, root, thread, &discussion.forms);
@@ -335,15 +419,28 @@ pub fn comment_html(out: &mut String, comment: &ReviewComment, commented: &[Stri
             );
         }
     }
-    out.push_str("</p><div class=\"cmt-body\">");
     let lines = (!commented.is_empty()).then_some(commented);
-    out.push_str(&comment_markdown::render_from(
+    let body = comment_markdown::render_capped(
         &shown(&comment.body),
         lines,
         super::safe_github(&comment.html_url),
-    ));
+        MAX_COMMENT_HTML_BYTES,
+    );
+    out.push_str(if body.len() > LONG_COMMENT_HTML_BYTES {
+        "</p><div class=\"cmt-body cmt-long\">"
+    } else {
+        "</p><div class=\"cmt-body\">"
+    });
+    out.push_str(&body);
     out.push_str("</div></div>\n");
 }
+
+/// Past this much HTML a comment's body is marked `cmt-long`, which the style sheet lays out
+/// only once it nears the screen (`content-visibility: auto`). Text whose direction changes
+/// every few characters costs Chromium time that grows faster than its length (issue #44: a
+/// run of 16,384 characters 64 ms, of 65,000 970 ms); on the hostile page this took load from
+/// 3.6 s to 1.3 s. A screen of text and less, most comments, is laid out as before.
+const LONG_COMMENT_HTML_BYTES: usize = 4 * 1024;
 
 /// A comment's body as the page renders it: trimmed, without bidirectional controls (issue 36:
 /// they would reorder the text unseen; `unicode::without_bidi_controls`).
@@ -632,6 +729,99 @@ mod tests {
             "{}",
             &out[out.len().saturating_sub(400)..]
         );
+    }
+
+    fn reply(id: u64, root: u64, body: &str) -> ReviewComment {
+        let mut comment = github_comment(body);
+        comment.id = id;
+        comment.in_reply_to_id = (id != root).then_some(root);
+        comment.html_url = format!("https://github.com/o/r/pull/1#discussion_r{id}");
+        comment
+    }
+
+    fn threads_html(threads: &[Vec<ReviewComment>], budget: &Budget) -> String {
+        let mut out = String::new();
+        for thread in threads {
+            let refs: Vec<&ReviewComment> = thread.iter().collect();
+            thread_html(&mut out, &refs, None, &|_| Vec::new(), None, budget);
+        }
+        out
+    }
+
+    /// Issue #44: a long comment shows its first 32 KiB of HTML and "Read the rest on GitHub".
+    #[test]
+    fn issue_44_a_long_comment_is_cut_on_the_page() {
+        let mut out = String::new();
+        comment_html(&mut out, &github_comment(&"w".repeat(65_000)), &[]);
+        assert!(out.len() < MAX_COMMENT_HTML_BYTES + 1_000, "{}", out.len());
+        assert!(out.len() > MAX_COMMENT_HTML_BYTES - 1_000, "{}", out.len());
+        assert!(
+            out.contains(">Read the rest on GitHub</a>"),
+            "{}",
+            &out[out.len() - 300..]
+        );
+        assert!(out.contains("<div class=\"cmt-body cmt-long\">"));
+        let mut whole = String::new();
+        comment_html(&mut whole, &github_comment(&"w ".repeat(10_000)), &[]);
+        assert!(!whole.contains("Read the rest"));
+        let mut short = String::new();
+        comment_html(&mut short, &github_comment("Looks good."), &[]);
+        assert!(
+            short.contains("<div class=\"cmt-body\"><p>Looks good.</p>"),
+            "{short}"
+        );
+    }
+
+    /// Issue #44: a thread shows its first 50 comments and links the rest.
+    #[test]
+    fn issue_44_a_long_thread_shows_n_more_comments() {
+        let thread: Vec<ReviewComment> = (1..=60).map(|id| reply(id, 1, "ok")).collect();
+        let out = threads_html(&[thread], &Budget::default());
+        assert_eq!(out.matches("class=\"cmt\"").count(), MAX_THREAD_COMMENTS);
+        assert!(
+            out.contains("<p class=\"cmt-more\">10 more comments <a href=\"https://github.com/o/r/pull/1#discussion_r51\">Read them on GitHub</a></p>"),
+            "{}",
+            &out[out.len() - 400..]
+        );
+    }
+
+    /// Issue #44 W1: sixty comments of 65,000 characters on one line were 3.9 MB of HTML; the
+    /// page's budget stops at 512 KiB and each later thread says what it holds. Past the count
+    /// budget, small comments are folded the same way.
+    #[test]
+    fn issue_44_the_page_has_a_discussion_budget() {
+        let hostile: Vec<Vec<ReviewComment>> = (1..=60)
+            .map(|id| vec![reply(id, id, &"w".repeat(65_000))])
+            .collect();
+        let out = threads_html(&hostile, &Budget::default());
+        assert!(
+            out.len() < MAX_PAGE_COMMENT_BYTES + MAX_COMMENT_HTML_BYTES + 60 * 300,
+            "{}",
+            out.len()
+        );
+        let shown = out.matches("class=\"cmt\"").count();
+        assert_eq!(shown, MAX_PAGE_COMMENT_BYTES.div_ceil(32 * 1024 + 300));
+        assert_eq!(out.matches("1 more comment <a href").count(), 60 - shown);
+        let many: Vec<Vec<ReviewComment>> =
+            (1..=450).map(|id| vec![reply(id, id, "fine")]).collect();
+        let out = threads_html(&many, &Budget::default());
+        assert_eq!(out.matches("class=\"cmt\"").count(), MAX_PAGE_COMMENTS);
+        assert_eq!(out.matches("class=\"cmt-more\"").count(), 50);
+    }
+
+    /// A busy pull request of ordinary comments shows every one.
+    #[test]
+    fn issue_44_a_busy_discussion_shows_everything() {
+        let busy: Vec<Vec<ReviewComment>> = (0..100)
+            .map(|n| {
+                (1..=3)
+                    .map(|k| reply(n * 10 + k, n * 10 + 1, &"A sentence. ".repeat(100)))
+                    .collect()
+            })
+            .collect();
+        let out = threads_html(&busy, &Budget::default());
+        assert_eq!(out.matches("class=\"cmt\"").count(), 300);
+        assert!(!out.contains("cmt-more") && !out.contains("Read the rest"));
     }
 
     #[test]

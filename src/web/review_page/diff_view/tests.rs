@@ -218,6 +218,7 @@ fn load_links_name_the_file_and_its_changes() {
         discussion: None,
         drafts: Vec::new(),
         serial: 1,
+        budget: Default::default(),
     };
     view.load_button(
         &mut out,
