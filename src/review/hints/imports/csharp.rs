@@ -413,7 +413,7 @@ fn folder_names(parts: &[&str]) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use crate::review::hints::testing::check_deps as check;
+    use crate::review::hints::testing::{check_deps as check, check_deps_in as check_in};
 
     #[test]
     fn namespaces_to_folders() {
@@ -435,6 +435,46 @@ mod tests {
             "src/Shop.Api/Controllers/InvitesController.cs -> src/Shop.Core/Invites/Invite.cs, \
              src/Shop.Core/Invites/InviteService.cs, src/Shop.Api/Models/InviteDto.cs, \
              src/Shop.Core/Guards/Guard.cs, src/Shop.Core/Time/SystemClock.cs",
+        );
+    }
+
+    #[test]
+    fn namespaces_within_the_projects_a_project_sees() {
+        check_in(
+            &[
+                (
+                    "src/Web/Pages/Index.cs",
+                    "+using Shop.Core.Orders;\n+using static Shop.Core.Guard;\n+using Legacy = Shop.Core.Orders.Order;",
+                ),
+                // In a folder that doesn't follow its namespace: its text at the head says.
+                ("src/Core/Lines/OrderLine.cs", ""),
+                ("src/Core/Orders/Order.cs", " }"),
+                ("src/Core/Checks.cs", ""),
+                // Shown whole: its `namespace` line is in view.
+                ("src/Core/Orders/Status.cs", "+namespace Shop.Core.Orders;\n+public enum Status { A }"),
+                // Same namespace, in a project nobody references.
+                ("old/Legacy/Orders/Order.cs", "+namespace Shop.Core.Orders {\n+}"),
+                // No text read, no namespace in view: the project's root namespace and folders.
+                ("src/Core/Orders/Rules/Rule.cs", ""),
+            ],
+            &[
+                (
+                    "src/Web/Web.csproj",
+                    "<Project Sdk=\"Microsoft.NET.Sdk.Web\"><ItemGroup>\
+                     <ProjectReference Include=\"..\\Core\\Core.csproj\" /></ItemGroup></Project>",
+                ),
+                (
+                    "src/Core/Core.csproj",
+                    "<Project Sdk=\"Microsoft.NET.Sdk\"><PropertyGroup>\
+                     <RootNamespace>Shop.Core</RootNamespace></PropertyGroup></Project>",
+                ),
+                ("old/Legacy/Legacy.csproj", "<Project Sdk=\"Microsoft.NET.Sdk\"></Project>"),
+                ("src/Core/Lines/OrderLine.cs", "namespace Shop.Core.Orders;\npublic record OrderLine;"),
+                ("src/Core/Orders/Order.cs", "namespace Shop.Core.Orders\n{\n    public class Order { }\n}"),
+                ("src/Core/Checks.cs", "namespace Shop.Core;\npublic static class Guard { }"),
+            ],
+            "src/Web/Pages/Index.cs -> src/Core/Lines/OrderLine.cs, src/Core/Orders/Order.cs, \
+             src/Core/Checks.cs, src/Core/Orders/Status.cs",
         );
     }
 

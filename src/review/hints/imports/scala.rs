@@ -21,7 +21,10 @@
 //! file("x")`, `crossProject(…).in(file("x"))`, `lazy val x = project`), else the directory
 //! above `src/`.
 //!
-//! What not: relative imports (`import b.C` inside `package a`), same-package references,
+//! A relative import (`import api.Endpoints` inside `package a.server`) resolves as a path
+//! suffix like any (`…/a/server/api/Endpoints.scala` ends with `api/Endpoints.scala`).
+//!
+//! What not: same-package references,
 //! imports inside string interpolations, exports (`export a.b.*`), the text at the head.
 
 use super::lex::{self, Syntax, Tok};

@@ -10,8 +10,11 @@
 //! `import struct M.Type` (the module is the first name).
 //! Targets come from the `Package.swift` files read at the head (`swiftpm`); a changed file
 //! belongs to the deepest package above it and to the target whose directory holds it (the
-//! longest). Without a manifest the conventions stand in: a file under `Sources/M/` or
-//! `Tests/M/` is in target `M` of the package above that folder.
+//! longest); a file of no target (an example app beside the package) is in none. Without a
+//! manifest the conventions stand in: a file under `Sources/M/` or `Tests/M/` is in target `M`
+//! of the package above that folder. An import names a target of the importer's package, else
+//! the one target of that name in another package of the pull request (a local package
+//! dependency, as modular apps use).
 //! testOf: `FooTests.swift` or `FooTest.swift` in a test target covers `Foo.swift` in the target
 //! it tests (`MTests` tests `M`, and the targets it depends on), the one at the same path inside
 //! its target first; a shared base class (`…TestCase.swift`) tests no file.
@@ -205,24 +208,23 @@ impl Targets {
         }
         let position = index.find(importer);
         let own = position.and_then(|p| self.of_file.get(&p)).copied();
-        let found = match self.package_of(importer, position) {
-            Some(package) => self
-                .by_name
-                .get(&(package.to_string(), module.to_string()))
-                .copied(),
-            // Outside any package known: the one target of that name, if only one.
-            None => {
-                let mut named = self
-                    .targets
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, t)| t.name == module);
-                match (named.next(), named.next()) {
-                    (Some((at, _)), None) => Some(at),
-                    _ => None,
-                }
+        // The importer's own package first; else a local package's target of that name (an
+        // app's `.package(path: "Modules/Feature")`), when only one package has it.
+        let own_package = self
+            .package_of(importer, position)
+            .and_then(|package| self.by_name.get(&(package.to_string(), module.to_string())))
+            .copied();
+        let found = own_package.or_else(|| {
+            let mut named = self
+                .targets
+                .iter()
+                .enumerate()
+                .filter(|(_, t)| t.name == module && !t.test);
+            match (named.next(), named.next()) {
+                (Some((at, _)), None) => Some(at),
+                _ => None,
             }
-        };
+        });
         if let Some(at) = found.filter(|at| Some(*at) != own) {
             out.extend(self.targets.get(at).into_iter().flat_map(|t| &t.files));
         }
@@ -371,6 +373,60 @@ mod tests {
             "Extras/Retry.swift -> Source/Core/Session.swift\n\
              Example/App/View.swift -> Source/Core/Session.swift",
         );
+    }
+
+    #[test]
+    fn local_packages_of_a_modular_app() {
+        check_deps_in(
+            &[
+                ("App/Sources/App/Root.swift", "+import Feature
++import Shared"),
+                ("Modules/Feature/Sources/Feature/Screen.swift", "+import Shared"),
+                ("Modules/Feature/Tests/FeatureTests/ScreenTests.swift", "+@testable import Feature"),
+                ("Modules/Shared/Sources/Shared/Theme.swift", ""),
+                ("Modules/Other/Sources/Shared/Copy.swift", ""),
+            ],
+            &[
+                ("App/Package.swift", "let p = Package(targets: [.target(name: \"App\")])"),
+                (
+                    "Modules/Feature/Package.swift",
+                    "let p = Package(targets: [.target(name: \"Feature\"), .testTarget(name: \"FeatureTests\", dependencies: [\"Feature\"])])",
+                ),
+                ("Modules/Shared/Package.swift", "let p = Package(targets: [.target(name: \"Shared\")])"),
+            ],
+            // Two packages have a `Shared` target (one by convention): neither is named.
+            "App/Sources/App/Root.swift -> Modules/Feature/Sources/Feature/Screen.swift\n\
+             Modules/Feature/Tests/FeatureTests/ScreenTests.swift -> Modules/Feature/Sources/Feature/Screen.swift",
+        );
+    }
+
+    #[test]
+    fn tests_cover_files_of_the_target_they_test() {
+        use super::Targets;
+        use crate::review::hints::index::PathIndex;
+        let entries = [
+            ("Sources/Kit/Models/Forecast.swift", true),
+            ("Sources/Kit/Forecast.swift", true),
+            ("Sources/Core/Units.swift", true),
+            ("Tests/KitTests/Models/ForecastTests.swift", true),
+            ("Tests/KitTests/UnitsTest.swift", true),
+            ("Tests/KitTests/Support/KitTestCase.swift", true),
+            ("Tests/KitTests/GoneTests.swift", true),
+            ("Sources/Kit/Gone.swift", false),
+        ];
+        let index = PathIndex::new(&entries);
+        let manifest = "let p = Package(targets: [.target(name: \"Kit\", dependencies: [\"Core\"]), \
+            .target(name: \"Core\"), .testTarget(name: \"KitTests\", dependencies: [\"Kit\", \"Core\"])])";
+        let targets = Targets::new(&[(String::new(), manifest.to_string())], &index);
+        let test_of = |at: usize| targets.test_of(entries[at].0, &index);
+        // The one at the same path inside its target first.
+        assert_eq!(test_of(3), Some(0));
+        // A dependency of the test target is tested too.
+        assert_eq!(test_of(4), Some(2));
+        // A shared base class, a subject deleted at the head, a source file: nothing.
+        assert_eq!(test_of(5), None);
+        assert_eq!(test_of(6), None);
+        assert_eq!(test_of(0), None);
     }
 
     #[test]

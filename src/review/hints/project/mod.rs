@@ -298,6 +298,50 @@ mod tests {
     }
 
     #[test]
+    fn wanted_for_csharp_swift_and_scala() {
+        // Project files named after their folder, and a changed one as it is.
+        assert_eq!(
+            wanted(&[
+                "src/Shop.Core/Orders/Order.cs",
+                "src/Shop.Api/Shop.Api.csproj"
+            ]),
+            [
+                "src/src.csproj",
+                "src/Shop.Api/Shop.Api.csproj",
+                "src/Shop.Core/Shop.Core.csproj",
+                "src/Shop.Core/Orders/Orders.csproj"
+            ]
+        );
+        assert_eq!(
+            wanted(&["Sources/Kit/A.swift"]),
+            [
+                "Package.swift",
+                "Sources/Package.swift",
+                "Sources/Kit/Package.swift"
+            ]
+        );
+        assert_eq!(
+            wanted(&["core/src/A.scala"]),
+            ["build.sbt", "core/build.sbt", "core/src/build.sbt"]
+        );
+        let project = Project::parse(&[
+            (
+                "src/Shop.Api/Shop.Api.csproj".into(),
+                "<Project Sdk=\"Microsoft.NET.Sdk\" />".into(),
+            ),
+            ("src/Bad/Bad.csproj".into(), "not a project".into()),
+            ("Package.swift".into(), "let package = Package()".into()),
+            ("build.sbt".into(), "lazy val core = project".into()),
+            ("src/A.cs".into(), "namespace A;".into()),
+        ]);
+        assert_eq!(project.cs_projects.len(), 1);
+        assert_eq!(project.swift_manifests.len(), 1);
+        assert_eq!(project.scala_modules, ["core"]);
+        assert_eq!(project.csharp_texts.len(), 1);
+        assert_eq!(project.problems, ["src/Bad/Bad.csproj"]);
+    }
+
+    #[test]
     fn reads_go_mod_and_reports_problems() {
         assert_eq!(
             go_module("// x\nmodule \"example.com/a\" // c\n\ngo 1.22\n"),
