@@ -18,8 +18,10 @@
 //! object and the viewer's GitHub client).
 
 use super::calls::WriteCall;
+use super::coverage;
 use super::object::{Object, Storage, Viewer};
 use super::read::PullRead;
+use super::records::ReceiptRow;
 use super::review_reads::try_threads;
 use crate::github::api::RepoPath;
 use crate::github::reviews::{self as gh, graphql, Anchor, Event, Refusal};
@@ -28,6 +30,9 @@ use crate::ports::github::GitHubTransport;
 use crate::ports::pull_request::Surroundings;
 use crate::ports::sql::SqlError;
 use crate::review::drafts::{self, Draft, DraftDelete, DraftPut, PutOutcome};
+use crate::review::order::Order;
+use crate::review::receipt::{self, Receipt};
+use crate::tools::get_pull_request::review_url;
 use crate::web::comment_markdown;
 use crate::web::review_page::{discussion, pull_path};
 use crate::web::review_write::{Answer, Checked, READ_ONLY};
@@ -86,7 +91,7 @@ pub async fn write<St: Storage, P: Surroundings, T: GitHubTransport>(
         Checked::Comment(new) => ctx.comment(new.clone(), write.single).await,
         Checked::EditDraft(id) => ctx.edit_draft(*id, body).await,
         Checked::DeleteDraft(id) => ctx.delete_draft(*id),
-        Checked::Submit(event) => ctx.submit(*event, &body).await,
+        Checked::Submit(event) => ctx.submit(*event, &body, write.receipt).await,
         Checked::Reply(id) => ctx.reply(*id, &body).await,
         Checked::Thread(thread, resolve) => ctx.thread(thread, *resolve).await,
         Checked::Preview => {
@@ -339,7 +344,14 @@ impl<St: Storage, P: Surroundings, T: GitHubTransport> Ctx<'_, St, P, T> {
     }
 
     /// Sends every draft as one review with the verdict; deletes them only once GitHub took it.
-    async fn submit(&self, event: Event, summary: &str) -> Result<HttpReply, SqlError> {
+    /// With `add_receipt`, the summary ends with what the reviewer read (issue #47); either way
+    /// the object records what they had read under GitHub's id of the review.
+    async fn submit(
+        &self,
+        event: Event,
+        summary: &str,
+        add_receipt: bool,
+    ) -> Result<HttpReply, SqlError> {
         let all = self.drafts()?;
         let gone: Vec<&Draft> = all
             .iter()
@@ -365,9 +377,22 @@ impl<St: Storage, P: Surroundings, T: GitHubTransport> Ctx<'_, St, P, T> {
                 return Ok(self.answer.refuse(400, message, None));
             }
         }
+        let receipt = self.receipt()?;
+        let url = review_url(
+            &self.viewer.call.base_url,
+            &self.viewer.pull.owner,
+            &self.viewer.pull.repo,
+            self.number(),
+        );
+        let with = add_receipt
+            .then(|| {
+                let text = receipt::markdown(&receipt, &url);
+                receipt::with_receipt(summary, &text, drafts::MAX_BODY_CHARS)
+            })
+            .flatten();
         let review = gh::NewReview {
             commit_id: self.head(),
-            body: summary,
+            body: with.as_deref().unwrap_or(summary),
             event,
             comments: all
                 .iter()
@@ -382,6 +407,7 @@ impl<St: Storage, P: Surroundings, T: GitHubTransport> Ctx<'_, St, P, T> {
             .await
         {
             Ok(created) => {
+                self.record_receipt(created.id, &receipt);
                 let delete = DraftDelete {
                     person: self.key().to_string(),
                     ids: all.iter().map(|d| d.id).collect(),
@@ -401,6 +427,44 @@ impl<St: Storage, P: Surroundings, T: GitHubTransport> Ctx<'_, St, P, T> {
                 ))
             }
             Err(refusal) => Ok(self.refusal(&refusal, Some(summary))),
+        }
+    }
+
+    /// What the viewer has read of the latest order at the head, now.
+    fn receipt(&self) -> Result<Receipt, SqlError> {
+        let records = self.object.records();
+        let latest = records.current()?.order;
+        let order: Option<Order> = latest
+            .as_ref()
+            .and_then(|record| crate::json::read(&record.body).ok());
+        let files = &self.read.snapshot.files;
+        let coverage = coverage::coverage(&records, order.as_ref(), files, self.head())?;
+        let at = crate::time::rfc3339(self.object.clock.now_ms());
+        Ok(receipt::receipt(
+            &coverage,
+            self.login(),
+            latest.map_or(0, |record| record.version),
+            self.head(),
+            &at,
+        ))
+    }
+
+    /// Keeps `receipt` under GitHub's id of the review it went with; a failure costs only the
+    /// agent's view of it, never the review, which GitHub already holds.
+    fn record_receipt(&self, review: u64, receipt: &Receipt) {
+        if review == 0 {
+            return;
+        }
+        let row = ReceiptRow {
+            review_id: review.to_string(),
+            person: self.key().to_string(),
+            receipt: serde_json::to_string(receipt).unwrap_or_default(),
+            sent_at: receipt.sent_at.clone(),
+        };
+        if let Err(error) = self.object.records().put_receipt(&row) {
+            self.object
+                .platform
+                .error(&format!("recording a review's receipt failed: {error}"));
         }
     }
 
