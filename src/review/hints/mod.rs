@@ -64,13 +64,14 @@ pub struct FileHints {
 pub type Listed<'a> = (&'a str, &'a str, Option<&'a str>);
 
 /// The files worth reading at the head for a pull request with these changed files: build files
-/// first (shallowest first), then changed files' own texts (Kotlin files an import may point into
-/// past its diff). Patches are parsed only for Java and Kotlin files, only when a `.kt` file
+/// first (shallowest first), then changed files' own texts (C# and Scala files for what they
+/// declare, Kotlin files an import may point into past its diff). Patches are parsed only for Java and Kotlin files, only when a `.kt` file
 /// changed.
 pub fn wanted_at_head(files: &[Listed<'_>]) -> Vec<String> {
     let paths: Vec<&str> = files.iter().map(|(path, _, _)| *path).collect();
     let mut wanted = project::wanted(&paths);
-    wanted.extend(csharp_texts_wanted(files));
+    wanted.extend(texts_wanted(files, "cs"));
+    wanted.extend(texts_wanted(files, "scala"));
     let kotlin = files.iter().any(|(path, status, _)| {
         paths::extension(path) == "kt" && *status != FileStatus::Removed.as_str()
     });
@@ -103,16 +104,17 @@ pub fn wanted_at_head(files: &[Listed<'_>]) -> Vec<String> {
     wanted
 }
 
-/// Most changed C# files read at the head for their namespaces.
-pub const MAX_CSHARP_TEXTS: usize = 100;
+/// Most changed files of one language read at the head for what they declare.
+pub const MAX_DECLARING_TEXTS: usize = 100;
 
-/// Changed C# files (existing at the head) whose text names their namespaces, when another C#
-/// file could import them: the first [`MAX_CSHARP_TEXTS`] in pull-request order.
-fn csharp_texts_wanted(files: &[Listed<'_>]) -> Vec<String> {
+/// Changed files with this extension (existing at the head) whose text says what they declare,
+/// when another file of the language could import them: C# namespaces, Scala packages and
+/// top-level names. The first [`MAX_DECLARING_TEXTS`] in pull-request order.
+fn texts_wanted(files: &[Listed<'_>], extension: &str) -> Vec<String> {
     let changed: Vec<&str> = files
         .iter()
         .filter(|(path, status, _)| {
-            paths::extension(path) == "cs" && *status != FileStatus::Removed.as_str()
+            paths::extension(path) == extension && *status != FileStatus::Removed.as_str()
         })
         .map(|(path, _, _)| *path)
         .collect();
@@ -121,7 +123,7 @@ fn csharp_texts_wanted(files: &[Listed<'_>]) -> Vec<String> {
     }
     changed
         .into_iter()
-        .take(MAX_CSHARP_TEXTS)
+        .take(MAX_DECLARING_TEXTS)
         .map(str::to_string)
         .collect()
 }

@@ -131,7 +131,25 @@ pub fn resolved_imports(
     let mut kotlin_declarations = Declarations::default();
     let mut rust_references: Vec<Vec<rust::Reference<'_>>> = vec![Vec::new(); files.len()];
     let mut rust_evidence = rust::Evidence::default();
-    let mut scala_visible: Vec<(usize, scala::Visible<'_>)> = Vec::new();
+    // Every Scala file's packages and top-level names: from its text at the head when read,
+    // else from its visible lines.
+    let scala_texts: std::collections::HashMap<&str, &str> = project
+        .scala_texts
+        .iter()
+        .map(|(path, text)| (path.as_str(), text.as_str()))
+        .collect();
+    let scala_visible: Vec<(usize, scala::Visible<'_>)> = files
+        .iter()
+        .filter(|file| language(file.path) == Some(Language::Scala))
+        .filter_map(|file| {
+            let position = index.find(file.path)?;
+            let found = match scala_texts.get(file.path) {
+                Some(text) => scala::at_head(file.path, text),
+                None => scala::visible(file.path, file.hunks.unwrap_or(&[])),
+            };
+            Some((position, found))
+        })
+        .collect();
     // Every C# file of the pull request, for the namespaces it declares.
     let cs_files: Vec<(usize, Option<&[Hunk<'_>]>)> = files
         .iter()
@@ -159,11 +177,6 @@ pub fn resolved_imports(
                     for name in hunks.all(java::kotlin_declarations) {
                         kotlin_declarations.add(position, name);
                     }
-                }
-            }
-            Some(Language::Scala) => {
-                if let Some(position) = index.find(file.path) {
-                    scala_visible.push((position, scala::visible(file.path, hunks.hunks)));
                 }
             }
             Some(Language::Rust) => {

@@ -9,8 +9,8 @@
 //! `import a.b.*`/`import a.b._`, with `_root_.` dropped.
 //! Resolution, against changed files only: a name `a.b.C` is the file `a/b/C.scala` (also
 //! `.java`/`.kt` of a mixed module) as a path suffix, the closest if several; else the changed
-//! `.scala` file of package `a.b` (its directory ends with `a/b`, or it visibly says `package
-//! a.b`) that visibly declares `C` at the top level (or anywhere in a `package.scala`, whose
+//! `.scala` file of package `a.b` (its directory ends with `a/b`, or it says `package a.b`) that
+//! declares `C` at the top level (or anywhere in a `package.scala`, whose
 //! package object's members are the package's); else `a.b` itself as a class (`import
 //! a.b.Obj.member`). `given` names the changed files of the package that visibly declare a
 //! `given`. A wildcard names the package: every changed `.scala` file of
@@ -24,8 +24,11 @@
 //! A relative import (`import api.Endpoints` inside `package a.server`) resolves as a path
 //! suffix like any (`…/a/server/api/Endpoints.scala` ends with `api/Endpoints.scala`).
 //!
+//! What a file says (`package` clauses, top-level names) comes from its text at the head when
+//! read (`Project::scala_texts`), else from its visible lines.
+//!
 //! What not: same-package references,
-//! imports inside string interpolations, exports (`export a.b.*`), the text at the head.
+//! imports inside string interpolations, exports (`export a.b.*`).
 
 use super::lex::{self, Syntax, Tok};
 use super::Declarations;
@@ -202,68 +205,81 @@ pub struct Visible<'a> {
 
 /// Reads the visible `package` clauses and declarations of a file.
 pub fn visible<'a>(path: &str, hunks: &[Hunk<'a>]) -> Visible<'a> {
-    let package_object = paths::file_name(path) == "package.scala";
     let mut out = Visible::default();
     let mut tokens = Vec::new();
     for hunk in hunks {
         tokens.clear();
         lex::tokens(hunk, &SYNTAX, &mut tokens);
-        let mut i = 0;
-        while let Some(token) = tokens.get(i) {
-            i += 1;
-            let Tok::Bol(indent) = token else { continue };
-            if *indent > 0 && !package_object {
-                continue;
-            }
-            let mut j = i;
-            while let Some(Tok::Ident(word)) = tokens.get(j) {
-                if !MODIFIERS.contains(word) {
-                    break;
-                }
-                j += 1;
-            }
-            match (tokens.get(j), tokens.get(j + 1)) {
-                (Some(Tok::Ident("package")), Some(Tok::Ident("object"))) => {
-                    if let Some(Tok::Ident(name)) = tokens.get(j + 2) {
-                        out.names.push(name);
-                    }
-                }
-                (Some(Tok::Ident("package")), Some(Tok::Ident(_))) => {
-                    let mut name = String::new();
-                    let mut k = j + 1;
-                    while let Some(Tok::Ident(part)) = tokens.get(k) {
-                        name.push_str(part);
-                        if tokens.get(k + 1) == Some(&Tok::Punct(b'.')) {
-                            name.push('.');
-                            k += 2;
-                        } else {
-                            break;
-                        }
-                    }
-                    out.package = Some(match out.package.take() {
-                        Some(outer) if !outer.is_empty() => format!("{outer}.{name}"),
-                        _ => name,
-                    });
-                }
-                (Some(Tok::Ident("given")), _) => {
-                    out.names.push("given");
-                    if let (Some(Tok::Ident(name)), Some(Tok::Punct(b':' | b'['))) =
-                        (tokens.get(j + 1), tokens.get(j + 2))
-                    {
-                        out.names.push(name);
-                    }
-                }
-                (
-                    Some(Tok::Ident(
-                        "class" | "object" | "trait" | "enum" | "type" | "def" | "val" | "var",
-                    )),
-                    Some(Tok::Ident(name)),
-                ) => out.names.push(name),
-                _ => {}
-            }
-        }
+        read_lines(path, &tokens, &mut out);
     }
     out
+}
+
+/// Reads a file's text at the head the same way: every `package` clause and top-level name.
+pub fn at_head<'a>(path: &str, text: &'a str) -> Visible<'a> {
+    let mut out = Visible::default();
+    let mut tokens = Vec::new();
+    lex::text_tokens(text, &SYNTAX, &mut tokens);
+    read_lines(path, &tokens, &mut out);
+    out
+}
+
+fn read_lines<'a>(path: &str, tokens: &[Tok<'a>], out: &mut Visible<'a>) {
+    let package_object = paths::file_name(path) == "package.scala";
+    let mut i = 0;
+    while let Some(token) = tokens.get(i) {
+        i += 1;
+        let Tok::Bol(indent) = token else { continue };
+        if *indent > 0 && !package_object {
+            continue;
+        }
+        let mut j = i;
+        while let Some(Tok::Ident(word)) = tokens.get(j) {
+            if !MODIFIERS.contains(word) {
+                break;
+            }
+            j += 1;
+        }
+        match (tokens.get(j), tokens.get(j + 1)) {
+            (Some(Tok::Ident("package")), Some(Tok::Ident("object"))) => {
+                if let Some(Tok::Ident(name)) = tokens.get(j + 2) {
+                    out.names.push(name);
+                }
+            }
+            (Some(Tok::Ident("package")), Some(Tok::Ident(_))) => {
+                let mut name = String::new();
+                let mut k = j + 1;
+                while let Some(Tok::Ident(part)) = tokens.get(k) {
+                    name.push_str(part);
+                    if tokens.get(k + 1) == Some(&Tok::Punct(b'.')) {
+                        name.push('.');
+                        k += 2;
+                    } else {
+                        break;
+                    }
+                }
+                out.package = Some(match out.package.take() {
+                    Some(outer) if !outer.is_empty() => format!("{outer}.{name}"),
+                    _ => name,
+                });
+            }
+            (Some(Tok::Ident("given")), _) => {
+                out.names.push("given");
+                if let (Some(Tok::Ident(name)), Some(Tok::Punct(b':' | b'['))) =
+                    (tokens.get(j + 1), tokens.get(j + 2))
+                {
+                    out.names.push(name);
+                }
+            }
+            (
+                Some(Tok::Ident(
+                    "class" | "object" | "trait" | "enum" | "type" | "def" | "val" | "var",
+                )),
+                Some(Tok::Ident(name)),
+            ) => out.names.push(name),
+            _ => {}
+        }
+    }
 }
 
 /// Visible packages and declarations of the pull request's Scala files, by position.
@@ -460,6 +476,22 @@ mod tests {
             ],
             "app/src/main/scala/a/app/Main.scala -> lib/src/main/scala/a/geo/Shapes.scala, \
              lib/src/main/scala/a/geo/package.scala, lib/src/main/scala/flat/Shapes.scala",
+        );
+    }
+
+    #[test]
+    fn packages_and_names_from_the_text_at_the_head() {
+        check_deps_in(
+            &[
+                ("app/src/main/scala/a/app/Main.scala", "+import a.geo.Circle\n+import a.geo._"),
+                // Its diff shows neither its package nor its classes.
+                ("lib/src/main/scala/shapes/All.scala", " }"),
+            ],
+            &[(
+                "lib/src/main/scala/shapes/All.scala",
+                "package a\npackage geo\n\nsealed trait Shape\nfinal case class Circle(r: Double) extends Shape {\n}\n",
+            )],
+            "app/src/main/scala/a/app/Main.scala -> lib/src/main/scala/shapes/All.scala",
         );
     }
 

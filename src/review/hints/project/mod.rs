@@ -145,6 +145,9 @@ pub struct Project {
     pub swift_manifests: Vec<(String, String)>,
     /// Module directories of every `build.sbt` read.
     pub scala_modules: Vec<String>,
+    /// `(path, text)` of changed Scala files read at the head, for their packages and
+    /// top-level declarations.
+    pub scala_texts: Vec<(String, String)>,
     /// Build files that could not be read (for the log).
     pub problems: Vec<String>,
 }
@@ -191,6 +194,10 @@ impl Project {
                 }
                 name if name.ends_with(".cs") => {
                     project.csharp_texts.push((path.clone(), text.clone()));
+                    true
+                }
+                name if name.ends_with(".scala") => {
+                    project.scala_texts.push((path.clone(), text.clone()));
                     true
                 }
                 name if name.ends_with(".csproj") => match msbuild::project(path, text) {
