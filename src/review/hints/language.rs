@@ -20,6 +20,8 @@ pub enum Language {
     CSharp,
     Php,
     Css,
+    Swift,
+    Scala,
 }
 
 /// The language of a path, by extension.
@@ -37,6 +39,8 @@ pub fn language(path: &str) -> Option<Language> {
         "cs" => Language::CSharp,
         "php" => Language::Php,
         "css" | "scss" | "sass" | "less" => Language::Css,
+        "swift" => Language::Swift,
+        "scala" => Language::Scala,
         _ => return None,
     })
 }
@@ -62,6 +66,8 @@ mod tests {
         check("Program.cs", Some(Language::CSharp));
         check("index.php", Some(Language::Php));
         check("_variables.scss", Some(Language::Css));
+        check("Sources/Kit/Client.swift", Some(Language::Swift));
+        check("src/main/scala/a/B.scala", Some(Language::Scala));
         check("README.md", None);
         check("Makefile", None);
         check(".ts", None);

@@ -64,12 +64,14 @@ pub struct FileHints {
 pub type Listed<'a> = (&'a str, &'a str, Option<&'a str>);
 
 /// The files worth reading at the head for a pull request with these changed files: build files
-/// first (shallowest first), then changed files' own texts (Kotlin files an import may point into
-/// past its diff). Patches are parsed only for Java and Kotlin files, only when a `.kt` file
+/// first (shallowest first), then changed files' own texts (C# and Scala files for what they
+/// declare, Kotlin files an import may point into past its diff). Patches are parsed only for Java and Kotlin files, only when a `.kt` file
 /// changed.
 pub fn wanted_at_head(files: &[Listed<'_>]) -> Vec<String> {
     let paths: Vec<&str> = files.iter().map(|(path, _, _)| *path).collect();
     let mut wanted = project::wanted(&paths);
+    wanted.extend(texts_wanted(files, "cs"));
+    wanted.extend(texts_wanted(files, "scala"));
     let kotlin = files.iter().any(|(path, status, _)| {
         paths::extension(path) == "kt" && *status != FileStatus::Removed.as_str()
     });
@@ -102,6 +104,30 @@ pub fn wanted_at_head(files: &[Listed<'_>]) -> Vec<String> {
     wanted
 }
 
+/// Most changed files of one language read at the head for what they declare.
+pub const MAX_DECLARING_TEXTS: usize = 100;
+
+/// Changed files with this extension (existing at the head) whose text says what they declare,
+/// when another file of the language could import them: C# namespaces, Scala packages and
+/// top-level names. The first [`MAX_DECLARING_TEXTS`] in pull-request order.
+fn texts_wanted(files: &[Listed<'_>], extension: &str) -> Vec<String> {
+    let changed: Vec<&str> = files
+        .iter()
+        .filter(|(path, status, _)| {
+            paths::extension(path) == extension && *status != FileStatus::Removed.as_str()
+        })
+        .map(|(path, _, _)| *path)
+        .collect();
+    if changed.len() < 2 {
+        return Vec::new();
+    }
+    changed
+        .into_iter()
+        .take(MAX_DECLARING_TEXTS)
+        .map(str::to_string)
+        .collect()
+}
+
 /// Computes hints for every file; `gitattributes` is the repository's root `.gitattributes`.
 pub fn compute_hints(files: &[HintInput<'_>], gitattributes: Option<&str>) -> Vec<FileHints> {
     compute_hints_in(files, gitattributes, &Project::default())
@@ -120,7 +146,15 @@ pub fn compute_hints_in(
     let index = PathIndex::new(&entries);
     let attributes = gitattributes.map(Gitattributes::parse).unwrap_or_default();
     let sources = tests_of::Sources::new(&index);
-    let imports = imports::resolved_imports(files, &index, project);
+    let swift_targets = if files
+        .iter()
+        .any(|file| paths::extension(file.path) == "swift")
+    {
+        imports::swift::Targets::new(&project.swift_manifests, &index)
+    } else {
+        imports::swift::Targets::default()
+    };
+    let imports = imports::resolved_imports(files, &index, project, &swift_targets);
     files
         .iter()
         .zip(imports)
@@ -135,8 +169,9 @@ pub fn compute_hints_in(
                     .map(|other| index.path(other).to_string())
                     .collect(),
                 // A deleted test covers nothing any more.
-                test_of: sources
+                test_of: swift_targets
                     .test_of(file.path, &index)
+                    .or_else(|| sources.test_of(file.path, &index))
                     .filter(|_| file.status.exists_at_head())
                     .map(|source| index.path(source).to_string()),
                 likely_generated: generated::likely_generated(file.path, file.hunks, &attributes),

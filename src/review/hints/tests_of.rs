@@ -138,7 +138,7 @@ pub fn subject(path: &str) -> Option<Subject<'_>> {
         if path.contains("src/main/") {
             return None;
         }
-        let name = strip_any_suffix(stem, &["TestCase", "Tests", "Test", "IT", "Spec"])
+        let name = strip_any_suffix(stem, &["TestCase", "Tests", "Test", "IT", "Spec", "Suite"])
             .or_else(|| strip_test_prefix(stem))?;
         (name, (JVM, false))
     } else if C_FAMILY.contains(&ext) {
@@ -418,6 +418,8 @@ fn layout(dir: &str) -> Vec<&str> {
     dir.split('/')
         .filter(|part| !part.is_empty())
         .filter(|part| !LAYOUT_DIRS.iter().any(|d| d.eq_ignore_ascii_case(part)))
+        // Version-specific source roots (`scala-2.13`, `scala-3`, `java-11`).
+        .filter(|part| !(part.starts_with("scala-") || part.starts_with("java-")))
         .map(|part| {
             let part = strip_any_suffix(part, DIR_SUFFIXES).unwrap_or(part);
             part.strip_prefix("test_").unwrap_or(part)

@@ -43,6 +43,7 @@ pub fn continued<'a>(hunk: &Hunk<'a>, language: Language) -> Option<Hunk<'a>> {
         Language::CSharp => section.starts_with("using "),
         Language::Ruby => section.starts_with("require"),
         Language::Php => section.starts_with("use "),
+        Language::Swift | Language::Scala => section.starts_with("import "),
         Language::C | Language::Css => false,
     };
     if !keyword {
@@ -108,6 +109,10 @@ fn whole_import(section: &str, language: Language) -> bool {
         Language::CSharp => starts(&["using "]) && code(section, &["//"]).ends_with(';'),
         Language::Ruby => starts(&["require ", "require_relative "]),
         Language::Php => starts(&["use "]) && code(section, &["//", "#"]).ends_with(';'),
+        // `import M` (Swift: `import struct M.T` too); a Scala selector list opened above the
+        // hunk (`import a.b.{`) is not whole.
+        Language::Swift => starts(&["import "]),
+        Language::Scala => starts(&["import "]) && !code(section, &["//"]).ends_with(['{', ',']),
         Language::C | Language::Css => false,
     }
 }

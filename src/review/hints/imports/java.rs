@@ -15,7 +15,7 @@
 //! file through its facade class: `a.b.UtilKt` is `a/b/Util.kt`, and a file that says
 //! `@file:JvmName("Util")` is `a.b.Util` (also as the class of a static import).
 //!
-//! What not: same-package references (no import line), Scala and Groovy import syntax.
+//! What not: same-package references (no import line), Scala (`scala`) and Groovy import syntax.
 
 use super::kotlin::Heads;
 use super::lex::{self, Syntax, Tok};

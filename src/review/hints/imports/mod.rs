@@ -8,8 +8,9 @@
 //! module paths, so it runs in two passes.
 //!
 //! Build files read at the head (`go.mod`, `Cargo.toml`, `tsconfig.json`, `package.json`,
-//! `pyproject.toml`) come in as a [`Project`]; without them each language falls back to what the
-//! changed paths suggest. So do the texts of changed Kotlin files [`texts_wanted`] asks for.
+//! `pyproject.toml`, `.csproj`, `Package.swift`, `build.sbt`) come in as a [`Project`]; without
+//! them each language falls back to what the changed paths suggest. So do the texts of changed
+//! Kotlin files [`texts_wanted`] asks for, and of changed C# files (their namespaces).
 //!
 //! What not: no ordering, deduplication or self-removal (the caller does that once for all
 //! languages), no reading of unchanged files.
@@ -27,6 +28,9 @@ pub mod php;
 pub mod python;
 pub mod ruby;
 pub mod rust;
+pub mod scala;
+pub mod swift;
+pub mod swiftpm;
 
 use std::collections::HashSet;
 
@@ -115,16 +119,43 @@ pub fn texts_wanted(files: &[HintInput<'_>], index: &PathIndex<'_>) -> Vec<Strin
 
 /// For each file, positions of the files its visible import lines resolve to (unsorted, may repeat
 /// and include the file itself).
+/// `swift_targets` are the Swift packages' targets (`testOf` reads them too).
 pub fn resolved_imports(
     files: &[HintInput<'_>],
     index: &PathIndex<'_>,
     project: &Project,
+    swift_targets: &swift::Targets,
 ) -> Vec<Vec<usize>> {
     let mut go_imports: Vec<Vec<&str>> = vec![Vec::new(); files.len()];
     let mut has_rust = false;
     let mut kotlin_declarations = Declarations::default();
     let mut rust_references: Vec<Vec<rust::Reference<'_>>> = vec![Vec::new(); files.len()];
     let mut rust_evidence = rust::Evidence::default();
+    // Every Scala file's packages and top-level names: from its text at the head when read,
+    // else from its visible lines.
+    let scala_texts: std::collections::HashMap<&str, &str> = project
+        .scala_texts
+        .iter()
+        .map(|(path, text)| (path.as_str(), text.as_str()))
+        .collect();
+    let scala_visible: Vec<(usize, scala::Visible<'_>)> = files
+        .iter()
+        .filter(|file| language(file.path) == Some(Language::Scala))
+        .filter_map(|file| {
+            let position = index.find(file.path)?;
+            let found = match scala_texts.get(file.path) {
+                Some(text) => scala::at_head(file.path, text),
+                None => scala::visible(file.path, file.hunks.unwrap_or(&[])),
+            };
+            Some((position, found))
+        })
+        .collect();
+    // Every C# file of the pull request, for the namespaces it declares.
+    let cs_files: Vec<(usize, Option<&[Hunk<'_>]>)> = files
+        .iter()
+        .filter(|file| language(file.path) == Some(Language::CSharp))
+        .filter_map(|file| Some((index.find(file.path)?, file.hunks)))
+        .collect();
     // Each file's hunks with the import blocks they start inside of, worked out once.
     let read: Vec<Option<Read<'_, '_>>> = files
         .iter()
@@ -189,6 +220,21 @@ pub fn resolved_imports(
         python::Roots::new(&project.python_projects, index)
     } else {
         python::Roots::default()
+    };
+    let scala_packages = if scala_visible.is_empty() {
+        scala::Packages::default()
+    } else {
+        scala::Packages::new(scala_visible, &project.scala_modules)
+    };
+    let namespaces = if cs_files.is_empty() {
+        csharp::Namespaces::default()
+    } else {
+        csharp::Namespaces::new(
+            &cs_files,
+            &project.cs_projects,
+            &project.csharp_texts,
+            index,
+        )
     };
     let crates = if has_rust {
         rust::Crates::new(index, &project.crates)
@@ -257,7 +303,7 @@ pub fn resolved_imports(
                 }
                 Language::CSharp => {
                     for using in hunks.all(csharp::usings) {
-                        csharp::resolve(path, &using, index, &mut out);
+                        namespaces.resolve(path, &using, index, &mut out);
                     }
                 }
                 Language::Php => {
@@ -268,6 +314,16 @@ pub fn resolved_imports(
                 Language::Css => {
                     for sheet in css::imports(path, hunks.hunks) {
                         css::resolve(path, sheet, index, &mut out);
+                    }
+                }
+                Language::Swift => {
+                    for module in hunks.all(swift::imports) {
+                        swift_targets.resolve(path, module, index, &mut out);
+                    }
+                }
+                Language::Scala => {
+                    for import in hunks.all(scala::imports) {
+                        scala_packages.resolve(path, &import, index, &mut out);
                     }
                 }
             }

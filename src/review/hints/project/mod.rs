@@ -18,12 +18,15 @@ pub mod c;
 pub mod cargo;
 pub mod composer;
 pub mod js;
+pub mod msbuild;
 pub mod python;
+pub mod sbt;
 
 use super::language::{language, Language};
 use super::paths;
 
 pub use js::{JsPackage, TsConfig};
+pub use msbuild::CsProject;
 pub use python::PyProject;
 
 /// Most build files read for one pull request; shallow directories first, so the root's files
@@ -46,6 +49,8 @@ fn files_for(language: Language) -> &'static [&'static str] {
         ],
         Language::Python => &["pyproject.toml"],
         Language::Php => &["composer.json"],
+        Language::Swift => &["Package.swift"],
+        Language::Scala => &["build.sbt"],
         _ => &[],
     }
 }
@@ -54,7 +59,17 @@ fn files_for(language: Language) -> &'static [&'static str] {
 pub fn wanted(changed: &[&str]) -> Vec<String> {
     let mut wanted: Vec<(usize, String)> = Vec::new();
     let mut has_js = false;
+    let mut insert = |key: (usize, String)| {
+        // Kept sorted and unique as it grows: changed files share their directories.
+        if let Err(at) = wanted.binary_search(&key) {
+            wanted.insert(at, key);
+        }
+    };
     for path in changed {
+        // A changed project file is read as it is at the head.
+        if paths::extension(path) == "csproj" {
+            insert((path.matches('/').count(), path.to_string()));
+        }
         let Some(lang) = language(path) else { continue };
         has_js |= lang == Language::JavaScript;
         for dir in paths::ancestors(paths::parent(path)) {
@@ -67,26 +82,25 @@ pub fn wanted(changed: &[&str]) -> Vec<String> {
             if matches!(lang, Language::Python | Language::Php) && below_src(dir) {
                 continue;
             }
+            // A C# project file is named after its folder by convention (`src/Shop.Core/
+            // Shop.Core.csproj`); the file names of a folder can't be listed in the one request.
+            if lang == Language::CSharp && !dir.is_empty() {
+                let file = format!("{dir}/{}.csproj", paths::file_name(dir));
+                insert((file.matches('/').count(), file));
+            }
             for name in files_for(lang) {
                 let file = if dir.is_empty() {
                     name.to_string()
                 } else {
                     format!("{dir}/{name}")
                 };
-                let key = (file.matches('/').count(), file);
-                // Kept sorted and unique as it grows: changed files share their directories.
-                if let Err(at) = wanted.binary_search(&key) {
-                    wanted.insert(at, key);
-                }
+                insert((file.matches('/').count(), file));
             }
         }
     }
     if has_js {
         // The usual target of `extends` in monorepos.
-        let key = (0, "tsconfig.base.json".to_string());
-        if let Err(at) = wanted.binary_search(&key) {
-            wanted.insert(at, key);
-        }
+        insert((0, "tsconfig.base.json".to_string()));
     }
     wanted.truncate(MAX_WANTED);
     let mut files = Vec::with_capacity(wanted.len());
@@ -122,6 +136,18 @@ pub struct Project {
     /// `(path, text)` of changed Kotlin files read at the head (`imports::kotlin::wanted` says
     /// which).
     pub kotlin_texts: Vec<(String, String)>,
+    /// Every `.csproj` read: C# projects, their root namespaces and references.
+    pub cs_projects: Vec<CsProject>,
+    /// `(path, text)` of changed C# files read at the head, for their namespaces.
+    pub csharp_texts: Vec<(String, String)>,
+    /// `(directory, text)` of every `Package.swift` read (`imports::swiftpm` reads the
+    /// targets, with the Swift lexer).
+    pub swift_manifests: Vec<(String, String)>,
+    /// Module directories of every `build.sbt` read.
+    pub scala_modules: Vec<String>,
+    /// `(path, text)` of changed Scala files read at the head, for their packages and
+    /// top-level declarations.
+    pub scala_texts: Vec<(String, String)>,
     /// Build files that could not be read (for the log).
     pub problems: Vec<String>,
 }
@@ -164,6 +190,29 @@ impl Project {
                 },
                 name if name.ends_with(".kt") => {
                     project.kotlin_texts.push((path.clone(), text.clone()));
+                    true
+                }
+                name if name.ends_with(".cs") => {
+                    project.csharp_texts.push((path.clone(), text.clone()));
+                    true
+                }
+                name if name.ends_with(".scala") => {
+                    project.scala_texts.push((path.clone(), text.clone()));
+                    true
+                }
+                name if name.ends_with(".csproj") => match msbuild::project(path, text) {
+                    Some(found) => {
+                        project.cs_projects.push(found);
+                        true
+                    }
+                    None => false,
+                },
+                "Package.swift" => {
+                    project.swift_manifests.push((dir, text.clone()));
+                    true
+                }
+                "build.sbt" => {
+                    project.scala_modules.extend(sbt::sbt_modules(&dir, text));
                     true
                 }
                 "Cargo.toml" => {
@@ -253,6 +302,50 @@ mod tests {
                 "packages/http/composer.json"
             ]
         );
+    }
+
+    #[test]
+    fn wanted_for_csharp_swift_and_scala() {
+        // Project files named after their folder, and a changed one as it is.
+        assert_eq!(
+            wanted(&[
+                "src/Shop.Core/Orders/Order.cs",
+                "src/Shop.Api/Shop.Api.csproj"
+            ]),
+            [
+                "src/src.csproj",
+                "src/Shop.Api/Shop.Api.csproj",
+                "src/Shop.Core/Shop.Core.csproj",
+                "src/Shop.Core/Orders/Orders.csproj"
+            ]
+        );
+        assert_eq!(
+            wanted(&["Sources/Kit/A.swift"]),
+            [
+                "Package.swift",
+                "Sources/Package.swift",
+                "Sources/Kit/Package.swift"
+            ]
+        );
+        assert_eq!(
+            wanted(&["core/src/A.scala"]),
+            ["build.sbt", "core/build.sbt", "core/src/build.sbt"]
+        );
+        let project = Project::parse(&[
+            (
+                "src/Shop.Api/Shop.Api.csproj".into(),
+                "<Project Sdk=\"Microsoft.NET.Sdk\" />".into(),
+            ),
+            ("src/Bad/Bad.csproj".into(), "not a project".into()),
+            ("Package.swift".into(), "let package = Package()".into()),
+            ("build.sbt".into(), "lazy val core = project".into()),
+            ("src/A.cs".into(), "namespace A;".into()),
+        ]);
+        assert_eq!(project.cs_projects.len(), 1);
+        assert_eq!(project.swift_manifests.len(), 1);
+        assert_eq!(project.scala_modules, ["core"]);
+        assert_eq!(project.csharp_texts.len(), 1);
+        assert_eq!(project.problems, ["src/Bad/Bad.csproj"]);
     }
 
     #[test]
