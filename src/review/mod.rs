@@ -3,6 +3,7 @@
 //! Everything here is synchronous, pure Rust with no platform imports, so it builds and tests natively.
 
 pub mod change_id;
+pub mod coverage;
 pub mod diagram;
 pub mod drafts;
 pub mod feedback;
@@ -12,3 +13,4 @@ pub mod layout;
 pub mod model;
 pub mod order;
 pub mod patch;
+pub mod receipt;

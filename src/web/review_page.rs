@@ -47,6 +47,7 @@ use serde_json::Value;
 
 use crate::github::api::ReviewComment;
 use crate::review::change_id::describe_changes;
+use crate::review::coverage::{Coverage, EntryCoverage, EntryItems, OrderItems, SectionItems};
 use crate::review::layout::METRICS;
 use crate::review::layout::{self, Layout};
 use crate::review::model::saved::VersionSummary;
@@ -61,6 +62,7 @@ use crate::web::template::fragment;
 pub mod context_lines;
 pub mod diff_view;
 pub mod discussion;
+pub mod team;
 
 /// The keyboard help dialog, shown by `?`.
 const REVIEW_KEYS: &str = fragment(include_str!("review-keys.html"));
@@ -160,6 +162,9 @@ pub struct ReviewPage<'a> {
     /// The viewer's drafts and threads and the forms to comment (issue 29); `None` shows
     /// GitHub's comments read-only.
     pub discussion: Option<&'a discussion::Discussion<'a>>,
+    /// Who has reviewed what, across reviewers, of the order shown (issue #47); shown only when
+    /// somebody other than the viewer has ticked something.
+    pub coverage: Option<&'a Coverage>,
 }
 
 /// Entries a page renders in full: a page with more shows them in windows of this many, the
@@ -184,6 +189,8 @@ pub enum View {
     Left,
     /// Only files and changes new or changed since the viewer's last visit.
     Since,
+    /// Only files and changes nobody has reviewed yet (issue #47).
+    Unread,
 }
 
 impl View {
@@ -192,6 +199,7 @@ impl View {
         match value {
             Some("left") => View::Left,
             Some("since") => View::Since,
+            Some("unread") => View::Unread,
             _ => View::All,
         }
     }
@@ -253,7 +261,8 @@ pub fn render(page: &ReviewPage<'_>) -> String {
         }
         _ => page.checklist,
     };
-    let plan = Plan::new(page.order, page.files, items, page.review_state);
+    let plan =
+        Plan::new(page.order, page.files, items, page.review_state).with_coverage(page.coverage);
     let read_only = page.order.is_some() && page.order_version < page.latest_version;
     let pull = pull_path(page.owner, page.repo, page.number);
     let mut ctx = Ctx {
@@ -276,7 +285,9 @@ pub fn render(page: &ReviewPage<'_>) -> String {
             View::All => "?from=",
             View::Left => "?view=left&from=",
             View::Since => "?view=since&from=",
+            View::Unread => "?view=unread&from=",
         },
+        team: team::Team::of(page.coverage, page.viewer),
     };
     ctx.windowed = plan.entries().filter(|entry| ctx.shows(entry)).count() > WINDOW_ENTRIES;
 
@@ -299,6 +310,7 @@ pub fn render(page: &ReviewPage<'_>) -> String {
         done,
         total,
         !plan.leftovers.is_empty(),
+        ctx.team.as_ref(),
     );
     out.push_str("<div class=\"layout\">\n");
     outline(&mut out, page, &plan, &ctx);
@@ -378,6 +390,31 @@ pub fn entry_items(order: Option<&Order>, files: &[SnapshotFile]) -> HashMap<Str
     plan.entries()
         .map(|entry| (entry.tick_id(), entry.items(&plan.named)))
         .collect()
+}
+
+/// Every entry of the order, per section, and those under "Not in the order yet", each with the
+/// content items it shows at the head: what coverage across reviewers is computed over
+/// (`review::coverage`), from the same plan the page renders, so both agree on every entry.
+pub fn coverage_entries(order: Option<&Order>, files: &[SnapshotFile]) -> OrderItems {
+    let checklist = order.map(checklist_ids).unwrap_or_default();
+    let plan = Plan::new(order, files, &checklist, &ReviewState::default());
+    let items = |entry: &EntryPlan<'_>| EntryItems {
+        path: entry.path.to_string(),
+        items: entry.items(&plan.named),
+    };
+    let titles = order.map_or(&[][..], |order| order.sections.as_slice());
+    OrderItems {
+        sections: plan
+            .sections
+            .iter()
+            .zip(titles)
+            .map(|(entries, section)| SectionItems {
+                title: section.title.clone(),
+                entries: entries.iter().map(items).collect(),
+            })
+            .collect(),
+        not_in_order: plan.leftovers.iter().map(items).collect(),
+    }
 }
 
 /// The content items of the changes an entry shows: its named changes, or for the appearance
@@ -539,6 +576,8 @@ struct EntryPlan<'b> {
     /// Under "Not in the order yet": changes of a file whose every part names its hunks, with
     /// their ids.
     new_changes: Option<Vec<String>>,
+    /// Who has reviewed it, across reviewers ([`Plan::with_coverage`]).
+    team: Option<&'b EntryCoverage>,
 }
 
 impl EntryPlan<'_> {
@@ -700,6 +739,7 @@ impl<'b> Plan<'b> {
                 new_since_visit,
                 checks: Vec::new(),
                 new_changes: None,
+                team: None,
             };
             (plan, nth)
         };
@@ -765,6 +805,23 @@ impl<'b> Plan<'b> {
 
     fn entries(&self) -> impl Iterator<Item = &EntryPlan<'b>> {
         self.sections.iter().flatten().chain(&self.leftovers)
+    }
+
+    /// Gives each entry its coverage: `coverage` was computed over this same plan
+    /// ([`coverage_entries`]), entry for entry.
+    fn with_coverage(mut self, coverage: Option<&'b Coverage>) -> Self {
+        let Some(coverage) = coverage else {
+            return self;
+        };
+        for (entries, covered) in self.sections.iter_mut().zip(&coverage.entries) {
+            for (entry, covered) in entries.iter_mut().zip(covered) {
+                entry.team = Some(covered);
+            }
+        }
+        for (entry, covered) in self.leftovers.iter_mut().zip(&coverage.not_in_order) {
+            entry.team = Some(covered);
+        }
+        self
     }
 
     /// `(done, total)` over the checklist items and file entries the page shows; an entry is
@@ -854,6 +911,8 @@ struct Ctx<'b> {
     shown: usize,
     /// `?[view=…&]from=`: a window's link (relative to the page) without its number.
     window_base: &'static str,
+    /// The other reviewers' coverage, when there are others.
+    team: Option<team::Team<'b>>,
 }
 
 /// What a tick stands for, for the script: a checklist item or file entry counts toward
@@ -933,6 +992,7 @@ impl Ctx<'_> {
             View::All => true,
             View::Left => entry.items > 0 && entry.state != EntryState::Reviewed,
             View::Since => entry.new_since_visit,
+            View::Unread => entry.team.is_some_and(|team| !team.unread.is_empty()),
         }
     }
 }
@@ -979,6 +1039,7 @@ fn header(
     done: usize,
     total: usize,
     leftovers: bool,
+    team: Option<&team::Team<'_>>,
 ) {
     let github = safe_github(page.github_url);
     let pull = pull_path(page.owner, page.repo, page.number);
@@ -1095,6 +1156,9 @@ fn header(
          aria-label=\"Review progress\"></progress></div>",
         max = total.max(1)
     );
+    if let Some(team) = team {
+        team::summary(out, team, &pull, &time_html);
+    }
     out.push_str("</header>\n");
 }
 
@@ -1217,7 +1281,16 @@ fn outline(out: &mut String, page: &ReviewPage<'_>, plan: &Plan<'_>, ctx: &Ctx<'
             "New since your last visit",
         );
     }
+    if ctx.team.is_some() {
+        view_link(
+            out,
+            View::Unread,
+            &format!("{pull}?view=unread"),
+            "What nobody has read",
+        );
+    }
     out.push_str("</p>\n<ol class=\"outline-sections\">\n");
+    let names = team::outline_names(all.iter().map(|entry| entry.path));
     // One line per file, as short as it can be: a 3,000-file outline is most of its page. The
     // symbol comes from the style sheet (by `data-state`); the state is said in words.
     let mut shown: usize = 0;
@@ -1233,7 +1306,10 @@ fn outline(out: &mut String, page: &ReviewPage<'_>, plan: &Plan<'_>, ctx: &Ctx<'
         } else {
             " class=\"filtered\""
         };
-        let name = entry.path.rsplit('/').next().unwrap_or(entry.path);
+        let name = names
+            .get(entry.path)
+            .copied()
+            .unwrap_or_else(|| entry.path.rsplit('/').next().unwrap_or(entry.path));
         // Written piece by piece: one line per entry of every window.
         out.push_str("<li data-state=\"");
         out.push_str(state);
@@ -1261,7 +1337,11 @@ fn outline(out: &mut String, page: &ReviewPage<'_>, plan: &Plan<'_>, ctx: &Ctx<'
         if let Some((nth, of)) = entry.part {
             let _ = write!(out, " <span class=\"muted\">({nth}/{of})</span>");
         }
-        out.push_str("</a></li>\n");
+        out.push_str("</a>");
+        if let (Some(team), Some(covered)) = (ctx.team.as_ref(), entry.team) {
+            team::outline_mark(out, team, covered);
+        }
+        out.push_str("</li>\n");
     };
     let open =
         discussion::open_threads_by_section(page.files, order, page.comments, page.discussion);
@@ -1459,7 +1539,7 @@ fn order_panel(out: &mut String, page: &ReviewPage<'_>, plan: &Plan<'_>, ctx: &m
             .map_or(&[][..], Vec::as_slice);
         if ctx.view != View::All
             && !entries_of.iter().any(|entry| ctx.shows(entry))
-            && (ctx.view == View::Since
+            && (matches!(ctx.view, View::Since | View::Unread)
                 || section_checks
                     .iter()
                     .chain(entries_of.iter().flat_map(|entry| &entry.checks))
@@ -1481,6 +1561,9 @@ fn order_panel(out: &mut String, page: &ReviewPage<'_>, plan: &Plan<'_>, ctx: &m
             );
         }
         out.push_str("</h2>\n");
+        if let Some(team) = ctx.team.as_ref() {
+            team::section_note(out, team, index);
+        }
         if let Some(note) = section
             .note
             .as_deref()
@@ -1501,6 +1584,9 @@ fn order_panel(out: &mut String, page: &ReviewPage<'_>, plan: &Plan<'_>, ctx: &m
         out.push_str(match ctx.view {
             View::Since => {
                 "<p class=\"notice\" role=\"note\">Nothing is new since your last visit.</p>\n"
+            }
+            View::Unread => {
+                "<p class=\"notice\" role=\"note\">Every change has been reviewed by someone.</p>\n"
             }
             _ => "<p class=\"notice\" role=\"note\">Every file is reviewed.</p>\n",
         });
@@ -1754,7 +1840,11 @@ fn file_entry(out: &mut String, plan: &EntryPlan<'_>, ctx: &mut Ctx<'_>) {
         Some(Focus::Generated) => out.push_str(" <span class=\"badge focus\">Generated</span>"),
         None => {}
     }
-    out.push_str("</p></header>\n<div class=\"file-body\">\n");
+    out.push_str("</p>");
+    if let (Some(team), Some(covered)) = (ctx.team.as_ref(), plan.team) {
+        team::entry_note(out, team, covered);
+    }
+    out.push_str("</header>\n<div class=\"file-body\">\n");
     if plan.items > 0 {
         let label = format!(
             "Reviewed{}<span class=\"vh\"> {}</span>",

@@ -14,12 +14,18 @@
 //! migrated by [`migrate_legacy`].
 
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde_json::{Map, Value};
 
 use crate::review::model::snapshot::SnapshotFile;
 use crate::review::model::ticks::{ReviewerState, TickRow};
+
+/// A reviewer's ticks and the recorded heads, borrowed.
+struct Stored<'s> {
+    ticks: &'s [TickRow],
+    heads: &'s BTreeMap<String, Value>,
+}
 
 /// The item of one change of a file.
 pub fn change_item(path: &str, id: &str) -> String {
@@ -192,6 +198,18 @@ fn new_keys(
 /// record only for the paths asked about (per path, a pass over every tick or a decoding of the
 /// whole record took 280 ms for a reviewer of 500 files of a 3,000-file pull request, issue #30).
 pub fn review_state(stored: &ReviewerState, files: &[SnapshotFile], head_sha: &str) -> ReviewState {
+    review_state_over(&stored.ticks, &stored.heads, files, head_sha)
+}
+
+/// [`review_state`] of one reviewer's `ticks` with the recorded `heads` given apart, so coverage
+/// across reviewers decodes each recorded head once for all of them (issue #47).
+pub fn review_state_over(
+    ticks: &[TickRow],
+    heads: &BTreeMap<String, Value>,
+    files: &[SnapshotFile],
+    head_sha: &str,
+) -> ReviewState {
+    let stored = Stored { ticks, heads };
     let ticked: HashSet<String> = stored.ticks.iter().map(|tick| tick.item.clone()).collect();
     let earlier = |tick: &&TickRow| tick.head_sha.as_deref().is_some_and(|sha| sha != head_sha);
     // Every file's keys now are needed only to compare with an earlier head; a reviewer who

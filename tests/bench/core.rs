@@ -448,6 +448,7 @@ fn review_page_rows(count: usize, runs: usize) {
                 window,
                 fragment: false,
                 discussion: None,
+                coverage: None,
             };
             bytes = black_box(review_page::render(black_box(&page))).len();
         });

@@ -11,6 +11,7 @@
 
 pub mod arrange;
 pub mod calls;
+pub mod coverage;
 pub mod diff;
 pub mod feedback;
 pub mod object;

@@ -12,6 +12,7 @@
 //! What not: no platform names; the shell hands in the object and the viewer's GitHub client.
 
 use super::calls::{PageQuery, CSRF_COOKIE_HEADER};
+use super::coverage;
 use super::object::{Object, Storage, Viewer};
 use super::records::Records;
 use super::reply::{html, message_page};
@@ -85,7 +86,20 @@ pub async fn page<St: Storage, P: Surroundings, T: GitHubTransport>(
         head,
     )
     .await?;
+    if !stored.ticks.is_empty() {
+        // Coverage names reviewers by login (issue #47): one written only when new or changed.
+        let at = crate::time::rfc3339(object.clock.now_ms());
+        object
+            .records()
+            .note_reviewer(&call.person, &call.login, &at)?;
+    }
     let review_state = review_state::review_state(&stored, &read.snapshot.files, head);
+    let team = coverage::coverage(
+        &object.records(),
+        order.as_ref(),
+        &read.snapshot.files,
+        head,
+    )?;
     let visit_commits = match &review_state.since {
         Some(since) => commits_between(github, pull, &since.head_sha, head).await,
         None => None,
@@ -154,6 +168,7 @@ pub async fn page<St: Storage, P: Surroundings, T: GitHubTransport>(
         window: query.window,
         fragment: query.fragment,
         discussion: Some(&discussion),
+        coverage: Some(&team),
     };
     Ok(html(200, review_page::render(&page)).with_header(CSRF_COOKIE_HEADER, "1"))
 }

@@ -110,6 +110,10 @@ async fn store_ticks<St: Storage, P: Surroundings, T: GitHubTransport>(
             }
         });
     }
+    if stored_any {
+        // Coverage names reviewers by login (issue #47); written only when new or changed.
+        records.note_reviewer(&call.person, &call.login, &at)?;
+    }
     if stored_any && !known_head {
         // The first tick at this head: record what every file holds now, so a later visit
         // can tell what is new. A failure only costs that later view its "since" detail.

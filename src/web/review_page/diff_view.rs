@@ -534,6 +534,7 @@ pub fn fragment(
         new_since_visit: false,
         checks: Vec::new(),
         new_changes: None,
+        team: None,
     };
     let shown = shown(&entry, Some(file), &HashMap::new(), None);
     let view = View::new("", github_url, comments).with_discussion(discussion);

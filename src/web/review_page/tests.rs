@@ -198,6 +198,7 @@ fn page<'d>(data: &'d Data, state: &'d ReviewState) -> ReviewPage<'d> {
         window: 0,
         fragment: false,
         discussion: None,
+        coverage: None,
     }
 }
 

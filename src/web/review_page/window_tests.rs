@@ -236,6 +236,7 @@ fn pages() -> Vec<(String, String)> {
         window: 0,
         fragment: false,
         discussion: Some(&discussion),
+        coverage: None,
     };
     let mut pages = Vec::new();
     for (name, view) in [

@@ -115,3 +115,107 @@ fn a_read_only_sign_in_is_offered_no_form_that_sends_to_github() {
     assert!(read_only.contains("value=\"draft\""));
     assert!(read_only.contains("/comments\""));
 }
+
+/// Issue #47: two reviewers tick different files of a saved order; each one's page names the
+/// other on what they read, the team summary counts both, and `?view=unread` shows only what
+/// neither has read. One reviewer alone sees the page as before.
+mod team {
+    use serde_json::json;
+
+    use crate::app::pull_request::calls::{PageQuery, RouteCall};
+    use crate::app::pull_request::test_support::World;
+    use crate::http::HttpReply;
+    use crate::review::model::saved::{DocumentKind, SaveRequest};
+    use crate::review::model::ticks::TickItem;
+    use crate::web::review_page::View;
+
+    fn saved(world: &World) {
+        let files: Vec<_> = ["src/f0.rs", "src/f1.rs", "src/f2.rs"]
+            .iter()
+            .map(|path| json!({ "path": path }))
+            .collect();
+        world
+            .records()
+            .save(&SaveRequest {
+                kind: DocumentKind::Order,
+                base_version: 0,
+                body: json!({ "sections": [{ "title": "All", "files": files }] }),
+                person: "agent".into(),
+                client: None,
+                source: "agent".into(),
+                head_sha: "h1".into(),
+                saved_at: "2026-11-01T00:00:00Z".into(),
+            })
+            .expect("saved");
+    }
+
+    fn as_login(world: &World, person: &str, login: &str, route: RouteCall) -> HttpReply {
+        let mut call = world.call(person, route);
+        call.viewer.login = login.into();
+        world.answer(&call)
+    }
+
+    fn tick(world: &World, person: &str, login: &str, item: &str) {
+        let ticks = vec![TickItem {
+            item: item.into(),
+            done: true,
+        }];
+        let reply = as_login(world, person, login, RouteCall::Ticks(ticks));
+        assert_eq!(reply.status, 200, "{}", reply.body);
+    }
+
+    fn page(world: &World, person: &str, login: &str, view: View) -> String {
+        let query = PageQuery {
+            view,
+            ..PageQuery::default()
+        };
+        let reply = as_login(world, person, login, RouteCall::Page(query));
+        assert_eq!(reply.status, 200);
+        reply.body
+    }
+
+    #[test]
+    fn each_reviewer_sees_the_other_and_what_nobody_read() {
+        let world = World::new();
+        saved(&world);
+        tick(&world, "gh:1", "ana", "file:src/f0.rs");
+        let alone = page(&world, "gh:1", "ana", View::All);
+        assert!(!alone.contains("class=\"team"), "one reviewer: no team");
+        tick(&world, "gh:2", "bo", "file:src/f1.rs");
+
+        let ana = page(&world, "gh:1", "ana", View::All);
+        assert!(ana.contains("Read by bo."), "ana sees bo on f1");
+        assert!(!ana.contains("Read by ana."), "ana is not named to herself");
+        assert!(ana.contains("<strong>ana</strong> (you) · 1 of 3 files"));
+        assert!(ana.contains("<strong>bo</strong> · 1 of 3 files"));
+        assert!(ana.contains("Nobody has read 1 file and 1 change yet."));
+        let bo = page(&world, "gh:2", "bo", View::All);
+        assert!(bo.contains("Read by ana."), "bo sees ana on f0");
+
+        let unread = page(&world, "gh:2", "bo", View::Unread);
+        assert!(
+            unread.contains("id=\"file-src/f2.rs\""),
+            "f2: nobody read it"
+        );
+        assert!(!unread.contains("id=\"file-src/f0.rs\""));
+        assert!(!unread.contains("id=\"file-src/f1.rs\""));
+    }
+
+    #[test]
+    fn a_renamed_reviewer_is_named_as_they_are_now_and_a_forgotten_one_not_at_all() {
+        let world = World::new();
+        saved(&world);
+        tick(&world, "gh:1", "ana", "file:src/f0.rs");
+        tick(&world, "gh:2", "bo", "file:src/f1.rs");
+        // ana renamed herself: her next page view records the new login.
+        page(&world, "gh:1", "ana-new", View::All);
+        assert!(page(&world, "gh:2", "bo", View::All).contains("Read by ana-new."));
+        world.records().forget("gh:1").expect("forgets");
+        let bo = page(&world, "gh:2", "bo", View::All);
+        assert!(
+            !bo.contains("ana"),
+            "Delete my data removes her from coverage"
+        );
+        assert!(!bo.contains("class=\"team"), "bo is alone again");
+    }
+}

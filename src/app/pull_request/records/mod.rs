@@ -16,8 +16,10 @@ use crate::ports::sql::{Sql, SqlError};
 
 mod documents;
 mod drafts;
+mod team;
 mod ticks;
 
+pub use team::{ReceiptRow, ReviewerLogin, TeamTick, MAX_RECEIPTS_PER_PERSON};
 pub use ticks::{HeadRecord, Tick, TickSweep, MAX_HEADS, TICK_SWEEP_INTERVAL_MS};
 
 /// Schema migration 2: ticks record the head they were made at (content-keyed review state).
@@ -82,9 +84,12 @@ impl<'a, S: Sql> Records<'a, S> {
             .run("UPDATE drafts SET person = ? WHERE person = ?", &keys)
     }
 
-    /// Deletes every tick and draft of one person ("Delete my data"); answers how many rows went.
+    /// Deletes every tick, draft, login and receipt of one person ("Delete my data"), so they
+    /// leave everyone's coverage; answers how many rows went.
     pub fn forget(&self, person: &str) -> Result<usize, SqlError> {
-        Ok(self.forget_ticks(person)? + self.forget_drafts(person)?)
+        Ok(self.forget_ticks(person)?
+            + self.forget_drafts(person)?
+            + self.forget_team_rows(person)?)
     }
 }
 

@@ -35,3 +35,15 @@ CREATE TABLE IF NOT EXISTS drafts (
   updated_at TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS drafts_by_person ON drafts (person);
+CREATE TABLE IF NOT EXISTS reviewers (
+  person TEXT PRIMARY KEY,
+  login TEXT NOT NULL,
+  seen_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS receipts (
+  review_id TEXT PRIMARY KEY,
+  person TEXT NOT NULL,
+  receipt TEXT NOT NULL,
+  sent_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS receipts_by_person ON receipts (person);

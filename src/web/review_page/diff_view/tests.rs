@@ -356,6 +356,7 @@ fn a_350_file_pull_request_page_is_under_one_mebibyte() {
         window: 0,
         fragment: false,
         discussion: None,
+        coverage: None,
     };
     let html = render(&page);
     assert!(html.len() < 1024 * 1024, "{} bytes", html.len());
