@@ -35,6 +35,7 @@ pub mod check;
 pub mod clients;
 pub mod flow;
 pub mod grants;
+pub mod session;
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;

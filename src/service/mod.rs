@@ -240,10 +240,7 @@ fn setup(req: &Request, config: &Config, base_url: &str) -> HttpReply {
 }
 
 fn html(status: u16, page: String) -> HttpReply {
-    HttpReply::new(status, "text/html; charset=utf-8", page)
-        .with_header("content-security-policy", web::html::CSP)
-        .with_header("x-frame-options", "DENY")
-        .with_header("referrer-policy", "no-referrer")
+    web::pages::reply(status, page)
 }
 
 /// Resolves who is calling: a bearer token is checked against its person's grant and counted

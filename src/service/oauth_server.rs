@@ -11,14 +11,11 @@ use worker::{Env, Request};
 use crate::app::oauth::{Incoming, Server};
 use crate::config::Config;
 use crate::http::HttpReply;
-use crate::oauth::clients::{ClientRecord, Registration};
-use crate::oauth::error::Error;
-use crate::oauth::token_request::{IssuedTokens, TokenRequest};
 use crate::router::OAuthEndpoint;
 use crate::store::WorkerPlatform;
 use crate::tools::caller::Caller;
 
-pub use crate::app::oauth::{access_ttl_seconds, preflight, BearerRefusal};
+pub use crate::app::oauth::{preflight, BearerRefusal};
 
 const MAX_FORM_BYTES: usize = 16 * 1024;
 
@@ -94,60 +91,6 @@ pub async fn authenticate_bearer(
     server(&ports, config, base_url)
         .authenticate_bearer(token)
         .await
-}
-
-/// `app::oauth::Server::authenticate_web` on the Worker's ports.
-pub async fn authenticate_web(
-    env: &Env,
-    config: &Config,
-    base_url: &str,
-    token: &str,
-    post: bool,
-) -> Result<Caller, BearerRefusal> {
-    let ports = WorkerPlatform::new(env);
-    server(&ports, config, base_url)
-        .authenticate_web(token, post)
-        .await
-}
-
-/// The per-address limit for `req`'s address (`app::oauth::Server::address_limit`).
-pub(crate) async fn address_limit(req: &Request, env: &Env, config: &Config) -> Result<(), Error> {
-    let ports = WorkerPlatform::new(env);
-    server(&ports, config, "")
-        .address_limit(&address(req, config))
-        .await
-}
-
-/// `app::oauth::Server::grant_tokens` on the Worker's ports.
-pub(crate) async fn grant_tokens(
-    env: &Env,
-    config: &Config,
-    request: &TokenRequest,
-) -> Result<IssuedTokens, Error> {
-    let ports = WorkerPlatform::new(env);
-    server(&ports, config, "").grant_tokens(request).await
-}
-
-/// `app::oauth::Server::register_client` on the Worker's ports.
-pub(crate) async fn register_client(
-    env: &Env,
-    registration: Registration,
-) -> Result<ClientRecord, Error> {
-    let ports = WorkerPlatform::new(env);
-    server(&ports, crate::bindings::config(env), "")
-        .register_client(registration)
-        .await
-}
-
-/// `app::oauth::Server::revoke` on the Worker's ports.
-pub(crate) async fn revoke(
-    env: &Env,
-    config: &Config,
-    token: &str,
-    client_id: Option<&str>,
-) -> Result<(), Error> {
-    let ports = WorkerPlatform::new(env);
-    server(&ports, config, "").revoke(token, client_id).await
 }
 
 /// One POST to a person's object, its 200 reply decoded (settings' calls).

@@ -5,6 +5,7 @@
 mod clients;
 mod flow;
 mod limits;
+mod session;
 mod support;
 mod tokens;
 
