@@ -78,7 +78,8 @@ function normal(text) {
     .replace(/\b(lkf_[a-z_]+)=[^;\s,"]+/g, '$1=COOKIE')
     .replace(/__Host-(lf_[a-z]+)_[0-9a-f]+=[^;\s,"]*/g, '__Host-$1_ID=COOKIE')
     .replace(/\b(lfa|lfr|lfk|lfc|gho|ghu|ghr)_[A-Za-z0-9_-]{8,}/g, '$1_TOKEN')
-    .replace(/([?&](?:code|state|code_challenge)=)[^&"\s]+/g, '$1X');
+    .replace(/([?&](?:code|state|code_challenge)=)[^&"\s]+/g, '$1X')
+    .replace(/"client_id_issued_at":\d+/g, '"client_id_issued_at":EPOCH');
 }
 
 // ---- What was stored: every SQLite database and KV value under the state folder -------------
@@ -91,7 +92,7 @@ const walk = (folder) => readdirSync(folder).flatMap((name) => {
 /** What differs between two runs in stored rows too: sealed secrets, ids, hashes, epoch times. */
 const stored = (text) => normal(text)
   .replace(/v1\.[A-Za-z0-9_-]{20,}/g, 'SEALED')
-  .replace(/"(code_challenge|state)":"[^"]*"/g, '"$1":"X"')
+  .replace(/"(code_challenge|state|github_verifier)":"[^"]*"/g, '"$1":"X"')
   .replace(/\b[0-9a-f]{64}\b/g, 'HASH')
   .replace(/'[A-Za-z0-9_-]{22}'/g, "'ID'")
   .replace(/"[A-Za-z0-9_-]{22}"/g, '"ID"')
@@ -104,14 +105,20 @@ function dumpState(into) {
     if (!/\.sqlite$/.test(path) || /metadata\.sqlite$|observability|miniflare-(Cache|D1|R2|flagship)/.test(path)) continue;
     if (/KVNamespaceObject/.test(path)) {
       // A namespace's entries: each key's value from its blob (the blobs' names are random).
+      // Keys that differ only by a hash (`flow:`, `cimd:`) share one file: their values sorted, so
+      // the file does not depend on the hashes' order.
       const entries = JSON.parse(sql(path, 'SELECT key, blob_id, expiration, metadata FROM _mf_entries ORDER BY key') || '[]');
+      const files = new Map();
       for (const { key, blob_id: blob, expiration, metadata } of entries) {
         const [file] = walk(join(persistDir, 'v3/kv')).filter((f) => f.endsWith(`/blobs/${blob}`));
         const ns = file ? relative(join(persistDir, 'v3/kv'), file).split('/')[0] : 'unknown';
-        mkdirSync(join(into, 'kv', ns), { recursive: true });
         const value = file ? readFileSync(file).toString('latin1') : '(no blob)';
-        writeFileSync(join(into, 'kv', ns, stored(key).replace(/[^A-Za-z0-9:._-]+/g, '_')),
-          stored(`expiration: ${expiration ?? 'none'}\nmetadata: ${metadata ?? 'none'}\n\n${value}\n`));
+        const name = join(into, 'kv', ns, stored(key).replace(/[^A-Za-z0-9:._-]+/g, '_'));
+        files.set(name, [...(files.get(name) ?? []), stored(`expiration: ${expiration ?? 'none'}\nmetadata: ${metadata ?? 'none'}\n\n${value}\n`)]);
+      }
+      for (const [name, values] of files) {
+        mkdirSync(join(name, '..'), { recursive: true });
+        writeFileSync(name, values.sort().join('---\n'));
       }
       continue;
     }
@@ -439,7 +446,7 @@ try {
   const flowCookie = cookieFrom(started.clone(), '__Host-lf_flow');
   await step('authorize', started);
   const github = new URL(started.headers.get('location'));
-  github.searchParams.set('login', 'compare');
+  github.searchParams.set('login', 'octo');
   const callbackUrl = new URL((await fetch(github, { redirect: 'manual' })).headers.get('location'));
   await step('callback, another browser', await fetch(callbackUrl, { redirect: 'manual' }));
   const consentReply = await fetch(callbackUrl, { redirect: 'manual', headers: { cookie: flowCookie } });
@@ -458,14 +465,17 @@ try {
   await step('token, JSON body', await post('/oauth/token', jsonHeaders, JSON.stringify({ grant_type: 'authorization_code', code })));
   await step('token, wrong verifier of another code', await post('/oauth/token', formHeaders, tokenForm({ grant_type: 'authorization_code', code: 'lfc_1_nothing', code_verifier: verifier })));
   const issued = JSON.parse(await step('token', await post('/oauth/token', formHeaders, tokenForm({ grant_type: 'authorization_code', code, code_verifier: verifier }))));
-  await step('token, the code again', await post('/oauth/token', formHeaders, tokenForm({ grant_type: 'authorization_code', code, code_verifier: verifier })));
   const bearer = (token) => ({ authorization: `Bearer ${token}` });
   await rpc('tools/list after the code', 'tools/list', {}, { headers: bearer(issued.access_token) });
   const refreshed = JSON.parse(await step('refresh', await post('/oauth/token', formHeaders, tokenForm({ grant_type: 'refresh_token', refresh_token: issued.refresh_token }))));
+  await rpc('tools/list after the refresh', 'tools/list', {}, { headers: bearer(refreshed.access_token) });
   await step('refresh, replayed', await post('/oauth/token', formHeaders, tokenForm({ grant_type: 'refresh_token', refresh_token: issued.refresh_token })));
   await rpc('tools/list after the replay', 'tools/list', {}, { headers: bearer(refreshed.access_token) });
+  // A second use of the code ends its grant (OAuth 2.1 §4.1.2), the rotated tokens with it.
+  await step('token, the code again', await post('/oauth/token', formHeaders, tokenForm({ grant_type: 'authorization_code', code, code_verifier: verifier })));
+  await rpc('tools/list after the code again', 'tools/list', {}, { headers: bearer(refreshed.access_token) });
   // Consent remembered: a second sign-in of the same client goes straight back with a code.
-  const again = await signIn(stack, authorizeUrl(stack, { clientId, redirectUri, challenge, state: 'cmp2' }), { login: 'compare' });
+  const again = await signIn(stack, authorizeUrl(stack, { clientId, redirectUri, challenge, state: 'cmp2' }), { login: 'octo' });
   await step('authorize again: remembered consent', again.response ?? new Response(again.consent?.html ?? '', { status: 599 }));
   const second = again.redirect?.searchParams.get('code');
   const secondTokens = JSON.parse(await step('token, the remembered consent', await post('/oauth/token', formHeaders, tokenForm({ grant_type: 'authorization_code', code: second ?? 'x', code_verifier: verifier }))));
@@ -497,34 +507,34 @@ try {
   // Settings' actions as a signed-in person: an API token made and revoked, an app
   // disconnected, then Delete my data; and sign-out.
   {
-    const session = await webSignIn(stack, 'settler', '/settings', { write: true });
-    const page = await web('settler settings', '/settings', { headers: { cookie: session } });
+    const session = await webSignIn(stack, 'reader', '/settings', { write: true });
+    const page = await web('reader settings', '/settings', { headers: { cookie: session } });
     const cookie = [session, cookieOf(page.reply)].filter(Boolean).join('; ');
     const csrf = csrfOf(page.text);
-    const made = await web('settler create API token', '/settings/tokens', { method: 'POST', headers: postHeaders(cookie, 'text/html'), body: form({ csrf, name: 'compare', access: 'write' }) });
+    const made = await web('reader create API token', '/settings/tokens', { method: 'POST', headers: postHeaders(cookie, 'text/html'), body: form({ csrf, name: 'compare', access: 'write' }) });
     snapshot('settings create API token');
-    const shown = await web('settler settings with a token', '/settings', { headers: { cookie } });
+    const shown = await web('reader settings with a token', '/settings', { headers: { cookie } });
     const tokenId = shown.text.match(/name="token" value="([^"]*)"/)?.[1] ?? made.text.match(/name="token" value="([^"]*)"/)?.[1] ?? 'x';
-    await web('settler revoke API token', '/settings/tokens/revoke', { method: 'POST', headers: postHeaders(cookie, 'text/html'), body: form({ csrf, token: tokenId }) });
+    await web('reader revoke API token', '/settings/tokens/revoke', { method: 'POST', headers: postHeaders(cookie, 'text/html'), body: form({ csrf, token: tokenId }) });
     snapshot('settings revoke API token');
-    await web('settler revoke, bad csrf', '/settings/tokens/revoke', { method: 'POST', headers: postHeaders(cookie, 'text/html'), body: form({ csrf: 'x', token: tokenId }) });
-    await web('settler delete, unconfirmed', '/settings/delete', { method: 'POST', headers: postHeaders(cookie, 'text/html'), body: form({ csrf }) });
-    const other = await webSignIn(stack, 'settler', '/settings', { write: false });
-    const otherPage = await web('settler second session settings', '/settings', { headers: { cookie: other } });
+    await web('reader revoke, bad csrf', '/settings/tokens/revoke', { method: 'POST', headers: postHeaders(cookie, 'text/html'), body: form({ csrf: 'x', token: tokenId }) });
+    await web('reader delete, unconfirmed', '/settings/delete', { method: 'POST', headers: postHeaders(cookie, 'text/html'), body: form({ csrf }) });
+    const other = await webSignIn(stack, 'reader', '/settings', { write: false });
+    const otherPage = await web('reader second session settings', '/settings', { headers: { cookie: other } });
     const grants = [...otherPage.text.matchAll(/name="grant" value="([^"]*)"/g)].map((m) => m[1]);
     const otherCookie = [other, cookieOf(otherPage.reply)].filter(Boolean).join('; ');
     const otherCsrf = csrfOf(otherPage.text);
-    await web('settler disconnect another app', '/settings/apps/disconnect', { method: 'POST', headers: postHeaders(otherCookie, 'text/html'), body: form({ csrf: otherCsrf, grant: grants.at(-1) ?? 'x' }) });
+    await web('reader disconnect another app', '/settings/apps/disconnect', { method: 'POST', headers: postHeaders(otherCookie, 'text/html'), body: form({ csrf: otherCsrf, grant: grants.at(-1) ?? 'x' }) });
     snapshot('settings disconnect');
-    await web('settler settings after the disconnect', '/settings', { headers: { cookie: otherCookie } });
-    await web('settler delete my data', '/settings/delete', { method: 'POST', headers: postHeaders(otherCookie, 'text/html'), body: form({ csrf: otherCsrf, confirm: 'delete' }) });
+    await web('reader settings after the disconnect', '/settings', { headers: { cookie: otherCookie } });
+    await web('reader delete my data', '/settings/delete', { method: 'POST', headers: postHeaders(otherCookie, 'text/html'), body: form({ csrf: otherCsrf, confirm: 'delete' }) });
     snapshot('settings delete my data');
-    const last = await webSignIn(stack, 'settler', '/settings', { write: false });
-    const signout = await web('settler signout page, again', '/signout', { headers: { cookie: last } });
+    const last = await webSignIn(stack, 'reader', '/settings', { write: false });
+    const signout = await web('reader signout page, again', '/signout', { headers: { cookie: last } });
     const outCookie = [last, cookieOf(signout.reply)].filter(Boolean).join('; ');
-    await web('settler sign out', '/signout', { method: 'POST', headers: postHeaders(outCookie, 'text/html'), body: form({ csrf: csrfOf(signout.text) ?? '' }) });
+    await web('reader sign out', '/signout', { method: 'POST', headers: postHeaders(outCookie, 'text/html'), body: form({ csrf: csrfOf(signout.text) ?? '' }) });
     snapshot('web sign out');
-    await web('settler settings after sign-out', '/settings', { headers: { cookie: last } });
+    await web('reader settings after sign-out', '/settings', { headers: { cookie: last } });
   }
   await web('settings, signed out', '/settings');
   await web('review page, signed out', '/r/logikflow/demo/pull/3');
