@@ -154,36 +154,46 @@ impl<P: WorkerPorts> Server<'_, P> {
             Err(error) => return back(error),
         };
         let login = signed_in.login.clone();
-        let object = signed_in.person.object_name();
-        let begin = api::BeginRequest {
-            person: signed_in.person,
-            login: signed_in.login,
-            github: signed_in.github,
-            request: request.clone(),
-            csrf_hash: tokens::hash(&csrf),
-        };
-        let reply: api::BeginReply = match self.call_person(&object, api::BEGIN, &begin).await {
+        let reply = match self.begin(signed_in, request, &csrf).await {
             Ok(reply) => reply,
-            Err(error) => return back(self.internal("person object begin", error)),
+            Err(error) => return back(error),
         };
         let location = |code: &str| authorize::success_location(request, code, self.base_url);
         match reply {
             api::BeginReply::Code { code } => {
                 redirect(302, &location(&code)).with_header("set-cookie", clear_flow)
             }
-            api::BeginReply::Consent { consent_id } => self
-                .consent_page(request, &login, &consent_id, &csrf)
-                .with_header("set-cookie", clear_flow)
-                .with_header(
+            api::BeginReply::Consent { consent_id } => {
+                let page = self.consent_page(request, &login, &consent_id, &csrf);
+                let csrf_cookie = csrf_cookie_name(&consent_id);
+                let ttl = grants::CONSENT_TTL_SECONDS;
+                page.with_header("set-cookie", clear_flow).with_header(
                     "set-cookie",
-                    host_cookie(
-                        &csrf_cookie_name(&consent_id),
-                        &csrf,
-                        grants::CONSENT_TTL_SECONDS,
-                        SameSite::Strict,
-                    ),
-                ),
+                    host_cookie(&csrf_cookie, &csrf, ttl, SameSite::Strict),
+                )
+            }
         }
+    }
+
+    /// Hands the signed-in person and the request to their object, which issues a code
+    /// (remembered consent) or holds a pending consent bound to the hash of `csrf`.
+    async fn begin(
+        &self,
+        signed_in: SignedIn,
+        request: &AuthorizationRequest,
+        csrf: &str,
+    ) -> Result<api::BeginReply, Error> {
+        let object = signed_in.person.object_name();
+        let begin = api::BeginRequest {
+            person: signed_in.person,
+            login: signed_in.login,
+            github: signed_in.github,
+            request: request.clone(),
+            csrf_hash: tokens::hash(csrf),
+        };
+        self.call_person(&object, api::BEGIN, &begin)
+            .await
+            .map_err(|error| self.internal("person object begin", error))
     }
 
     /// The consent page for a pending consent, with its own CSP (the form may post only here and
