@@ -44,7 +44,7 @@ pub const MAX_REVIEWS: u32 = 100;
 
 const PAGE_QUERY: &str = "query($owner:String!,$name:String!,$number:Int!){repository(owner:$owner,name:$name){pullRequest(number:$number){reviewThreads(first:100){nodes{id isResolved viewerCanResolve viewerCanUnresolve viewerCanReply comments(first:1){nodes{databaseId}}}}}}}";
 
-const REVIEW_QUERY: &str = "query($owner:String!,$name:String!,$number:Int!){repository(owner:$owner,name:$name){pullRequest(number:$number){reviewThreads(first:100){totalCount pageInfo{hasNextPage} nodes{isResolved isOutdated path line startLine originalLine originalStartLine diffSide comments(first:100){totalCount nodes{author{login} body createdAt url diffHunk state originalCommit{oid}}}}} reviews(last:100){totalCount nodes{author{login} state body submittedAt url commit{oid}}}}}}";
+const REVIEW_QUERY: &str = "query($owner:String!,$name:String!,$number:Int!){repository(owner:$owner,name:$name){pullRequest(number:$number){reviewThreads(first:100){totalCount pageInfo{hasNextPage} nodes{isResolved isOutdated path line startLine originalLine originalStartLine diffSide comments(first:100){totalCount nodes{author{login} body createdAt url diffHunk state originalCommit{oid}}}}} reviews(last:100){totalCount nodes{databaseId author{login} state body submittedAt url commit{oid}}}}}}";
 
 fn request(query: &str, owner: &str, repo: &str, number: u64) -> String {
     json!({"query": query, "variables": {"owner": owner, "name": repo, "number": number}})
@@ -169,6 +169,9 @@ impl ReviewState {
 /// One submitted (or pending) review, oldest first as GitHub lists them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReviewInput {
+    /// GitHub's id of the review (GraphQL `databaseId`, the REST `id`): what the pull request's
+    /// object records a receipt under (issue #47).
+    pub id: Option<u64>,
     pub author: String,
     pub state: ReviewState,
     pub body: String,
@@ -250,6 +253,7 @@ pub fn review(text: &str) -> Result<Review, GitHubError> {
         .flatten()
         .filter_map(|node| {
             Some(ReviewInput {
+                id: node.database_id,
                 author: login(node.author),
                 state: ReviewState::parse(&node.state)?,
                 body: node.body,
@@ -395,6 +399,7 @@ struct CommentNode {
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct ReviewNode {
+    database_id: Option<u64>,
     author: Option<Author>,
     #[serde(default)]
     state: String,

@@ -14,11 +14,13 @@ use super::get_pull_request::review_url;
 use super::pull_target::{self, PullTarget};
 use crate::github::api::PullRequest;
 use crate::github::review_threads::Review;
-use crate::review::feedback::{feedback, Feedback, FileAtHead, Inputs};
+use crate::review::coverage::{self, Coverage};
+use crate::review::feedback::{feedback, next_step, Feedback, FileAtHead, Inputs};
 use crate::review::model::saved::SavedRecord;
 use crate::review::model::snapshot::file_at_head;
 use crate::review::model::snapshot::Snapshot;
 use crate::review::order::Order;
+use crate::review::receipt::Receipt;
 
 /// The tool's arguments.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -55,6 +57,11 @@ pub struct Sources<'a> {
     /// The latest saved order, when one is.
     pub order: Option<&'a SavedRecord>,
     pub review: &'a Review,
+    /// Who has reviewed what of the latest order at the head, from the object's ticks.
+    pub coverage: &'a Coverage,
+    /// What reviews sent from the review page had read, by GitHub's review id (the object's
+    /// record, never a review's text).
+    pub receipts: &'a [(u64, Receipt)],
 }
 
 /// The result as JSON text.
@@ -66,6 +73,8 @@ pub fn answer(sources: &Sources<'_>) -> String {
         snapshot,
         order,
         review,
+        coverage,
+        receipts,
     } = sources;
     let files: Vec<FileAtHead<'_>> = snapshot.files.iter().map(file_at_head).collect();
     // A stored order always reads (it was validated when saved); one that doesn't places nothing.
@@ -80,6 +89,20 @@ pub fn answer(sources: &Sources<'_>) -> String {
         include_resolved: args.include_resolved,
         truncated: review.truncated,
     });
+    let mut decided = decided;
+    for verdict in &mut decided.verdicts {
+        verdict.read = verdict.id.and_then(|id| {
+            receipts
+                .iter()
+                .find(|(review, _)| *review == id)
+                .map(|(_, receipt)| receipt.clone())
+        });
+    }
+    let coverage = coverage::report(coverage);
+    if let Some(sentence) = next_step::for_coverage(&coverage) {
+        decided.next_step.push(' ');
+        decided.next_step.push_str(&sentence);
+    }
     let result = Answer {
         review_url: review_url(base_url, &args.owner, &args.repo, args.number),
         repository: format!("{}/{}", args.owner, args.repo),
@@ -88,6 +111,7 @@ pub fn answer(sources: &Sources<'_>) -> String {
         head_sha: &pull.head.sha,
         order_version: parsed.as_ref().and(order.map(|record| record.version)),
         feedback: decided,
+        coverage,
     };
     serde_json::to_string(&result).unwrap_or_default()
 }
@@ -103,6 +127,7 @@ struct Answer<'a> {
     order_version: Option<u64>,
     #[serde(flatten)]
     feedback: Feedback,
+    coverage: coverage::Report,
 }
 
 #[cfg(test)]

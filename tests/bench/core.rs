@@ -14,6 +14,7 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use logikflow::github::api::PullFile;
+use logikflow::review::coverage::{self, ReviewerTicks};
 use logikflow::review::files::FileStatus;
 use logikflow::review::hints::project::{wanted, Project};
 use logikflow::review::hints::{compute_hints_in, HintInput};
@@ -456,6 +457,101 @@ fn review_page_rows(count: usize, runs: usize) {
             &format!(
                 "review page, {count} files: {name} (render, {} KB)",
                 bytes / 1024
+            ),
+            timing,
+        );
+    }
+    coverage_rows(count, runs, &order, &snapshot.files, head, &stored);
+}
+
+/// Coverage across reviewers (issue #47) on the same page: 1, 5 and 20 reviewers, each with the
+/// bench reviewer's ticks (a sixth of the files at an earlier head, one at this one), computed as
+/// the object does for a page view (each reviewer's state with the recorded heads shared, the
+/// entries, `review::coverage`), and the first window rendered with it. Not counted: the object's
+/// one SQL read of the ticks.
+fn coverage_rows(
+    count: usize,
+    runs: usize,
+    order: &logikflow::review::order::Order,
+    files: &[SnapshotFile],
+    head: &str,
+    stored: &ReviewerState,
+) {
+    for reviewers in [1, 5, 20] {
+        let mut computed = None;
+        let by_path: std::collections::HashMap<&str, &SnapshotFile> = files
+            .iter()
+            .map(|file| (file.path.as_str(), file))
+            .collect();
+        let timing = median_micros(runs, || {
+            let team: Vec<ReviewerTicks> = (0..reviewers)
+                .map(|n| {
+                    let changed = review_state::changed_since_reviewed(
+                        &stored.ticks,
+                        &stored.heads,
+                        &by_path,
+                        head,
+                    )
+                    .iter()
+                    .flat_map(|(path, keys)| {
+                        keys.iter()
+                            .map(move |key| review_state::change_item(path, key))
+                    })
+                    .collect();
+                    ReviewerTicks {
+                        login: format!("reviewer{n}"),
+                        ticked: stored.ticks.iter().map(|tick| tick.item.clone()).collect(),
+                        changed,
+                        last_active: "2026-12-02T10:00:00Z".into(),
+                    }
+                })
+                .collect();
+            let entries = review_page::coverage_entries(Some(order), files);
+            computed = Some(black_box(coverage::coverage(&entries, team)));
+        });
+        row(
+            &format!("review page, {count} files: coverage of {reviewers} reviewers"),
+            timing,
+        );
+        let state = review_state::review_state(stored, files, head);
+        let timing = median_micros(runs, || {
+            let page = ReviewPage {
+                base_url: "https://logikflow.test",
+                owner: "acme",
+                repo: "app",
+                number: 1,
+                title: "A generated pull request",
+                state: "open",
+                author: "octo",
+                github_url: "https://github.com/acme/app/pull/1",
+                viewer: "reviewer0",
+                can_arrange: true,
+                order: Some(order),
+                checklist: &[],
+                order_version: 1,
+                latest_version: 1,
+                versions: &[],
+                updated_by: "octo",
+                source: "agent",
+                saved_at: "2026-12-01T09:00:00Z",
+                commits_since: Some(1),
+                files,
+                review_state: &state,
+                view: View::All,
+                visit_commits: Some(1),
+                diagram: None,
+                csrf: "token",
+                comments: &[],
+                window: 0,
+                fragment: false,
+                discussion: None,
+                coverage: computed.as_ref(),
+            };
+            black_box(review_page::render(black_box(&page)));
+        });
+        row(
+            &format!(
+                "review page, {count} files: first window with the team of {reviewers} (render)"
             ),
             timing,
         );

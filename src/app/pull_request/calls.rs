@@ -301,6 +301,10 @@ pub struct WriteCall {
     pub anchor: Option<Anchor>,
     /// The answer is wanted as JSON (the page's script), not a page or a 303.
     pub json: bool,
+    /// A review's summary gets what the reviewer read (`receipt=1`, the Finish review panel's
+    /// option, on by default; issue #47).
+    #[serde(default)]
+    pub receipt: bool,
 }
 
 impl WriteCall {
@@ -338,6 +342,7 @@ impl WriteCall {
             body: text,
             anchor,
             json,
+            receipt: fields.get("receipt").as_deref() == Some("1"),
         })
     }
 

@@ -14,6 +14,7 @@
 //! nothing is written.
 
 use super::read::{self, Files, ReadMemo};
+use super::records::Records;
 use crate::errors;
 use crate::github::api::GitHubError;
 use crate::github::client::GitHub;
@@ -21,9 +22,50 @@ use crate::github::review_threads::{self, Review};
 use crate::mcp::dispatch::ToolResult;
 use crate::ports::github::GitHubTransport;
 use crate::ports::pull_request::Surroundings;
+use crate::ports::sql::{Sql, SqlError};
+use crate::review::coverage::Coverage;
 use crate::review::model::saved::CurrentState;
+use crate::review::model::snapshot::SnapshotFile;
+use crate::review::order::Order;
+use crate::review::receipt::Receipt;
 use crate::tools::get_review_feedback::{answer, Args, Sources};
 use crate::tools::relay::RelayedCall;
+
+/// What the object holds for the answer: the saved state, coverage of the latest order at the
+/// head, and the receipts of reviews sent from the page (issue #47).
+pub struct Team {
+    pub current: CurrentState,
+    pub coverage: Coverage,
+    pub receipts: Vec<(u64, Receipt)>,
+}
+
+/// Reads [`Team`] from the object's records, over `files` at `head` (the caller's read).
+pub fn team<S: Sql>(
+    records: &Records<'_, S>,
+    files: &[SnapshotFile],
+    head: &str,
+) -> Result<Team, SqlError> {
+    let current = records.current()?;
+    let order: Option<Order> = current
+        .order
+        .as_ref()
+        .and_then(|record| crate::json::read(&record.body).ok());
+    let coverage = super::coverage::coverage(records, order.as_ref(), files, head)?;
+    let receipts = records
+        .receipts()?
+        .into_iter()
+        .filter_map(|row| {
+            let id = row.review_id.parse::<u64>().ok()?;
+            let receipt = crate::json::decode::<Receipt>(&row.receipt).ok()?;
+            Some((id, receipt))
+        })
+        .collect();
+    Ok(Team {
+        current,
+        coverage,
+        receipts,
+    })
+}
 
 /// Runs a relayed `get_review_feedback` with its arguments `args` read once
 /// (`app::pull_request::tools`); `current` is the object's saved state, read after GitHub's
@@ -33,7 +75,7 @@ pub async fn review_feedback<T: GitHubTransport, P: Surroundings>(
     memo: &ReadMemo,
     github: &GitHub<'_, T>,
     (args, call): (&Args, &RelayedCall),
-    current: impl FnOnce() -> Result<CurrentState, ToolResult>,
+    current: impl FnOnce(&[SnapshotFile], &str) -> Result<Team, ToolResult>,
 ) -> ToolResult {
     let failed = |error| ToolResult::Error(errors::github_failure(&error, &args.label()));
     let pull = (args.owner.as_str(), args.repo.as_str(), args.number);
@@ -45,8 +87,8 @@ pub async fn review_feedback<T: GitHubTransport, P: Surroundings>(
         Ok(review) => review,
         Err(error) => return failed(error),
     };
-    let current = match current() {
-        Ok(current) => current,
+    let team = match current(&read.snapshot.files, &read.pull.head.sha) {
+        Ok(team) => team,
         Err(refusal) => return refusal,
     };
     ToolResult::Json(answer(&Sources {
@@ -54,8 +96,10 @@ pub async fn review_feedback<T: GitHubTransport, P: Surroundings>(
         base_url: &call.base_url,
         pull: &read.pull,
         snapshot: &read.snapshot,
-        order: current.order.as_ref(),
+        order: team.current.order.as_ref(),
         review: &review,
+        coverage: &team.coverage,
+        receipts: &team.receipts,
     }))
 }
 

@@ -114,11 +114,8 @@ impl RelayedTool for GetReviewFeedback {
         args: gfb::Args,
     ) -> Result<ToolResult, SqlError> {
         let object = run.object;
-        let current = || {
-            object
-                .records()
-                .current()
-                .map_err(|e| run.storage_unavailable(&e))
+        let current = |files: &[_], head: &str| {
+            feedback::team(&object.records(), files, head).map_err(|e| run.storage_unavailable(&e))
         };
         let call = (&args, run.call);
         let memo = object.memo;

@@ -8,7 +8,9 @@
 //! decoded; here, in this order, so a refused request touches nothing: the read-only rule
 //! again, the viewer's own GitHub read of the pull request (the snapshot's patches say which
 //! lines are in the diff), the head the page was loaded at, then the action, with the viewer's
-//! own token for GitHub and this object's storage for the drafts. Nothing typed is
+//! own token for GitHub and this object's storage for the drafts. A review sent sets the
+//! `LogiKFlow` commit status again (`commit_status`: one write more, never failing the review).
+//! Nothing typed is
 //! lost: a refused draft is not stored but its text stays in the box (the script keeps it;
 //! without it the refusal page shows it again), and a single comment GitHub refuses without the
 //! script is kept as a draft.
@@ -18,8 +20,11 @@
 //! object and the viewer's GitHub client).
 
 use super::calls::WriteCall;
+use super::commit_status::{self, Described};
+use super::coverage;
 use super::object::{Object, Storage, Viewer};
 use super::read::PullRead;
+use super::records::ReceiptRow;
 use super::review_reads::try_threads;
 use crate::github::api::RepoPath;
 use crate::github::reviews::{self as gh, graphql, Anchor, Event, Refusal};
@@ -28,6 +33,9 @@ use crate::ports::github::GitHubTransport;
 use crate::ports::pull_request::Surroundings;
 use crate::ports::sql::SqlError;
 use crate::review::drafts::{self, Draft, DraftDelete, DraftPut, PutOutcome};
+use crate::review::order::Order;
+use crate::review::receipt::{self, Receipt};
+use crate::tools::get_pull_request::review_url;
 use crate::web::comment_markdown;
 use crate::web::review_page::{discussion, pull_path};
 use crate::web::review_write::{Answer, Checked, READ_ONLY};
@@ -86,7 +94,7 @@ pub async fn write<St: Storage, P: Surroundings, T: GitHubTransport>(
         Checked::Comment(new) => ctx.comment(new.clone(), write.single).await,
         Checked::EditDraft(id) => ctx.edit_draft(*id, body).await,
         Checked::DeleteDraft(id) => ctx.delete_draft(*id),
-        Checked::Submit(event) => ctx.submit(*event, &body).await,
+        Checked::Submit(event) => ctx.submit(*event, &body, write.receipt).await,
         Checked::Reply(id) => ctx.reply(*id, &body).await,
         Checked::Thread(thread, resolve) => ctx.thread(thread, *resolve).await,
         Checked::Preview => {
@@ -339,7 +347,14 @@ impl<St: Storage, P: Surroundings, T: GitHubTransport> Ctx<'_, St, P, T> {
     }
 
     /// Sends every draft as one review with the verdict; deletes them only once GitHub took it.
-    async fn submit(&self, event: Event, summary: &str) -> Result<HttpReply, SqlError> {
+    /// With `add_receipt`, the summary ends with what the reviewer read (issue #47); either way
+    /// the object records what they had read under GitHub's id of the review.
+    async fn submit(
+        &self,
+        event: Event,
+        summary: &str,
+        add_receipt: bool,
+    ) -> Result<HttpReply, SqlError> {
         let all = self.drafts()?;
         let gone: Vec<&Draft> = all
             .iter()
@@ -365,9 +380,22 @@ impl<St: Storage, P: Surroundings, T: GitHubTransport> Ctx<'_, St, P, T> {
                 return Ok(self.answer.refuse(400, message, None));
             }
         }
+        let receipt = self.receipt()?;
+        let url = review_url(
+            &self.viewer.call.base_url,
+            &self.viewer.pull.owner,
+            &self.viewer.pull.repo,
+            self.number(),
+        );
+        let with = add_receipt
+            .then(|| {
+                let text = receipt::markdown(&receipt, &url);
+                receipt::with_receipt(summary, &text, drafts::MAX_BODY_CHARS)
+            })
+            .flatten();
         let review = gh::NewReview {
             commit_id: self.head(),
-            body: summary,
+            body: with.as_deref().unwrap_or(summary),
             event,
             comments: all
                 .iter()
@@ -382,6 +410,7 @@ impl<St: Storage, P: Surroundings, T: GitHubTransport> Ctx<'_, St, P, T> {
             .await
         {
             Ok(created) => {
+                self.record_receipt(created.id, &receipt);
                 let delete = DraftDelete {
                     person: self.key().to_string(),
                     ids: all.iter().map(|d| d.id).collect(),
@@ -391,16 +420,99 @@ impl<St: Storage, P: Surroundings, T: GitHubTransport> Ctx<'_, St, P, T> {
                         .platform
                         .error(&format!("deleting sent drafts failed: {error}"));
                 }
-                Ok(self.answer.done(
-                    "",
-                    serde_json::json!({
-                        "message": event.done(),
-                        "html_url": created.html_url,
-                        "sent": all.len(),
-                    }),
-                ))
+                let mut done = serde_json::json!({
+                    "message": event.done(),
+                    "html_url": created.html_url,
+                    "sent": all.len(),
+                });
+                if let Some(status) = self.refresh_status().await {
+                    done["commitStatus"] = status.json();
+                }
+                Ok(self.answer.done("", done))
             }
             Err(refusal) => Ok(self.refusal(&refusal, Some(summary))),
+        }
+    }
+
+    /// After a review was sent: the commit status again, so it counts what was read now and
+    /// follows the head after a push (one write; `None` when no order is saved to describe).
+    /// The review was sent either way: a storage failure here is logged, and sets none.
+    async fn refresh_status(&self) -> Option<commit_status::Outcome> {
+        let record = match self.object.records().current() {
+            Ok(current) => current.order?,
+            Err(error) => {
+                let line = format!("reading the order for the commit status failed: {error}");
+                self.object.platform.error(&line);
+                return None;
+            }
+        };
+        let pull = self.viewer.pull;
+        let review_url = review_url(
+            &self.viewer.call.base_url,
+            &pull.owner,
+            &pull.repo,
+            pull.number,
+        );
+        let sections = record
+            .body
+            .get("sections")
+            .and_then(|s| s.as_array())
+            .map_or(0, Vec::len);
+        let order = crate::json::read::<Order>(&record.body).ok();
+        let described = Described {
+            version: record.version,
+            sections,
+            order: order.as_ref(),
+            review_url: &review_url,
+        };
+        let names = (pull.owner.as_str(), pull.repo.as_str());
+        let status = commit_status::set(
+            self.object,
+            self.viewer.github,
+            self.viewer.call.may_write,
+            self.read,
+            names,
+            &described,
+        )
+        .await;
+        Some(status)
+    }
+
+    /// What the viewer has read of the latest order at the head, now.
+    fn receipt(&self) -> Result<Receipt, SqlError> {
+        let records = self.object.records();
+        let latest = records.current()?.order;
+        let order: Option<Order> = latest
+            .as_ref()
+            .and_then(|record| crate::json::read(&record.body).ok());
+        let files = &self.read.snapshot.files;
+        let coverage = coverage::coverage(&records, order.as_ref(), files, self.head())?;
+        let at = crate::time::rfc3339(self.object.clock.now_ms());
+        Ok(receipt::receipt(
+            &coverage,
+            self.login(),
+            latest.map_or(0, |record| record.version),
+            self.head(),
+            &at,
+        ))
+    }
+
+    /// Keeps `receipt` under GitHub's id of the review it went with; a failure costs only the
+    /// agent's view of it, never the review, which GitHub already holds.
+    fn record_receipt(&self, review: u64, receipt: &Receipt) {
+        if review == 0 {
+            return;
+        }
+        let row = ReceiptRow {
+            review_id: review.to_string(),
+            person: self.key().to_string(),
+            receipt: serde_json::to_string(receipt).unwrap_or_default(),
+            sent_at: receipt.sent_at.clone(),
+        };
+        if let Err(error) = self.object.records().put_receipt(&row) {
+            self.object
+                .platform
+                .error(&format!("recording a review's receipt failed: {error}"));
         }
     }
 

@@ -1,7 +1,5 @@
 //! Coverage rules: several reviewers, earlier versions, split files, files without hunks, totals.
 
-use std::collections::HashSet;
-
 use super::*;
 
 fn change(path: &str, id: &str) -> String {
@@ -32,8 +30,8 @@ fn section(title: &str, entries: Vec<EntryItems>) -> SectionItems {
 fn reviewer(login: &str, ticked: &[String], at: &str) -> ReviewerTicks {
     ReviewerTicks {
         login: login.to_string(),
-        ticked: ticked.iter().cloned().collect(),
-        changed: HashSet::new(),
+        ticked: ticked.to_vec(),
+        changed: Vec::new(),
         last_active: at.to_string(),
     }
 }
@@ -160,7 +158,7 @@ fn an_earlier_version_read_is_named_as_such_not_as_read() {
         &[change("src/store.rs", "h1"), change("src/store.rs", "h2")],
         "t1",
     );
-    ana.changed.insert(change("src/store.rs", "h2b"));
+    ana.changed.push(change("src/store.rs", "h2b"));
     let mut order = order();
     order.sections[0].entries[0] = entry("src/store.rs", &["h1", "h2b"]);
     let coverage = coverage(&order, vec![ana]);
@@ -243,4 +241,25 @@ fn more_than_64_reviewers_are_each_counted() {
     let coverage = coverage(&order(), reviewers);
     assert_eq!(coverage.logins(&coverage.entries[0][1].read).len(), 70);
     assert!(coverage.entries[0][1].read.has(69));
+}
+
+#[test]
+fn a_report_names_twenty_five_unread_files_a_section_and_counts_the_rest() {
+    let order = OrderItems {
+        sections: vec![section(
+            "Big",
+            (0..40)
+                .map(|n| entry(&format!("f{n}.rs"), &["h"]))
+                .collect(),
+        )],
+        not_in_order: (0..30)
+            .map(|n| entry(&format!("late{n}.rs"), &["h"]))
+            .collect(),
+    };
+    let report = report(&coverage(&order, vec![]));
+    assert_eq!(report.sections[0].unread.len(), MAX_UNREAD_NAMED);
+    assert_eq!(report.sections[0].more_unread, 15);
+    assert_eq!(report.not_in_order.len(), MAX_UNREAD_NAMED);
+    assert_eq!(report.more_not_in_order, 5);
+    assert_eq!(unread_sections(&report), [(1, Some("Big"))]);
 }

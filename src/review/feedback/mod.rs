@@ -98,6 +98,13 @@ pub struct Verdict {
     pub at_current_head: bool,
     pub submitted_at: Option<String>,
     pub url: String,
+    /// What the reviewer had read when they sent this review from the review page, from the pull
+    /// request object's own record (issue #47); `None` for a review sent elsewhere, whatever its
+    /// text says.
+    pub read: Option<crate::review::receipt::Receipt>,
+    /// GitHub's id of the review, which the record is kept under.
+    #[serde(skip)]
+    pub id: Option<u64>,
 }
 
 /// A review thread placed on the pull request.
@@ -355,6 +362,8 @@ fn verdicts(inputs: &Inputs<'_>) -> Vec<Verdict> {
             commit_id: review.commit.clone(),
             submitted_at: review.submitted_at.clone(),
             url: review.url.clone(),
+            read: None,
+            id: review.id,
         })
         .collect();
     crate::sorting::sort_by_key(&mut verdicts, &|v| {

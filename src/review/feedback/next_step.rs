@@ -89,6 +89,33 @@ pub fn next_step(facts: &Facts<'_>) -> String {
     text
 }
 
+/// The sentence `get_review_feedback`'s `nextStep` ends with when reviewers have ticked in
+/// LogiKFlow but nobody has read some sections (issue #47): which, so the agent can say where the
+/// review stands and point the reviewers there. `None` when every section has a reader, or when
+/// nobody has ticked anything (then coverage tells nothing the verdicts don't).
+pub fn for_coverage(report: &crate::review::coverage::Report) -> Option<String> {
+    if report.reviewers.is_empty() {
+        return None;
+    }
+    let unread = crate::review::coverage::unread_sections(report);
+    if unread.is_empty() {
+        return None;
+    }
+    let named: Vec<String> = unread
+        .iter()
+        .map(|(index, title)| match title {
+            Some(title) => format!("section {index} {title:?}"),
+            None => format!("section {index}"),
+        })
+        .collect();
+    Some(format!(
+        "Nobody has read {} yet (coverage): when you hand the review link back, point the \
+         reviewers at {}.",
+        named.join(", "),
+        if unread.len() == 1 { "it" } else { "them" }
+    ))
+}
+
 /// `get_pull_request`'s `nextStep` when the pull request has review comments (GitHub's
 /// `review_comments` count, which its pull request read already gives); `None` without any.
 /// Whether they are open is not known there: only GitHub's GraphQL threads say which are

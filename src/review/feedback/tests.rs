@@ -123,6 +123,7 @@ fn thread(
 
 fn review(author: &str, state: ReviewState, body: &str, commit: &str) -> ReviewInput {
     ReviewInput {
+        id: None,
         author: author.into(),
         state,
         body: body.into(),

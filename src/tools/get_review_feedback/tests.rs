@@ -5,6 +5,7 @@ use serde_json::{json, Value};
 
 use super::*;
 use crate::github::api::PullFile;
+use crate::review::coverage::{EntryItems, OrderItems, ReviewerTicks, SectionItems};
 use crate::review::feedback::{CommentInput, DiffSide, ReviewInput, ReviewState, ThreadInput};
 use crate::tools::get_pull_request::build_snapshot;
 
@@ -90,6 +91,7 @@ fn the_answer_has_the_schema_shape() {
             }],
         }],
         reviews: vec![ReviewInput {
+            id: Some(1),
             author: "rev".into(),
             state: ReviewState::ChangesRequested,
             body: "Two things".into(),
@@ -104,6 +106,35 @@ fn the_answer_has_the_schema_shape() {
     ))
     .unwrap_or_else(|e| panic!("{e}"));
     let pull = pull();
+    // A second, unread section, and the record of review 1 (rev's): rev had read section 1.
+    let item = |path: &str, id: &str| format!("change:{path}#{id}");
+    let entries = OrderItems {
+        sections: vec![
+            SectionItems {
+                title: Some("The flag".into()),
+                entries: vec![EntryItems {
+                    path: "src/app.rs".into(),
+                    items: vec![item("src/app.rs", &id)],
+                }],
+            },
+            SectionItems {
+                title: Some("Docs".into()),
+                entries: vec![EntryItems {
+                    path: "README.md".into(),
+                    items: vec![item("README.md", "hdoc")],
+                }],
+            },
+        ],
+        not_in_order: vec![],
+    };
+    let rev = ReviewerTicks {
+        login: "rev".into(),
+        ticked: [item("src/app.rs", &id)].into_iter().collect(),
+        changed: Default::default(),
+        last_active: "2026-12-04T09:30:00Z".into(),
+    };
+    let coverage = coverage::coverage(&entries, vec![rev]);
+    let receipt = crate::review::receipt::receipt(&coverage, "rev", 3, "head1", "t");
     let text = answer(&Sources {
         args: &args,
         base_url: "https://logikflow.dev",
@@ -111,6 +142,8 @@ fn the_answer_has_the_schema_shape() {
         snapshot: &snapshot,
         order: Some(&order),
         review: &review,
+        coverage: &coverage,
+        receipts: &[(1, receipt.clone()), (2, receipt)],
     });
     let value: Value = serde_json::from_str(&text).unwrap_or_default();
     assert_eq!(
@@ -129,6 +162,21 @@ fn the_answer_has_the_schema_shape() {
     assert_eq!(
         value["counts"],
         json!({"open": 1, "resolved": 0, "changedSince": 1})
+    );
+    let covered = &value["coverage"]["sections"];
+    assert_eq!(covered[0]["readBy"], json!(["rev"]));
+    assert_eq!(covered[1]["readBy"], json!([]));
+    assert_eq!(
+        covered[1]["unread"],
+        json!([{"path": "README.md", "changes": ["hdoc"]}])
+    );
+    assert_eq!(value["coverage"]["totals"]["filesUnread"], 1);
+    assert_eq!(value["verdicts"][0]["read"]["filesRead"], 1);
+    assert_eq!(value["verdicts"][0]["read"]["sectionsRead"], 1);
+    let next = value["nextStep"].as_str().unwrap_or_default();
+    assert!(
+        next.contains("Nobody has read section 2 \"Docs\" yet (coverage)"),
+        "{next}"
     );
     // Every key the schema requires, and no other.
     let schema: Value = serde_json::from_str(include_str!(

@@ -530,6 +530,7 @@ pub fn finish_panel(
          <label><input type=\"radio\" name=\"event\" value=\"comment\" checked> Comment <span class=\"muted\">(feedback without a verdict)</span></label>\
          <label><input type=\"radio\" name=\"event\" value=\"approve\"> Approve</label>\
          <label><input type=\"radio\" name=\"event\" value=\"request_changes\"> Request changes</label></fieldset>\
+         <p class=\"receipt-option\"><label><input type=\"checkbox\" name=\"receipt\" value=\"1\" checked> Add what I read to the summary <span class=\"muted\">(files and sections reviewed here, with the review link)</span></label></p>\
          <p class=\"cmt-buttons\"><button class=\"button primary\" type=\"submit\">Submit review</button></p>\
          <p class=\"cmt-status\" role=\"status\" aria-live=\"polite\"></p></form></div></details>",
         max = drafts::MAX_BODY_CHARS

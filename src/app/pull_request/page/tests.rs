@@ -192,6 +192,18 @@ mod team {
         let bo = page(&world, "gh:2", "bo", View::All);
         assert!(bo.contains("Read by ana."), "bo sees ana on f0");
 
+        // Coverage costs no GitHub request: a page view with the team reads what one without
+        // did (the snapshot is cached by now).
+        let before = world.github.total();
+        page(&world, "gh:1", "ana", View::All);
+        let with_team = world.github.total() - before;
+        let alone_world = World::new();
+        saved(&alone_world);
+        tick(&alone_world, "gh:1", "ana", "file:src/f0.rs");
+        let before = alone_world.github.total();
+        page(&alone_world, "gh:1", "ana", View::All);
+        assert_eq!(with_team, alone_world.github.total() - before);
+
         let unread = page(&world, "gh:2", "bo", View::Unread);
         assert!(
             unread.contains("id=\"file-src/f2.rs\""),

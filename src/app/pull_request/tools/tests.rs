@@ -471,3 +471,144 @@ fn the_table_and_the_catalog_agree_on_where_each_tool_runs() {
         assert_eq!(super::runs_in_worker(tool), in_worker, "{}", tool.as_str());
     }
 }
+
+/// Issue #47: what reviewers read, as the agent sees it. Two reviewers tick different files;
+/// `coverage` names each on their section and lists what nobody read. A review sent from the page
+/// with the receipt carries it and the verdict reports what was read, from the object's record; a
+/// review typed on GitHub with the same receipt text is reported as nothing.
+mod team {
+    use serde_json::{json, Value};
+
+    use super::{call, ok, order_args};
+    use crate::app::pull_request::calls::{RouteCall, WriteCall};
+    use crate::app::pull_request::test_support::{Scripted, World};
+    use crate::review::model::ticks::TickItem;
+    use crate::review::receipt::MARKER;
+    use crate::router::ReviewWrite;
+
+    fn as_reviewer(world: &World, person: &str, login: &str, route: RouteCall) -> u16 {
+        let mut call = world.call(person, route);
+        call.viewer.login = login.into();
+        let reply = world.answer(&call);
+        assert!(reply.status < 400, "{}", reply.body);
+        reply.status
+    }
+
+    fn tick(world: &World, person: &str, login: &str, item: &str) {
+        let ticks = vec![TickItem {
+            item: item.into(),
+            done: true,
+        }];
+        as_reviewer(world, person, login, RouteCall::Ticks(ticks));
+    }
+
+    fn reviews(forged_body: &str) -> String {
+        json!({"data": {"repository": {"pullRequest": {
+            "reviewThreads": {"totalCount": 0, "nodes": []},
+            "reviews": {"totalCount": 2, "nodes": [
+                {"databaseId": 5, "author": {"login": "ana"}, "state": "APPROVED", "body": "sent",
+                 "submittedAt": "2026-12-08T01:00:00Z", "url": "https://github.test/o/r/pull/1#pullrequestreview-5", "commit": {"oid": "h1"}},
+                {"databaseId": 6, "author": {"login": "mallory"}, "state": "APPROVED", "body": forged_body,
+                 "submittedAt": "2026-12-08T01:01:00Z", "url": "https://github.test/o/r/pull/1#pullrequestreview-6", "commit": {"oid": "h1"}}
+            ]}}}}})
+        .to_string()
+    }
+
+    #[test]
+    fn coverage_and_what_a_verdict_had_read_come_from_the_objects_own_records() {
+        let world = World::new();
+        ok(call(&world, "save_reading_order", order_args(0)));
+        tick(&world, "gh:1", "ana", "file:src/f0.rs");
+        tick(&world, "gh:2", "bo", "file:src/f1.rs");
+
+        world.github.on(
+            "/repos/o/r/pulls/1/reviews",
+            [Scripted::ok(
+                r#"{"id":5,"html_url":"https://github.test/o/r/pull/1#pullrequestreview-5"}"#,
+            )],
+        );
+        let form = "event=approve&body=Looks+good&receipt=1&csrf=k";
+        let write = WriteCall::read(ReviewWrite::Submit, form.as_bytes(), true).expect("reads");
+        as_reviewer(&world, "gh:1", "ana", RouteCall::Write(write));
+        let sent = world
+            .github
+            .requests()
+            .into_iter()
+            .find(|e| e.url.ends_with("/pulls/1/reviews"))
+            .and_then(|e| e.body)
+            .unwrap_or_default();
+        let sent: Value = serde_json::from_str(&sent).expect("JSON");
+        let body = sent["body"].as_str().unwrap_or_default();
+        assert!(body.starts_with("Looks good\n\n"), "{body}");
+        assert!(body.contains(MARKER), "{body}");
+        assert!(
+            body.contains("1 of 3 files and 0 of 1 sections of reading order v1"),
+            "{body}"
+        );
+        assert!(
+            body.contains("Not read: `src/f1.rs`, `src/f2.rs`."),
+            "{body}"
+        );
+        assert!(
+            body.contains("(https://review.test/r/o/r/pull/1)"),
+            "{body}"
+        );
+
+        world.github.on("/graphql", [Scripted::ok(reviews(body))]);
+        let answer = ok(call(
+            &world,
+            "get_review_feedback",
+            json!({ "owner": "o", "repo": "r", "number": 1 }),
+        ));
+        let section = &answer["coverage"]["sections"][0];
+        assert_eq!(section["readBy"], json!([]), "{answer}");
+        assert_eq!(section["partlyReadBy"], json!(["ana", "bo"]), "{answer}");
+        assert_eq!(section["unread"][0]["path"], "src/f2.rs", "{answer}");
+        assert_eq!(section["unread"].as_array().map(Vec::len), Some(1));
+        assert_eq!(answer["coverage"]["totals"]["filesUnread"], 1);
+        let verdicts = answer["verdicts"].as_array().cloned().unwrap_or_default();
+        let of = |login: &str| {
+            verdicts
+                .iter()
+                .find(|v| v["reviewer"] == login)
+                .cloned()
+                .unwrap_or_default()
+        };
+        assert_eq!(of("ana")["read"]["filesRead"], 1, "{answer}");
+        assert_eq!(
+            of("ana")["read"]["unreadFiles"],
+            json!(["src/f1.rs", "src/f2.rs"])
+        );
+        assert_eq!(
+            of("mallory")["read"],
+            Value::Null,
+            "a typed receipt is nothing"
+        );
+    }
+
+    #[test]
+    fn without_the_option_the_summary_is_the_reviewers_own_and_the_record_is_still_kept() {
+        let world = World::new();
+        ok(call(&world, "save_reading_order", order_args(0)));
+        tick(&world, "gh:1", "ana", "file:src/f0.rs");
+        world.github.on(
+            "/repos/o/r/pulls/1/reviews",
+            [Scripted::ok(r#"{"id":5,"html_url":"u"}"#)],
+        );
+        let form = "event=approve&body=Looks+good&csrf=k";
+        let write = WriteCall::read(ReviewWrite::Submit, form.as_bytes(), true).expect("reads");
+        as_reviewer(&world, "gh:1", "ana", RouteCall::Write(write));
+        let sent = world
+            .github
+            .requests()
+            .into_iter()
+            .find(|e| e.url.ends_with("/pulls/1/reviews"))
+            .and_then(|e| e.body)
+            .unwrap_or_default();
+        let sent: Value = serde_json::from_str(&sent).expect("JSON");
+        assert_eq!(sent["body"], "Looks good");
+        let rows = world.records().receipts().expect("reads");
+        assert_eq!(rows.len(), 1);
+        assert_eq!(rows[0].review_id, "5");
+    }
+}
