@@ -12,7 +12,7 @@ pub enum Route {
     Mcp,
     /// RFC 9728 protected-resource metadata, path-suffixed or root form.
     ResourceMetadata,
-    /// An endpoint of the authorization server (`service::oauth_server`), with a method it takes.
+    /// An endpoint of the authorization server (`app::oauth`, its shell `service::oauth_server`), with a method it takes.
     OAuth(OAuthEndpoint),
     /// `OPTIONS` on an OAuth endpoint: the CORS preflight, whatever the endpoint.
     OAuthPreflight(OAuthEndpoint),

@@ -7,5 +7,6 @@
 //! What not: no platform names (`worker`, `web_sys`, `wasm_bindgen`): the layer test
 //! (`tests/it/layers.rs`) holds this folder to the core's rules.
 
+pub mod oauth;
 pub mod person;
 pub mod pull_request;

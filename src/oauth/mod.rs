@@ -11,15 +11,18 @@
 //! requests and responses), `person_api` (messages to the person's object), `web_client` (the
 //! review pages' own registration, authorization request and token requests), `form` and `error`
 //! (RFC 6749 error codes and their one rendering).
-//! The wasm-only parts carry the decisions out: `service::oauth_server` (the endpoints: HTTP, KV,
-//! GitHub), `seal` (AES-GCM for GitHub tokens at rest) and `app::person` (each person's
-//! state, run by the `store::PersonStore` object).
+//! The application layer carries the decisions out: `app::oauth` (the endpoints' flows over the
+//! Worker's ports: KV, the people's objects, GitHub, metadata documents; `service::oauth_server`
+//! is its shell) and `app::person` (each person's state, run by the `store::PersonStore`
+//! object); `seal` (AES-GCM for GitHub tokens at rest) is wasm only.
 //!
 //! # Each MUST and the test that holds it
 //!
 //! End-to-end tests are in `tests/e2e/oauth.test.mjs` (and, for `/settings`,
 //! `tests/e2e/settings.test.mjs`); each is named by the start of its title. What the person's
-//! object does with them is tested in-process too (`app::person::tests`, named by module).
+//! object does with them is tested in-process too (`app::person::tests`, named by module), and
+//! so are the Worker's endpoints, with the real person application behind them
+//! (`app::oauth::tests`, issue #45).
 //! Issue #37 moved the end-to-end cases that tested a rule rather than the platform into the
 //! native tests named here; a row whose end-to-end cell names a smoke case of another rule keeps
 //! its route exercised through workerd, and `—` means the rule is held natively only.
@@ -31,23 +34,23 @@
 //! | expired or revoked token → 401 `invalid_token` | `grants::tests::access_tokens`, `app::person::tests::refresh` | `an API token is shown once` (revoked at `/oauth/revoke`), `connected apps are listed` |
 //! | token without write on a save → 403 `insufficient_scope` | `challenge::tests::insufficient_scope_names_the_scope`, `authorize::tests::consent_forms` (the unticked box), `tools::get_pull_request::tests::a_read_only_connection_cannot_arrange` | `an API token is shown once` (a read token's save) |
 //! | registration: https, loopback http any port, app schemes; no `javascript:`, `data:`, `file:`, fragments, user info | `redirect_uri::tests::registration_rules`, `clients::tests::registration_requests`, `clients::tests::the_redirect_uris_a_client_may_register` | `the per-address limit counts the socket` (`security.test.mjs`) |
-//! | CIMD: https URL with a path, `client_id` equal, required fields, ≤ 5 KB, exact redirects | `clients::tests::metadata_document_urls`, `clients::tests::metadata_documents` | `a client ID metadata document client` |
+//! | CIMD: https URL with a path, `client_id` equal, required fields, ≤ 5 KB, exact redirects | `clients::tests::metadata_document_urls`, `clients::tests::metadata_documents`, `app::oauth::tests::clients` (fetch, no redirects, size, cache, SSRF, time limit) | `a client ID metadata document client` |
 //! | redirect URI exact match (loopback: any port) | `redirect_uri::tests::matching`, `app::person::tests::codes`, `authorize::tests::request_rules_in_order` | `a client ID metadata document client` |
-//! | client and redirect URI first, shown on a page; later errors go back with `state` and `iss` | `authorize::tests::request_rules_in_order`, `error::tests::redirect_reply_carries_state_and_iss`, `web::consent::tests::page_reply_cannot_be_framed` | `a client ID metadata document client`, `deny sends access_denied` |
+//! | client and redirect URI first, shown on a page; later errors go back with `state` and `iss` | `authorize::tests::request_rules_in_order`, `error::tests::redirect_reply_carries_state_and_iss`, `web::consent::tests::page_reply_cannot_be_framed`, `app::oauth::tests::clients::unknown_clients_are_refused_on_a_page_never_redirected` | `a client ID metadata document client` |
 //! | PKCE S256 only: plain and missing refused | `pkce::tests::only_s256_is_accepted`, `authorize::tests::request_rules_in_order` | — |
 //! | PKCE verifier checked at the token endpoint | `pkce::tests::verifiers`, `grants::tests::code_exchanges`, `app::person::tests::codes`, `error::tests::token_refusals_say_what_was_wrong` | `W1. the review pages' sign-in` |
 //! | `resource` must be our `/mcp` (authorize and token); a token is good only there (RFC 8707) | `authorize::tests::request_rules_in_order`, `grants::tests::code_exchanges`, `app::person::tests::codes`, `app::person::tests::checks::a_token_is_good_only_at_its_resource` | — |
 //! | codes single use, 10 minutes; a second use revokes the grant; a failed use spends the code (below, issue 31) | `grants::tests::code_exchanges`, `app::person::tests::codes` | `W1. the review pages' sign-in` |
 //! | access 1 h; refresh rotates, 30 days from use, 180 days at most; a refresh names its client | `grants::tests::refreshes`, `grants::tests::refresh_lifetimes`, `app::person::tests::refresh`, `token_request::tests::forms` | `the SDK refreshes by itself` |
 //! | a replayed refresh token revokes the grant | `grants::tests::refreshes`, `app::person::tests::refresh::a_refresh_rotates_and_a_replay_revokes_the_grant` | — |
-//! | authorization response carries `code`, `state`, `iss` | `authorize::tests::validated_request`, `error::tests::redirect_reply_carries_state_and_iss` | `full flow`, `deny sends access_denied` |
-//! | consent: CSRF token + `__Host-` cookie bound to the pending consent, same origin (`Origin` or `Sec-Fetch-Site`, one of them required), form body, single use | `authorize::tests::consent_forms`, `app::person::tests::consent` | `full flow` (the real form) |
+//! | authorization response carries `code`, `state`, `iss` | `authorize::tests::validated_request`, `error::tests::redirect_reply_carries_state_and_iss`, `app::oauth::tests::flow::full_flow_consent_page_code_and_token`, `app::oauth::tests::flow::deny_sends_access_denied_back_with_state_and_iss` | `full flow` |
+//! | consent: CSRF token + `__Host-` cookie bound to the pending consent, same origin (`Origin` or `Sec-Fetch-Site`, one of them required), form body, single use | `authorize::tests::consent_forms`, `app::person::tests::consent`, `app::oauth::tests::flow::the_consent_post_is_held_to_the_browser_post_rules` | `full flow` (the real form) |
 //! | consent never framed, client text escaped, Verified/Unverified, redirect host shown | `web::consent::tests` | `full flow`, `a client ID metadata document client` |
 //! | consent remembered per (person, client, redirect URI) | `redirect_uri::tests::consent_keys`, `app::person::tests::consent` | `consent is offered again when a person asks to change access` (`security-round3.test.mjs`) |
-//! | GitHub round trip: PKCE, single-use `state` bound to the browser | `github_flow::tests::authorize_url_has_pkce_and_state` | `the GitHub callback only completes in the browser that started it` |
-//! | token responses `Cache-Control: no-store` | `error::tests::json_reply_is_not_cached` | `full flow`, `the conformance suite` |
+//! | GitHub round trip: PKCE, single-use `state` bound to the browser, 10 minutes | `github_flow::tests::authorize_url_has_pkce_and_state`, `app::oauth::tests::flow` (`the_callback_completes_only_in_the_browser_that_started_it`, `a_flow_is_used_once`, `a_flow_expires_after_ten_minutes_even_if_kv_still_holds_it`) | `full flow` (the flow cookie sent back) |
+//! | token responses `Cache-Control: no-store` | `error::tests::json_reply_is_not_cached`, `app::oauth::tests::flow::full_flow_consent_page_code_and_token` | `full flow`, `the conformance suite` |
 //! | 120 requests/min/person → 429 + `Retry-After` + JSON-RPC error | `rate_limit::tests::the_121st_request_in_a_minute_is_refused`, `challenge::tests::rate_limited_says_when_to_retry`, `app::person::tests::checks` (the window, another person's) | `a rate-limited request says so` (`operations.test.mjs`) |
-//! | per-address limit on register, token, authorize | `rate_limit::tests::windows`, `app::person::tests::checks::the_address_window_counts_per_object`, `error::tests::codes_and_statuses` | `the per-address limit counts the socket` (`security.test.mjs`) |
+//! | per-address limit on register, token, authorize | `rate_limit::tests::windows`, `app::person::tests::checks::the_address_window_counts_per_object`, `error::tests::codes_and_statuses`, `app::oauth::tests::limits` (per address, one window for the three, failing open) | `the per-address limit counts the socket` (`security.test.mjs`) |
 //! | GitHub tokens never leave the server; redacted `Debug` | `github_flow::tests::refresh_timing`, `person_api::tests::replies_round_trip` | `full flow` (no `gho_` in responses), `the GitHub token works for tools` |
 //! | the official SDK's OAuth client provider works end to end | — | `the official SDK client connects`, `the SDK refreshes by itself` |
 //! | `/settings`: apps with access and last use; Disconnect ends a grant on the very next request, its refresh refused | `web::settings_page::tests::escapes_names_and_shows_access`, `app::person::tests::settings` | `connected apps are listed` |

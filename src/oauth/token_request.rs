@@ -3,7 +3,7 @@
 //! (`web_client`).
 //!
 //! Why: both go to the same person's-object operation through one function
-//! (`service::oauth_server::grant_tokens`), so the web sign-in is held to every check an agent's
+//! (`app::oauth::Server::grant_tokens`), so the web sign-in is held to every check an agent's
 //! request meets: PKCE, client, redirect URI, resource, single-use codes and refresh rotation are
 //! decided in the person's object by `grants`, whichever door the request came through.
 //! What not: no decisions about the grant (`grants`), no token formats (`tokens`), no HTTP.

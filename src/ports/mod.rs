@@ -7,6 +7,7 @@
 //! What not: no policy lives here; a port carries values, it decides nothing.
 
 pub mod clock;
+pub mod edge;
 pub mod github;
 pub mod person;
 pub mod pull_request;

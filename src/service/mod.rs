@@ -24,9 +24,9 @@ use crate::mcp::transport::{self, RequestParts};
 use crate::oauth::challenge::{self, Refusal};
 use crate::router::Route;
 use crate::tools::caller::Caller;
-use crate::tools::ordering_guide::get_ordering_guide;
 use crate::tools::pull_target::PullTarget;
 use crate::tools::relay::RelayedCall;
+use crate::tools::worker_side;
 use crate::web;
 
 /// Handles one request to the Worker, on the route the entry found for it (`router::route`).
@@ -240,10 +240,7 @@ fn setup(req: &Request, config: &Config, base_url: &str) -> HttpReply {
 }
 
 fn html(status: u16, page: String) -> HttpReply {
-    HttpReply::new(status, "text/html; charset=utf-8", page)
-        .with_header("content-security-policy", web::html::CSP)
-        .with_header("x-frame-options", "DENY")
-        .with_header("referrer-policy", "no-referrer")
+    web::pages::reply(status, page)
 }
 
 /// Resolves who is calling: a bearer token is checked against its person's grant and counted
@@ -319,7 +316,10 @@ async fn run_tool(
     base_url: &str,
 ) -> ToolResult {
     let unanswered = match request.tool.runs() {
-        Runs::Worker => return get_ordering_guide(base_url),
+        Runs::Worker => {
+            let answer = worker_side::run(request.tool, base_url);
+            return answer.unwrap_or_else(|| ToolResult::Error(worker_side::NO_RUN.into()));
+        }
         Runs::PullRequest(unanswered) => unanswered,
     };
     let Some(target) = PullTarget::of(&request.arguments) else {

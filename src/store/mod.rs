@@ -14,7 +14,9 @@ mod person;
 mod platform;
 mod pull_request;
 mod sql;
+mod worker;
 
 pub use kv::{get_text, put_text, KvText};
 pub use person::PersonStore;
 pub use pull_request::PullRequestStore;
+pub use worker::WorkerPlatform;

@@ -19,7 +19,6 @@ use worker::wasm_bindgen_futures::JsFuture;
 use worker::{web_sys, Env, SqlStorage, State};
 
 use crate::app::person::{Memory, Person, PersonError, Request};
-use crate::ports::clock::Clock;
 use crate::ports::github::{Answer, Exchange, GitHubTransport, NoAnswer};
 use crate::ports::person::{SealFailure, Sealer};
 
@@ -89,7 +88,7 @@ impl PersonStore {
             .set_secret(config.token_encryption_key.as_deref());
         let person = Person {
             sql: &self.sql,
-            clock: &WorkerClock,
+            clock: &crate::bindings::WorkerClock,
             sealer: &self.sealer,
             github: &TokenEndpoint,
             config,
@@ -110,15 +109,6 @@ fn object_path(url: &str) -> &str {
     let rest = &url[after_scheme..];
     let path = rest.find('/').map_or("/", |i| &rest[i..]);
     path.split(['?', '#']).next().unwrap_or(path)
-}
-
-/// The Worker's clock.
-struct WorkerClock;
-
-impl Clock for WorkerClock {
-    fn now_ms(&self) -> u64 {
-        worker::Date::now().as_millis()
-    }
 }
 
 /// AES-GCM with WebCrypto (`oauth::seal`), the key imported from `TOKEN_ENCRYPTION_KEY` once.
@@ -168,8 +158,9 @@ impl Sealer for WebCryptoSeal {
 }
 
 /// GitHub's OAuth token endpoint, the one GitHub exchange this object makes: a form POST
-/// (`subrequest::post_github_form` sets the headers the exchange carries).
-struct TokenEndpoint;
+/// (`subrequest::post_github_form` sets the headers the exchange carries). The Worker's sign-in
+/// (`store::worker`) makes its code exchange through it too.
+pub struct TokenEndpoint;
 
 impl GitHubTransport for TokenEndpoint {
     async fn exchange(&self, exchange: Exchange, timeout_ms: u64) -> Result<Answer, NoAnswer> {

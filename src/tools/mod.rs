@@ -19,3 +19,4 @@ pub mod view_change;
 pub mod view_diagram;
 pub mod view_reading_order;
 pub mod views;
+pub mod worker_side;

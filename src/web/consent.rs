@@ -8,7 +8,7 @@
 //! page is sent with `frame-ancestors 'none'` and `X-Frame-Options: DENY` so it cannot be
 //! clickjacked.
 //! The error page comes as a whole reply (`error_reply`), the same wherever it is sent; the
-//! consent page's reply also sets the flow's cookies, so `service::oauth_server` builds it.
+//! consent page's reply also sets the flow's cookies, so `app::oauth::flow` builds it.
 //! What not: no decisions and, for the consent page, no headers beyond the CSP text.
 
 use super::html::{escape, isolated_name, page, CSP};

@@ -21,5 +21,6 @@ pub mod review_write;
 pub mod safe_markdown;
 pub mod settings_page;
 pub mod setup_page;
+pub mod sign_in;
 pub mod template;
 pub mod tick_batch;

@@ -60,6 +60,14 @@ pub fn not_found(base_url: &str) -> String {
     page("Page not found", NOT_FOUND_BODY, base_url)
 }
 
+/// A page as a reply: its status, the pages' CSP (`html::CSP`), no framing, no referrer.
+pub fn reply(status: u16, page: String) -> crate::http::HttpReply {
+    crate::http::HttpReply::new(status, "text/html; charset=utf-8", page)
+        .with_header("content-security-policy", super::html::CSP)
+        .with_header("x-frame-options", "DENY")
+        .with_header("referrer-policy", "no-referrer")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,8 +6,13 @@
 // review demo (a review with two comments and a push), the web pages (review page in its views,
 // windows and versions, arrange editor, diff and context, the writes' answers and the message
 // pages, home, sign-in, sign-out, settings as a signed-in person, read-only and with write
-// access), and then what the run stored: every SQLite table of the Durable Objects and every KV
-// value under wrangler's local state.
+// access), the OAuth endpoints step by step (registration, /authorize and its refusals, the
+// GitHub stand-in, the callback, consent and its refusals, token, refresh and replay, remembered
+// consent, revocation, client ID metadata documents served, moved, too large and misnamed), the
+// settings' actions (an API token made and revoked, an app disconnected, Delete my data) and
+// sign-out, each followed by the stored state (OUT_DIR/after/NNN-step/), and then what the run
+// stored: every SQLite table of the Durable Objects and every KV value under wrangler's local
+// state.
 //
 //   node tests/bench/compare-builds.mjs BUILD_DIR OUT_DIR
 //   diff -r OLD_OUT NEW_OUT
@@ -24,8 +29,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
+import { createServer } from 'node:http';
 import { root, standinControl, startStack } from '../e2e/harness.mjs';
-import { OAUTH_VARS, signIn, webSignIn } from '../e2e/oauth-flow.mjs';
+import { OAUTH_VARS, authorizeUrl, cookieFrom, hidden, pkce, signIn, webSignIn } from '../e2e/oauth-flow.mjs';
 import { fiftySections } from './cpu.mjs';
 
 const [buildArg, outArg] = process.argv.slice(2);
@@ -47,9 +53,13 @@ const vars = { ...OAUTH_VARS, RATE_LIMIT_PER_MINUTE: '100000000', ADDRESS_RATE_L
 const stack = await startStack({ config: join(dir, 'wrangler.toml'), devtools: false, persistDir, vars });
 await standinControl(stack, 'POST', 'config', { unlimitedRate: true });
 
+/** The origin of the metadata documents' server (its port differs between runs). */
+let docOrigin = 'http://docs.invalid';
 /** Replaces what differs between two runs of the same build. */
 function normal(text) {
   return text
+    .replaceAll(docOrigin, 'DOCS')
+    .replaceAll(encodeURIComponent(docOrigin), 'DOCS_ENC')
     .replaceAll(stack.baseUrl, 'BASE')
     .replaceAll(stack.baseUrl.replace('http://', ''), 'BASEHOST')
     .replaceAll(encodeURIComponent(stack.baseUrl), 'BASE_ENC')
@@ -68,7 +78,61 @@ function normal(text) {
     .replace(/\b(lkf_[a-z_]+)=[^;\s,"]+/g, '$1=COOKIE')
     .replace(/__Host-(lf_[a-z]+)_[0-9a-f]+=[^;\s,"]*/g, '__Host-$1_ID=COOKIE')
     .replace(/\b(lfa|lfr|lfk|lfc|gho|ghu|ghr)_[A-Za-z0-9_-]{8,}/g, '$1_TOKEN')
-    .replace(/([?&](?:code|state|code_challenge)=)[^&"\s]+/g, '$1X');
+    .replace(/([?&](?:code|state|code_challenge)=)[^&"\s]+/g, '$1X')
+    .replace(/"client_id_issued_at":\d+/g, '"client_id_issued_at":EPOCH');
+}
+
+// ---- What was stored: every SQLite database and KV value under the state folder -------------
+// `dumpState` writes it into a folder: after each OAuth step (OUT_DIR/after/NNN-label/) and at the end
+// (OUT_DIR/state, OUT_DIR/kv).
+const walk = (folder) => readdirSync(folder).flatMap((name) => {
+  const path = join(folder, name);
+  return statSync(path).isDirectory() ? walk(path) : [path];
+});
+/** What differs between two runs in stored rows too: sealed secrets, ids, hashes, epoch times. */
+const stored = (text) => normal(text)
+  .replace(/v1\.[A-Za-z0-9_-]{20,}/g, 'SEALED')
+  .replace(/"(code_challenge|state|github_verifier)":"[^"]*"/g, '"$1":"X"')
+  .replace(/\b[0-9a-f]{64}\b/g, 'HASH')
+  .replace(/'[A-Za-z0-9_-]{22}'/g, "'ID'")
+  .replace(/"[A-Za-z0-9_-]{22}"/g, '"ID"')
+  .replace(/\b1[78]\d{11}\b/g, 'EPOCHMS')
+  .replace(/\b1[78]\d{8}\b/g, 'EPOCH');
+const sql = (path, query) => execFileSync('sqlite3', ['-json', path, query], { encoding: 'utf8', maxBuffer: 1 << 30 });
+function dumpState(into) {
+  mkdirSync(join(into, 'state'), { recursive: true });
+  for (const path of walk(persistDir)) {
+    if (!/\.sqlite$/.test(path) || /metadata\.sqlite$|observability|miniflare-(Cache|D1|R2|flagship)/.test(path)) continue;
+    if (/KVNamespaceObject/.test(path)) {
+      // A namespace's entries: each key's value from its blob (the blobs' names are random).
+      // Keys that differ only by a hash (`flow:`, `cimd:`) share one file: their values sorted, so
+      // the file does not depend on the hashes' order.
+      const entries = JSON.parse(sql(path, 'SELECT key, blob_id, expiration, metadata FROM _mf_entries ORDER BY key') || '[]');
+      const files = new Map();
+      for (const { key, blob_id: blob, expiration, metadata } of entries) {
+        const [file] = walk(join(persistDir, 'v3/kv')).filter((f) => f.endsWith(`/blobs/${blob}`));
+        const ns = file ? relative(join(persistDir, 'v3/kv'), file).split('/')[0] : 'unknown';
+        const value = file ? readFileSync(file).toString('latin1') : '(no blob)';
+        const name = join(into, 'kv', ns, stored(key).replace(/[^A-Za-z0-9:._-]+/g, '_'));
+        files.set(name, [...(files.get(name) ?? []), stored(`expiration: ${expiration ?? 'none'}\nmetadata: ${metadata ?? 'none'}\n\n${value}\n`)]);
+      }
+      for (const [name, values] of files) {
+        mkdirSync(join(name, '..'), { recursive: true });
+        writeFileSync(name, values.sort().join('---\n'));
+      }
+      continue;
+    }
+    const name = JSON.parse(sql(path, 'SELECT name FROM __miniflare_do_name') || '[]')[0]?.name ?? 'unnamed';
+    const kind = /PersonStore/.test(path) ? 'person' : 'pull';
+    const dump = execFileSync('sqlite3', [path, '.dump'], { encoding: 'utf8', maxBuffer: 1 << 30 });
+    writeFileSync(join(into, 'state', `${kind}-${stored(name).replace(/[^A-Za-z0-9:#._-]+/g, '_')}.sql`), stored(dump));
+  }
+}
+let steps = 0;
+/** The stored state after an OAuth step, in OUT_DIR/after/. */
+function snapshot(label) {
+  steps += 1;
+  dumpState(join(out, 'after', `${String(steps).padStart(3, '0')}-${label.replace(/[^A-Za-z0-9#._-]+/g, '_').slice(0, 60)}`));
 }
 
 let n = 0;
@@ -359,6 +423,119 @@ try {
     }
     await web(`${login} signout page`, '/signout', { headers: { cookie } });
   }
+
+  // ---- OAuth, sign-in and settings step by step, with what is stored after each ----------
+  // (issue #45: the Worker's endpoints moved to `app::oauth`; every answer and row must stay.)
+  const redirectUri = 'http://127.0.0.1:33418/callback';
+  const post = (path, headers, body) => fetch(`${stack.baseUrl}${path}`, { method: 'POST', redirect: 'manual', headers, body });
+  const formHeaders = { 'content-type': 'application/x-www-form-urlencoded' };
+  const jsonHeaders = { 'content-type': 'application/json' };
+  const step = async (label, response) => { const text = await record(`oauth ${label}`, response); snapshot(label); return text; };
+  const registration = { client_name: 'Compare <App>', redirect_uris: [redirectUri], token_endpoint_auth_method: 'none' };
+  const registered = JSON.parse(await step('register', await post('/oauth/register', jsonHeaders, JSON.stringify(registration))));
+  const clientId = registered.client_id;
+  await step('register, no redirect_uris', await post('/oauth/register', jsonHeaders, JSON.stringify({ client_name: 'X' })));
+  await step('register, not JSON', await post('/oauth/register', jsonHeaders, 'nope'));
+  const { verifier, challenge } = pkce();
+  const authorize = (extra) => fetch(authorizeUrl(stack, { clientId, redirectUri, challenge, state: 'cmp', ...extra }), { redirect: 'manual' });
+  await step('authorize, unknown client', await authorize({ clientId: 'lfd_nobody' }));
+  await step('authorize, unregistered redirect', await authorize({ redirectUri: 'http://127.0.0.1:1/elsewhere' }));
+  await step('authorize, plain PKCE', await authorize({ extra: { code_challenge_method: 'plain' } }));
+  await step('authorize, bad resource', await authorize({ extra: { resource: 'https://elsewhere.example/mcp' } }));
+  const started = await authorize({});
+  const flowCookie = cookieFrom(started.clone(), '__Host-lf_flow');
+  await step('authorize', started);
+  const github = new URL(started.headers.get('location'));
+  github.searchParams.set('login', 'octo');
+  const callbackUrl = new URL((await fetch(github, { redirect: 'manual' })).headers.get('location'));
+  await step('callback, another browser', await fetch(callbackUrl, { redirect: 'manual' }));
+  const consentReply = await fetch(callbackUrl, { redirect: 'manual', headers: { cookie: flowCookie } });
+  const csrfCookie = cookieFrom(consentReply.clone(), '__Host-lf_csrf');
+  const consentHtml = await step('callback: the consent page', consentReply);
+  await step('callback, replayed', await fetch(callbackUrl, { redirect: 'manual', headers: { cookie: flowCookie } }));
+  const consentForm = (fields) => new URLSearchParams({ consent: hidden(consentHtml, 'consent'), csrf: hidden(consentHtml, 'csrf'), ...fields }).toString();
+  await step('consent, no origin', await post('/authorize/consent', { ...formHeaders, cookie: csrfCookie }, consentForm({ action: 'approve' })));
+  await step('consent, no csrf cookie', await post('/authorize/consent', { ...formHeaders, origin: stack.baseUrl }, consentForm({ action: 'approve' })));
+  await step('consent, a text body', await post('/authorize/consent', { 'content-type': 'text/plain', origin: stack.baseUrl, cookie: csrfCookie }, consentForm({ action: 'approve' })));
+  const approved = await post('/authorize/consent', { ...formHeaders, origin: stack.baseUrl, cookie: csrfCookie }, consentForm({ action: 'approve', write: 'on' }));
+  const code = new URL(approved.headers.get('location')).searchParams.get('code');
+  await step('consent, approved', approved);
+  await step('consent, again', await post('/authorize/consent', { ...formHeaders, origin: stack.baseUrl, cookie: csrfCookie }, consentForm({ action: 'approve' })));
+  const tokenForm = (fields) => new URLSearchParams({ client_id: clientId, redirect_uri: redirectUri, resource: stack.mcpUrl, ...fields }).toString();
+  await step('token, JSON body', await post('/oauth/token', jsonHeaders, JSON.stringify({ grant_type: 'authorization_code', code })));
+  await step('token, wrong verifier of another code', await post('/oauth/token', formHeaders, tokenForm({ grant_type: 'authorization_code', code: 'lfc_1_nothing', code_verifier: verifier })));
+  const issued = JSON.parse(await step('token', await post('/oauth/token', formHeaders, tokenForm({ grant_type: 'authorization_code', code, code_verifier: verifier }))));
+  const bearer = (token) => ({ authorization: `Bearer ${token}` });
+  await rpc('tools/list after the code', 'tools/list', {}, { headers: bearer(issued.access_token) });
+  const refreshed = JSON.parse(await step('refresh', await post('/oauth/token', formHeaders, tokenForm({ grant_type: 'refresh_token', refresh_token: issued.refresh_token }))));
+  await rpc('tools/list after the refresh', 'tools/list', {}, { headers: bearer(refreshed.access_token) });
+  await step('refresh, replayed', await post('/oauth/token', formHeaders, tokenForm({ grant_type: 'refresh_token', refresh_token: issued.refresh_token })));
+  await rpc('tools/list after the replay', 'tools/list', {}, { headers: bearer(refreshed.access_token) });
+  // A second use of the code ends its grant (OAuth 2.1 §4.1.2), the rotated tokens with it.
+  await step('token, the code again', await post('/oauth/token', formHeaders, tokenForm({ grant_type: 'authorization_code', code, code_verifier: verifier })));
+  await rpc('tools/list after the code again', 'tools/list', {}, { headers: bearer(refreshed.access_token) });
+  // Consent remembered: a second sign-in of the same client goes straight back with a code.
+  const again = await signIn(stack, authorizeUrl(stack, { clientId, redirectUri, challenge, state: 'cmp2' }), { login: 'octo' });
+  await step('authorize again: remembered consent', again.response ?? new Response(again.consent?.html ?? '', { status: 599 }));
+  const second = again.redirect?.searchParams.get('code');
+  const secondTokens = JSON.parse(await step('token, the remembered consent', await post('/oauth/token', formHeaders, tokenForm({ grant_type: 'authorization_code', code: second ?? 'x', code_verifier: verifier }))));
+  await step('revoke, no token', await post('/oauth/revoke', formHeaders, 'client_id=x'));
+  await step('revoke, a made-up token', await post('/oauth/revoke', formHeaders, 'token=lfa_1001_madeup'));
+  await step('revoke', await post('/oauth/revoke', formHeaders, new URLSearchParams({ token: secondTokens.refresh_token ?? 'x' }).toString()));
+  await rpc('tools/list after the revocation', 'tools/list', {}, { headers: bearer(secondTokens.access_token ?? 'x') });
+  // A client ID metadata document: served, moved, over the size limit, not naming itself.
+  const docs = createServer((request, response) => {
+    const url = `${docOrigin}${request.url}`;
+    if (request.url === '/moved.json') { response.writeHead(302, { location: `${docOrigin}/client.json` }); return response.end(); }
+    if (request.url === '/huge.json') {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      return response.end(`{"client_id":"${url}","client_name":"${'x'.repeat(6000)}"}`);
+    }
+    const named = request.url === '/client.json' ? url : `${url}x`;
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(JSON.stringify({ client_id: named, client_name: 'Document App', redirect_uris: [redirectUri] }));
+  });
+  await new Promise((done) => docs.listen(0, '127.0.0.1', done));
+  docOrigin = `http://127.0.0.1:${docs.address().port}`;
+  try {
+    for (const name of ['client.json', 'moved.json', 'huge.json', 'other.json', 'client.json']) {
+      await step(`authorize, metadata document ${name}`, await authorize({ clientId: `${docOrigin}/${name}` }));
+    }
+  } finally {
+    docs.close();
+  }
+  // Settings' actions as a signed-in person: an API token made and revoked, an app
+  // disconnected, then Delete my data; and sign-out.
+  {
+    const session = await webSignIn(stack, 'reader', '/settings', { write: true });
+    const page = await web('reader settings', '/settings', { headers: { cookie: session } });
+    const cookie = [session, cookieOf(page.reply)].filter(Boolean).join('; ');
+    const csrf = csrfOf(page.text);
+    const made = await web('reader create API token', '/settings/tokens', { method: 'POST', headers: postHeaders(cookie, 'text/html'), body: form({ csrf, name: 'compare', access: 'write' }) });
+    snapshot('settings create API token');
+    const shown = await web('reader settings with a token', '/settings', { headers: { cookie } });
+    const tokenId = shown.text.match(/name="token" value="([^"]*)"/)?.[1] ?? made.text.match(/name="token" value="([^"]*)"/)?.[1] ?? 'x';
+    await web('reader revoke API token', '/settings/tokens/revoke', { method: 'POST', headers: postHeaders(cookie, 'text/html'), body: form({ csrf, token: tokenId }) });
+    snapshot('settings revoke API token');
+    await web('reader revoke, bad csrf', '/settings/tokens/revoke', { method: 'POST', headers: postHeaders(cookie, 'text/html'), body: form({ csrf: 'x', token: tokenId }) });
+    await web('reader delete, unconfirmed', '/settings/delete', { method: 'POST', headers: postHeaders(cookie, 'text/html'), body: form({ csrf }) });
+    const other = await webSignIn(stack, 'reader', '/settings', { write: false });
+    const otherPage = await web('reader second session settings', '/settings', { headers: { cookie: other } });
+    const grants = [...otherPage.text.matchAll(/name="grant" value="([^"]*)"/g)].map((m) => m[1]);
+    const otherCookie = [other, cookieOf(otherPage.reply)].filter(Boolean).join('; ');
+    const otherCsrf = csrfOf(otherPage.text);
+    await web('reader disconnect another app', '/settings/apps/disconnect', { method: 'POST', headers: postHeaders(otherCookie, 'text/html'), body: form({ csrf: otherCsrf, grant: grants.at(-1) ?? 'x' }) });
+    snapshot('settings disconnect');
+    await web('reader settings after the disconnect', '/settings', { headers: { cookie: otherCookie } });
+    await web('reader delete my data', '/settings/delete', { method: 'POST', headers: postHeaders(otherCookie, 'text/html'), body: form({ csrf: otherCsrf, confirm: 'delete' }) });
+    snapshot('settings delete my data');
+    const last = await webSignIn(stack, 'reader', '/settings', { write: false });
+    const signout = await web('reader signout page, again', '/signout', { headers: { cookie: last } });
+    const outCookie = [last, cookieOf(signout.reply)].filter(Boolean).join('; ');
+    await web('reader sign out', '/signout', { method: 'POST', headers: postHeaders(outCookie, 'text/html'), body: form({ csrf: csrfOf(signout.text) ?? '' }) });
+    snapshot('web sign out');
+    await web('reader settings after sign-out', '/settings', { headers: { cookie: last } });
+  }
   await web('settings, signed out', '/settings');
   await web('review page, signed out', '/r/logikflow/demo/pull/3');
 } catch (error) {
@@ -368,41 +545,6 @@ try {
   await stack.stop();
 }
 
-// ---- What was stored: every SQLite database and KV value under the state folder -------------
-mkdirSync(join(out, 'state'), { recursive: true });
-const walk = (folder) => readdirSync(folder).flatMap((name) => {
-  const path = join(folder, name);
-  return statSync(path).isDirectory() ? walk(path) : [path];
-});
-/** What differs between two runs in stored rows too: sealed secrets, ids, hashes, epoch times. */
-const stored = (text) => normal(text)
-  .replace(/v1\.[A-Za-z0-9_-]{20,}/g, 'SEALED')
-  .replace(/"(code_challenge|state)":"[^"]*"/g, '"$1":"X"')
-  .replace(/\b[0-9a-f]{64}\b/g, 'HASH')
-  .replace(/'[A-Za-z0-9_-]{22}'/g, "'ID'")
-  .replace(/"[A-Za-z0-9_-]{22}"/g, '"ID"')
-  .replace(/\b1[78]\d{11}\b/g, 'EPOCHMS')
-  .replace(/\b1[78]\d{8}\b/g, 'EPOCH');
-const sql = (path, query) => execFileSync('sqlite3', ['-json', path, query], { encoding: 'utf8', maxBuffer: 1 << 30 });
-for (const path of walk(persistDir)) {
-  if (!/\.sqlite$/.test(path) || /metadata\.sqlite$|observability|miniflare-(Cache|D1|R2|flagship)/.test(path)) continue;
-  if (/KVNamespaceObject/.test(path)) {
-    // A namespace's entries: each key's value from its blob (the blobs' names are random).
-    const entries = JSON.parse(sql(path, 'SELECT key, blob_id, expiration, metadata FROM _mf_entries ORDER BY key') || '[]');
-    for (const { key, blob_id: blob, expiration, metadata } of entries) {
-      const [file] = walk(join(persistDir, 'v3/kv')).filter((f) => f.endsWith(`/blobs/${blob}`));
-      const ns = file ? relative(join(persistDir, 'v3/kv'), file).split('/')[0] : 'unknown';
-      mkdirSync(join(out, 'kv', ns), { recursive: true });
-      const value = file ? readFileSync(file).toString('latin1') : '(no blob)';
-      writeFileSync(join(out, 'kv', ns, stored(key).replace(/[^A-Za-z0-9:._-]+/g, '_')),
-        stored(`expiration: ${expiration ?? 'none'}\nmetadata: ${metadata ?? 'none'}\n\n${value}\n`));
-    }
-    continue;
-  }
-  const name = JSON.parse(sql(path, 'SELECT name FROM __miniflare_do_name') || '[]')[0]?.name ?? 'unnamed';
-  const kind = /PersonStore/.test(path) ? 'person' : 'pull';
-  const dump = execFileSync('sqlite3', [path, '.dump'], { encoding: 'utf8', maxBuffer: 1 << 30 });
-  writeFileSync(join(out, 'state', `${kind}-${stored(name).replace(/[^A-Za-z0-9:#._-]+/g, '_')}.sql`), stored(dump));
-}
+dumpState(out);
 rmSync(dir, { recursive: true, force: true });
 console.log(`${n} answers and the stored state written to ${out}`);

@@ -9,6 +9,7 @@
 //! What not: the GitHub OAuth messages are `oauth::github_flow`'s; the cipher is the adapter's.
 
 use super::{Person, PersonError, Result};
+use crate::config::Config;
 use crate::oauth::github_flow::{self, GitHubTokens};
 use crate::oauth::tokens::PersonId;
 use crate::ports::clock::Clock;
@@ -147,19 +148,10 @@ impl<S: Sql, C: Clock, K: Sealer, G: GitHubTransport> Person<'_, S, C, K, G> {
         ) else {
             return Err(RefreshFailure::Unconfigured);
         };
-        let exchange = Exchange {
-            method: Method::Post,
-            url: format!("{}/login/oauth/access_token", config.github_oauth_url),
-            headers: vec![
-                ("accept", "application/json".to_string()),
-                (
-                    "content-type",
-                    "application/x-www-form-urlencoded".to_string(),
-                ),
-                ("user-agent", "logikflow".to_string()),
-            ],
-            body: Some(github_flow::refresh_body(client_id, secret, refresh_token)),
-        };
+        let exchange = token_endpoint_exchange(
+            config,
+            github_flow::refresh_body(client_id, secret, refresh_token),
+        );
         let answer = self
             .github
             .exchange(exchange, config.github_timeout_ms)
@@ -167,5 +159,23 @@ impl<S: Sql, C: Clock, K: Sealer, G: GitHubTransport> Person<'_, S, C, K, G> {
             .map_err(|e| RefreshFailure::NoAnswer(format!("{e:?}")))?;
         github_flow::parse_token_response(&answer.body, now)
             .map_err(|e| RefreshFailure::Refused(e.to_string()))
+    }
+}
+
+/// One form posted to GitHub's OAuth token endpoint (a code exchange or a refresh), as GitHub
+/// documents it: JSON asked for, our user agent. Shared by the Worker's sign-in (`app::oauth`).
+pub fn token_endpoint_exchange(config: &Config, form: String) -> Exchange {
+    Exchange {
+        method: Method::Post,
+        url: format!("{}/login/oauth/access_token", config.github_oauth_url),
+        headers: vec![
+            ("accept", "application/json".to_string()),
+            (
+                "content-type",
+                "application/x-www-form-urlencoded".to_string(),
+            ),
+            ("user-agent", "logikflow".to_string()),
+        ],
+        body: Some(form),
     }
 }

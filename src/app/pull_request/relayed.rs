@@ -39,6 +39,10 @@ impl<St: Storage, P: Surroundings, T: GitHubTransport> Run<'_, St, P, T> {
 pub trait RelayedTool {
     type Args;
 
+    /// Whether the Worker answers the tool itself (`InWorker`): what the catalog's `runs` says
+    /// too, held to it by `tools::tests::the_table_and_the_catalog_agree_on_where_each_tool_runs`.
+    const IN_WORKER: bool = false;
+
     /// The typed arguments of `tool`'s call, or the message about them (every problem at once).
     fn parse(tool: ToolName, args: &Map<String, Value>) -> Result<Self::Args, String>;
 

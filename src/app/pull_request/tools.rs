@@ -54,6 +54,7 @@ pub struct InWorker;
 
 impl RelayedTool for InWorker {
     type Args = ();
+    const IN_WORKER: bool = true;
 
     fn parse(tool: ToolName, _: &Map<String, Value>) -> Result<(), String> {
         Err(format!(
@@ -209,6 +210,13 @@ async fn show<St: Storage, P: Surroundings, T: GitHubTransport>(
 /// call's arguments with the same reader.
 macro_rules! relayed {
     ($($tool:ident => $runs:ty,)*) => {
+        /// Whether the table says the Worker answers `tool` (its line is `InWorker`).
+        pub fn runs_in_worker(tool: ToolName) -> bool {
+            match tool {
+                $(ToolName::$tool => <$runs>::IN_WORKER,)*
+            }
+        }
+
         /// The message about the arguments of a call of `tool`, when its reader refuses them:
         /// what the Worker answers, without an object request, for a call whose target is wrong.
         pub fn refusal(tool: ToolName, args: &Map<String, Value>) -> Option<String> {

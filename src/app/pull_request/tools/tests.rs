@@ -460,6 +460,18 @@ mod get_pull_request;
 mod saves;
 mod views;
 
+/// The catalog row is the one word on where a tool runs: the Worker's dispatch by name
+/// (`tools::worker_side`) and this table both follow it, for every tool (issue #45).
+#[test]
+fn the_table_and_the_catalog_agree_on_where_each_tool_runs() {
+    for tool in ToolName::ALL {
+        let in_worker = tool.runs() == Runs::Worker;
+        let answered = crate::tools::worker_side::run(tool, "https://h").is_some();
+        assert_eq!(answered, in_worker, "{}", tool.as_str());
+        assert_eq!(super::runs_in_worker(tool), in_worker, "{}", tool.as_str());
+    }
+}
+
 /// Issue #47: what reviewers read, as the agent sees it. Two reviewers tick different files;
 /// `coverage` names each on their section and lists what nobody read. A review sent from the page
 /// with the receipt carries it and the verdict reports what was read, from the object's record; a
