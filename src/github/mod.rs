@@ -4,7 +4,8 @@
 //! fetch with a timeout. `graphql` builds the GraphQL
 //! request that reads several small files of a commit at once; `reviews` the requests that write
 //! a review (comments, replies, the verdict, resolving threads) and reads GitHub's refusals;
-//! `review_threads` reads the review threads and reviews back (GraphQL) for the page and the tools.
+//! `review_threads` reads the review threads and reviews back (GraphQL) for the page and the tools;
+//! `statuses` the commit status that puts the reading order on the pull request.
 
 pub mod api;
 pub mod client;
@@ -13,3 +14,4 @@ pub mod fetch;
 pub mod graphql;
 pub mod review_threads;
 pub mod reviews;
+pub mod statuses;

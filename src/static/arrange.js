@@ -3,7 +3,9 @@
 // pull request's files as JSON (#arrange-data); this script builds the editor from it, and saving
 // posts {base_version, order} as JSON with the page's CSRF token in X-CSRF-Token. The server runs
 // the order through the same validation and save as the save_reading_order tool and answers with
-// JSON: {location} on success, {error} otherwise (400 validation, 403 expired form, 409 conflict).
+// JSON: {location, commitStatus} on success, {error} otherwise (400 validation, 403 expired form,
+// 409 conflict). commitStatus says whether the LogiKFlow status was set on the pull request's
+// head; when it wasn't, the editor says why and links to the review instead of going there.
 //
 // What it edits: the order of sections, the order of files and their section, the overview,
 // section titles and notes, file notes, and files the order doesn't list yet. Everything else of
@@ -321,6 +323,18 @@
     error.focus();
   }
 
+  // Saved, but no commit status: the reason, and the way on to the review.
+  function showSaved(location, reason) {
+    var saved = el("div", { "class": "notice", id: "arrange-saved", role: "status", tabindex: "-1" });
+    saved.appendChild(el("p", null, null)).appendChild(el("strong", null, "The order was saved."));
+    saved.appendChild(el("p", { "class": "message" }, "No LogiKFlow status was set on GitHub: " + (reason || "GitHub didn't say why.")));
+    var on = el("p");
+    on.appendChild(el("a", { href: location }, "Go to the review"));
+    saved.appendChild(on);
+    editor.parentNode.replaceChild(saved, editor);
+    saved.focus();
+  }
+
   editor.addEventListener("submit", function (event) {
     event.preventDefault();
     saveButton.disabled = true;
@@ -333,7 +347,12 @@
     }).then(function (response) {
       return response.json().catch(function () { return {}; }).then(function (body) {
         if (response.ok && body.location) {
-          status("Saved.");
+          var commit = body.commitStatus;
+          if (commit && commit.set === false) {
+            showSaved(body.location, commit.reason);
+            return;
+          }
+          status("Saved; the LogiKFlow status on GitHub links to the review.");
           window.location.assign(body.location);
           return;
         }

@@ -41,7 +41,7 @@
       // GitHub sends sign-ins here only; the review pages' own sign-in goes through it too.
       callback_urls: [callback],
       public: false,
-      default_permissions: { pull_requests: 'write', contents: 'read', metadata: 'read' },
+      default_permissions: { pull_requests: 'write', statuses: 'write', contents: 'read', metadata: 'read' },
       default_events: [],
       request_oauth_on_install: false,
       setup_on_update: false,

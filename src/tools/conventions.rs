@@ -1,8 +1,10 @@
 //! The repository's conventions file, `.github/logikflow.yml`, read at the pull request's base.
 //!
 //! Only the keys LogiKFlow uses are read, with a tiny line parser rather than a YAML crate:
-//! `diagrams: always | ask | never`. Anything we cannot read is reported back to the agent as a
-//! problem, never a failure, and the defaults apply.
+//! `diagrams: always | ask | never`, and `status: on | off` (whether a save sets the `LogiKFlow`
+//! commit status on the pull request's head, issue #47; on when the file doesn't say). Anything
+//! we cannot read is reported back to the agent as a problem, never a failure, and the defaults
+//! apply.
 
 /// Where the conventions file lives in a repository.
 pub const PATH: &str = ".github/logikflow.yml";
@@ -38,6 +40,8 @@ impl DiagramPreference {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Conventions {
     pub diagrams: DiagramPreference,
+    /// Whether saves and reviews sent from the page set the commit status (`status: on | off`).
+    pub commit_status: bool,
     /// A sentence for the agent when the file was present but (partly) unreadable.
     pub problem: Option<String>,
 }
@@ -46,6 +50,7 @@ impl Default for Conventions {
     fn default() -> Self {
         Conventions {
             diagrams: DiagramPreference::Ask,
+            commit_status: true,
             problem: None,
         }
     }
@@ -66,18 +71,28 @@ pub fn parse(text: &str) -> Conventions {
             ));
             continue;
         };
-        if key.trim() != "diagrams" {
-            continue;
-        }
         let value = value.trim().trim_matches(|c| c == '"' || c == '\'');
-        match DiagramPreference::parse(&value.to_ascii_lowercase()) {
-            Some(preference) => conventions.diagrams = preference,
-            None => {
-                conventions.problem = Some(format!(
-                "{PATH} line {}: `diagrams` must be always, ask or never, not {value:?}; using ask",
-                index + 1
-            ))
-            }
+        match key.trim() {
+            "diagrams" => match DiagramPreference::parse(&value.to_ascii_lowercase()) {
+                Some(preference) => conventions.diagrams = preference,
+                None => {
+                    conventions.problem = Some(format!(
+                        "{PATH} line {}: `diagrams` must be always, ask or never, not {value:?}; using ask",
+                        index + 1
+                    ))
+                }
+            },
+            "status" => match value.to_ascii_lowercase().as_str() {
+                "on" => conventions.commit_status = true,
+                "off" => conventions.commit_status = false,
+                _ => {
+                    conventions.problem = Some(format!(
+                        "{PATH} line {}: `status` must be on or off, not {value:?}; using on",
+                        index + 1
+                    ))
+                }
+            },
+            _ => {}
         }
     }
     conventions
@@ -132,5 +147,28 @@ mod tests {
         check("diagrams: sometimes", DiagramPreference::Ask, true);
         check("just text", DiagramPreference::Ask, true);
         check("diagrams: always\r\n", DiagramPreference::Always, false);
+    }
+
+    /// `status: on | off` (issue #47): on unless the file says off; anything else is a problem
+    /// and on applies.
+    #[test]
+    fn the_status_switch() {
+        let status = |text: &str| {
+            let got = parse(text);
+            (got.commit_status, got.problem)
+        };
+        assert_eq!(status(""), (true, None));
+        assert_eq!(status("status: off\n"), (false, None));
+        assert_eq!(status("status: 'OFF' # quiet\n"), (false, None));
+        assert_eq!(status("status: on\ndiagrams: never\n"), (true, None));
+        let (on, problem) = status("status: false");
+        assert!(on);
+        let problem = problem.unwrap_or_default();
+        assert!(problem.contains("`status` must be on or off"), "{problem}");
+        assert!(problem.contains("line 1"), "{problem}");
+        assert_eq!(
+            parse("status: off\ndiagrams: never").diagrams,
+            DiagramPreference::Never
+        );
     }
 }

@@ -140,6 +140,7 @@ pub fn build_snapshot_in(
         changed_files: changed_files.max(listed),
         diagram_preference: conventions.diagrams.as_str().to_string(),
         conventions_problem: conventions.problem,
+        commit_status_off: !conventions.commit_status,
     }
 }
 
@@ -213,8 +214,15 @@ fn result_head(inputs: &ResultInputs<'_>) -> Value {
     if let Some(problem) = &snapshot.conventions_problem {
         head["conventionsProblem"] = json!(problem);
     }
-    if let Some(next) = crate::review::feedback::next_step::for_pull_request(pull.review_comments) {
-        head["nextStep"] = json!(next);
+    let feedback = crate::review::feedback::next_step::for_pull_request(pull.review_comments);
+    let pushed = saved
+        .current_order
+        .as_ref()
+        .is_some_and(|order| order["savedBeforeLatestCommits"] == true)
+        .then_some(crate::github::statuses::AFTER_PUSH);
+    let next: Vec<&str> = feedback.as_deref().into_iter().chain(pushed).collect();
+    if !next.is_empty() {
+        head["nextStep"] = json!(next.join(" "));
     }
     head
 }

@@ -178,6 +178,7 @@ pub fn order_result(
     counts: OrderCounts,
     suggestions: Vec<String>,
     next_step: String,
+    commit_status: Value,
 ) -> Value {
     json!({
         "saved": true,
@@ -189,6 +190,7 @@ pub fn order_result(
         "checklistItems": counts.checklist_items,
         "suggestions": suggestions,
         "nextStep": next_step,
+        "commitStatus": commit_status,
     })
 }
 

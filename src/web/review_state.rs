@@ -227,40 +227,13 @@ pub fn review_state_over(
             HashMap::new()
         };
 
-    // Per path, the earlier head of the latest tick on it.
-    let mut last_head: HashMap<&str, (&str, &str)> = HashMap::new();
-    for tick in stored.ticks.iter().filter(earlier) {
-        let (Some(path), Some(sha)) = (item_path(&tick.item), tick.head_sha.as_deref()) else {
-            continue;
-        };
-        let entry = last_head.entry(path).or_insert((sha, tick.at.as_str()));
-        if tick.at.as_str() > entry.1 {
-            *entry = (sha, tick.at.as_str());
-        }
-    }
-    // Per path of those, the keys ticked.
-    let mut done: HashMap<&str, HashSet<String>> = HashMap::new();
-    for item in &ticked {
-        if let (Some(path), Some(key)) = (item_path(item), item_key(item)) {
-            if last_head.contains_key(path) {
-                done.entry(path).or_default().insert(key);
-            }
-        }
-    }
     let recorded = |sha: &str| match stored.heads.get(sha) {
         Some(Value::Object(files)) => Some(files),
         _ => None,
     };
-    let mut changed = HashMap::new();
-    for (path, (sha, _)) in &last_head {
-        let Some(now) = current.get(path) else {
-            continue;
-        };
-        let new = new_keys(now, recorded(sha), path, done.get(path));
-        if !new.is_empty() {
-            changed.insert((*path).to_string(), new);
-        }
-    }
+    let changed = changed_over(stored.ticks, stored.heads, head_sha, &|path| {
+        current.get(path).cloned()
+    });
 
     let since = stored
         .ticks
@@ -301,6 +274,71 @@ pub fn review_state_over(
         changed,
         since,
     }
+}
+
+/// The files a reviewer reviewed at an earlier head that now have changes they haven't reviewed
+/// and that weren't there then: path → those content keys ([`ReviewState::changed`]).
+/// `keys_now(path)` gives a file's keys at the head (`None` when it left the pull request); it
+/// is asked only for paths ticked at an earlier head, so coverage across reviewers
+/// ([`changed_since_reviewed`]) asks only what each reviewer touched.
+fn changed_over<'k>(
+    ticks: &[TickRow],
+    heads: &BTreeMap<String, Value>,
+    head_sha: &str,
+    keys_now: &dyn Fn(&str) -> Option<Vec<Cow<'k, str>>>,
+) -> HashMap<String, HashSet<String>> {
+    let earlier = |tick: &&TickRow| tick.head_sha.as_deref().is_some_and(|sha| sha != head_sha);
+    // Per path, the earlier head of the latest tick on it.
+    let mut last_head: HashMap<&str, (&str, &str)> = HashMap::new();
+    for tick in ticks.iter().filter(earlier) {
+        let (Some(path), Some(sha)) = (item_path(&tick.item), tick.head_sha.as_deref()) else {
+            continue;
+        };
+        let entry = last_head.entry(path).or_insert((sha, tick.at.as_str()));
+        if tick.at.as_str() > entry.1 {
+            *entry = (sha, tick.at.as_str());
+        }
+    }
+    let mut changed = HashMap::new();
+    if last_head.is_empty() {
+        return changed;
+    }
+    // Per path of those, the keys ticked (at any head).
+    let mut done: HashMap<&str, HashSet<String>> = HashMap::new();
+    for tick in ticks {
+        if let (Some(path), Some(key)) = (item_path(&tick.item), item_key(&tick.item)) {
+            if last_head.contains_key(path) {
+                done.entry(path).or_default().insert(key);
+            }
+        }
+    }
+    let recorded = |sha: &str| match heads.get(sha) {
+        Some(Value::Object(files)) => Some(files),
+        _ => None,
+    };
+    for (path, (sha, _)) in &last_head {
+        let Some(now) = keys_now(path) else {
+            continue;
+        };
+        let new = new_keys(&now, recorded(sha), path, done.get(path));
+        if !new.is_empty() {
+            changed.insert((*path).to_string(), new);
+        }
+    }
+    changed
+}
+
+/// [`ReviewState::changed`] of one reviewer for coverage across reviewers (issue #47), without
+/// the rest of their state: `files` indexed by path once for every reviewer of a view.
+pub fn changed_since_reviewed(
+    ticks: &[TickRow],
+    heads: &BTreeMap<String, Value>,
+    files: &HashMap<&str, &SnapshotFile>,
+    head_sha: &str,
+) -> HashMap<String, HashSet<String>> {
+    changed_over(ticks, heads, head_sha, &|path| {
+        files.get(path).map(|file| file_keys(file))
+    })
 }
 
 /// How path-keyed ticks (`file:<path>[#ids]`, from before content keys) become content items.

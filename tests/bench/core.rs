@@ -479,22 +479,28 @@ fn coverage_rows(
 ) {
     for reviewers in [1, 5, 20] {
         let mut computed = None;
+        let by_path: std::collections::HashMap<&str, &SnapshotFile> = files
+            .iter()
+            .map(|file| (file.path.as_str(), file))
+            .collect();
         let timing = median_micros(runs, || {
             let team: Vec<ReviewerTicks> = (0..reviewers)
                 .map(|n| {
-                    let state =
-                        review_state::review_state_over(&stored.ticks, &stored.heads, files, head);
-                    let changed = state
-                        .changed
-                        .iter()
-                        .flat_map(|(path, keys)| {
-                            keys.iter()
-                                .map(move |key| review_state::change_item(path, key))
-                        })
-                        .collect();
+                    let changed = review_state::changed_since_reviewed(
+                        &stored.ticks,
+                        &stored.heads,
+                        &by_path,
+                        head,
+                    )
+                    .iter()
+                    .flat_map(|(path, keys)| {
+                        keys.iter()
+                            .map(move |key| review_state::change_item(path, key))
+                    })
+                    .collect();
                     ReviewerTicks {
                         login: format!("reviewer{n}"),
-                        ticked: state.ticked,
+                        ticked: stored.ticks.iter().map(|tick| tick.item.clone()).collect(),
                         changed,
                         last_active: "2026-12-02T10:00:00Z".into(),
                     }

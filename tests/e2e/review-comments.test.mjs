@@ -174,7 +174,10 @@ test('comment on lines, reply, resolve, reload, then send the review with Reques
   book = await held('demo', 3);
   assert.equal(book.reviews.length, 1);
   const [review] = book.reviews;
-  assert.deepEqual([review.state, review.body, review.commit_id, review.user.login], ['CHANGES_REQUESTED', 'Two things to change.', head, 'octo']);
+  assert.deepEqual([review.state, review.commit_id, review.user.login], ['CHANGES_REQUESTED', head, 'octo']);
+  // "Add what I read to the summary" is on by default (issue #47): the summary, then the receipt.
+  assert.ok(review.body.startsWith('Two things to change.\n\n<!-- logikflow:read v1 -->\n**Read with LogiKFlow**: '), review.body);
+  assert.match(review.body, /\[The review in reading order\]\(http:\/\/127\.0\.0\.1:\d+\/r\/logikflow\/demo\/pull\/3\)/);
   const sent = book.comments.filter((c) => c.pull_request_review_id === review.id)
     .map((c) => [c.path, c.line, c.side, c.start_line, c.commit_id]);
   assert.deepEqual(sent, [
@@ -352,6 +355,8 @@ test('after a push, a draft whose line left the diff says so, keeps its text, an
   assert.match(await panel.locator('.gone-drafts').textContent(), /1 of your draft comments is on lines no longer in the diff/);
   assert.equal(await panel.locator('.gone-drafts textarea').inputValue(), 'Written before the push.');
   await panel.locator('#review-summary').fill('Summary.');
+  // Turned off, the summary is exactly what was typed.
+  await panel.getByRole('checkbox', { name: /Add what I read to the summary/ }).uncheck();
   await Promise.all([wrote(tab, '/review'), panel.getByRole('button', { name: 'Submit review' }).click()]);
   await panel.locator('.finish-form .cmt-status.is-error').waitFor();
   assert.match(await panel.locator('.finish-form .cmt-status').textContent(), /no longer in the diff \(tools\/hints\.py line \d+\)/);

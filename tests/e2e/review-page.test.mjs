@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { launchChromium, root, startStack } from './harness.mjs';
+import { launchChromium, root, standinControl, startStack } from './harness.mjs';
 
 const shots = join(root, 'tests/artifacts/screenshots');
 const axe = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -268,6 +268,30 @@ test('arrange on the web: a save that lost a race is refused with a way to reloa
   await Promise.all([page.waitForURL(/\/pull\/3$/), page.getByRole('button', { name: 'Save order' }).click()]);
   assert.equal((await call('get_pull_request', pr)).currentOrder.overview, 'Saved after a reload.');
   await context.close();
+});
+
+// Issue #47: a save GitHub refused the commit status for (an App without Commit statuses) is
+// still saved, and the editor says why no status was set instead of leaving at once.
+test('arrange on the web: a refused commit status is said, and the order is saved', async () => {
+  const before = await call('get_pull_request', pr);
+  await standinControl(stack, 'POST', 'config', { statusesReadOnly: true });
+  try {
+    const { context, page } = await openEditor();
+    await page.getByLabel('Overview').fill('Saved without a status.');
+    await page.getByRole('button', { name: 'Save order' }).click();
+    const saved = page.locator('#arrange-saved');
+    await saved.waitFor();
+    assert.match(await saved.textContent(), /^The order was saved\.No LogiKFlow status was set on GitHub: GitHub refused the commit status: the LogiKFlow GitHub App is installed without Commit statuses: Read and write/);
+    assert.equal(await saved.getByRole('link', { name: 'Go to the review' }).getAttribute('href'), '/r/logikflow/demo/pull/3');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'arrange-saved', 'focus moves to what was said');
+    await page.screenshot({ path: join(shots, 'arrange-no-status.png'), fullPage: true });
+    await context.close();
+  } finally {
+    await standinControl(stack, 'POST', 'config', { statusesReadOnly: false });
+  }
+  const after = await call('get_pull_request', pr);
+  assert.equal(after.baseVersion, before.baseVersion + 1);
+  assert.equal(after.currentOrder.overview, 'Saved without a status.');
 });
 
 test('arrange on the web: forged and invalid posts are refused and save nothing', async () => {

@@ -281,6 +281,6 @@ test('each review write and the arrange editor are one request to the pull reque
   assert.equal((await nextLine(before, 'arrange')).objects, 0, 'a body of another shape costs no object request');
   before = requestLines().length;
   const good = await save({ base_version: version, order });
-  assert.deepEqual([good.status, await good.json()], [200, { version: version + 1, location: pagePath }]);
+  assert.deepEqual([good.status, await good.json()], [200, { version: version + 1, location: pagePath, commitStatus: { set: true } }]);
   assert.equal((await nextLine(before, 'arrange')).objects, 1);
 });

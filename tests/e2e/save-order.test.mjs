@@ -1,13 +1,15 @@
 // save_reading_order through the real Worker and its Durable Object: one save read back (the
 // tool's smoke case), concurrent saves serialized by the real object, and persistence across a
-// restart. The save's rules (its answer, conflicts, every refusal leaving nothing, splits, write
-// access, the order saved before new commits) are tested in process, in
-// src/app/pull_request/tools/tests/saves.rs (issue #37).
+// restart, and the `LogiKFlow` commit status a save leaves on the head, read back where GitHub
+// shows it (the combined status). The save's rules (its answer, conflicts, every refusal leaving
+// nothing, splits, write access, the order saved before new commits) are tested in process, in
+// src/app/pull_request/tools/tests/saves.rs (issue #37); the status's (off, read-only, refused,
+// one write per save) in src/app/pull_request/commit_status/tests.rs (issue #47).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { startStack } from './harness.mjs';
+import { standinControl, startStack } from './harness.mjs';
 import { validateToolInput, validateToolOutput } from './schemas.mjs';
 
 let stack;
@@ -72,6 +74,20 @@ describe('saving', () => {
     assert.equal(saved.overview, true);
     assert.equal(typeof saved.nextStep, 'string');
     assert.ok(Array.isArray(saved.suggestions));
+    assert.deepEqual(saved.commitStatus, { set: true });
+
+    // The status is on the head, as GitHub's combined status of the commit shows it.
+    const head = before.pullRequest.headSha;
+    const combined = await fetch(`${stack.standinUrl}/repos/logikflow/demo/commits/${head}/status`, {
+      headers: { authorization: 'Bearer gho_standin_octo', 'user-agent': 'save-e2e', accept: 'application/vnd.github+json' },
+    });
+    assert.equal(combined.status, 200);
+    const status = (await combined.json()).statuses.find((s) => s.context === 'LogiKFlow');
+    assert.equal(status.state, 'success');
+    assert.equal(status.target_url, saved.reviewUrl);
+    assert.match(status.description, /^Reading order v1 · 2 sections · \d+ files? to read$/);
+    const writes = await standinControl(stack, 'GET', `requests?path=/statuses/${head}`);
+    assert.equal(writes.requests.filter((r) => r.method === 'POST').length, 1, 'one status write per save');
 
     const after = await read();
     assert.equal(after.baseVersion, 1);

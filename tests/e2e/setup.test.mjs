@@ -85,7 +85,7 @@ test('the page creates the GitHub App and shows its credentials and commands, on
     redirect_url: `${stack.baseUrl}/setup`,
     callback_urls: [`${stack.baseUrl}/oauth/callback`],
     public: false,
-    default_permissions: { pull_requests: 'write', contents: 'read', metadata: 'read' },
+    default_permissions: { pull_requests: 'write', statuses: 'write', contents: 'read', metadata: 'read' },
     default_events: [],
     request_oauth_on_install: false,
     setup_on_update: false,
@@ -119,7 +119,7 @@ test('the page creates the GitHub App and shows its credentials and commands, on
   // The stand-in made exactly the App docs/deploying.md describes.
   const info = await standinControl(stack, 'GET', 'info');
   const app = info.apps.find((a) => a.client_id === clientId);
-  assert.deepEqual(app.permissions, { pull_requests: 'write', contents: 'read', metadata: 'read' });
+  assert.deepEqual(app.permissions, { pull_requests: 'write', statuses: 'write', contents: 'read', metadata: 'read' });
   assert.deepEqual(app.callback_urls, [`${stack.baseUrl}/oauth/callback`]);
   assert.equal(app.public, false);
   assert.equal(app.hook_active, false);

@@ -49,6 +49,9 @@ test('the example order saves with the example result', async () => {
     saved: true, version: 1, reviewUrl: `${stack.baseUrl}/r/logikflow/invites/pull/123`,
     overview: true, sections: 2, files: 4, checklistItems: 1, suggestions: [],
     nextStep: 'Done. Share the review link with the user. The pull request is small, so skip the diagram unless the user asks for one.',
+    // Issue #47: the save sets the LogiKFlow commit status on the head (the reference's example
+    // predates it).
+    commitStatus: { set: true },
   });
 });
 

@@ -4,7 +4,8 @@
 // Why: github.com cannot be reached from the development machine, so the local `run` command and
 // the integration tests point LogiKFlow at this server instead. It speaks the REST endpoints the
 // server uses (/user, repos, pulls, pull files with GitHub's paging and 3,000-file cap, review
-// comments, contents, compare; writing reviews, comments, replies and resolving threads, reviews.mjs) and the OAuth web flow, with GitHub's response shapes and headers, demo data built from
+// comments, contents, compare; writing reviews, comments, replies and resolving threads, reviews.mjs; commit statuses,
+// statuses.mjs) and the OAuth web flow, with GitHub's response shapes and headers, demo data built from
 // this repository's real git history (data.mjs), fault injection (faults.mjs) and a control API
 // under /_standin/ for tests. No dependencies: Node built-ins only.
 //
@@ -22,6 +23,7 @@ import { Auth } from './oauth.mjs';
 import { Apps, readManifest } from './apps.mjs';
 import { reviewComments, patchLines } from './comments.mjs';
 import { ReviewBook, Refused } from './reviews.mjs';
+import { StatusBook, StatusRefused, STATUS_DOCS } from './statuses.mjs';
 import * as shapes from './shapes.mjs';
 
 const API_VERSION = '2022-11-28';
@@ -216,8 +218,11 @@ export async function startStandin(options = {}) {
   // unlimitedRate: benchmarks load the stand-in far past GitHub's 5,000 requests an hour.
   // pullRequestsReadOnly: the App was installed with read-only access to pull requests, so every
   // review write answers 403 "Resource not accessible by integration" (reviews.mjs).
-  const config = { expiringTokens: false, requireUserAgent: true, unlimitedRate: false, pullRequestsReadOnly: false };
+  // statusesReadOnly: the App was installed without "Commit statuses: Read and write", so
+  // creating a commit status answers that 403 too (statuses.mjs).
+  const config = { expiringTokens: false, requireUserAgent: true, unlimitedRate: false, pullRequestsReadOnly: false, statusesReadOnly: false };
   const reviews = new ReviewBook();
+  const statuses = new StatusBook();
   let log = [];
   let logTotal = 0;
   let pushCounter = 0;
@@ -235,7 +240,9 @@ export async function startStandin(options = {}) {
     config.requireUserAgent = true;
     config.unlimitedRate = false;
     config.pullRequestsReadOnly = false;
+    config.statusesReadOnly = false;
     reviews.reset();
+    statuses.reset();
     clockOffset = 0;
   }
 
@@ -428,6 +435,7 @@ export async function startStandin(options = {}) {
     }
     if (ctx.path === '/graphql' && req.method === 'POST') return graphql(ctx);
     if (conversion) return convertManifest(ctx, conversion[1]);
+    if (req.method === 'POST' && /^\/repos\/[^/]+\/[^/]+\/statuses\/[^/]+$/.test(ctx.path)) return statusWrite(ctx);
     if (req.method === 'POST') return reviewWrites(ctx);
     if (req.method !== 'GET' && req.method !== 'HEAD') throw notFound();
 
@@ -491,6 +499,20 @@ export async function startStandin(options = {}) {
       }
       throw notFound();
     }
+    // GET …/commits/{ref}/statuses, …/commits/{ref}/status and the legacy …/statuses/{ref}.
+    // A ref may hold slashes (a branch `feature/x`).
+    const last = tail[tail.length - 1];
+    if ((section === 'commits' && tail.length >= 2 && (last === 'statuses' || last === 'status'))
+      || (section === 'statuses' && tail.length >= 1)) {
+      const ref = section === 'commits' ? tail.slice(0, -1).join('/') : tail.join('/');
+      const sha = resolveRef(repo, ref);
+      if (section === 'commits' && last === 'status') {
+        if (!sha) throw new HttpError(422, `No commit found for SHA: ${ref}`, STATUS_DOCS.combined);
+        return send(ctx, 200, statuses.combined(ctx.origin, repo, sha, shapes.repository(ctx.origin, repo, level)));
+      }
+      const { pageItems, link } = paginate(statuses.list(repo, sha), ctx.query, `${ctx.origin}/repositories/${repo.id}/commits/${ref}/statuses`);
+      return send(ctx, 200, pageItems, link ? { link } : {});
+    }
     if (section === 'contents') return contents(ctx, repo, tail.join('/'));
     if (section === 'compare' && tail.length >= 1) return compare(ctx, repo, tail.join('/'));
     throw notFound();
@@ -526,6 +548,32 @@ export async function startStandin(options = {}) {
       return send(ctx, result.status, result.body);
     } catch (err) {
       if (err instanceof Refused) return send(ctx, err.status, err.body);
+      throw err;
+    }
+  }
+
+  /**
+   * POST /repos/{o}/{r}/statuses/{sha} (statuses.mjs): a repository the token can't see is 404,
+   * as a read; the rest of GitHub's rules are the book's.
+   */
+  async function statusWrite(ctx) {
+    let segments;
+    try {
+      segments = ctx.path.split('/').slice(1).map(decodeURIComponent);
+    } catch {
+      throw notFound();
+    }
+    const [, owner, name, , rawSha] = segments;
+    const repo = world.repos.get(`${owner}/${name}`.toLowerCase());
+    const level = repo ? accessLevel(repo, ctx.login) : null;
+    if (!repo || !level) throw notFound(STATUS_DOCS.create);
+    const body = await readJson(ctx.req);
+    const sha = /^[0-9a-f]{40}$/i.test(rawSha) ? resolveRef(repo, rawSha) : null;
+    try {
+      const result = statuses.create({ origin: ctx.origin, repo, login: ctx.login, level, config, now }, sha, rawSha, body);
+      return send(ctx, result.status, result.body);
+    } catch (err) {
+      if (err instanceof StatusRefused) return send(ctx, err.status, err.body);
       throw err;
     }
   }
@@ -914,6 +962,8 @@ export async function startStandin(options = {}) {
         Object.assign(config, body);
         auth.expiringTokens = config.expiringTokens;
         return ok({ ...config });
+      case 'GET statuses':
+        return ok(statuses.summary());
       case 'GET reviews': {
         const repo = world.repos.get(String(ctx.query.get('repo') ?? '').toLowerCase());
         const pr = repo?.pulls.get(Number(ctx.query.get('number')));

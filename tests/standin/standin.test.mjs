@@ -1555,3 +1555,79 @@ describe('reading a review back (issue 38)', () => {
     assert.equal(refused.status, 422);
   });
 });
+
+describe('commit statuses (issue 47)', () => {
+  const REPO = '/repos/logikflow/demo';
+  const post = (path, body, token = TOKENS.octo) => api(path, { method: 'POST', token, body: JSON.stringify(body) });
+  let head;
+
+  beforeEach(async () => {
+    await ctl('/reset', {});
+    head = (await api(`${REPO}/pulls/3`)).json.head.sha;
+  });
+
+  test('a status is created with 201, listed newest first, and combined per context', async () => {
+    const first = await post(`${REPO}/statuses/${head}`, { state: 'pending', context: 'LogiKFlow', description: 'old' });
+    assert.equal(first.status, 201);
+    const created = await post(`${REPO}/statuses/${head}`, {
+      state: 'success', context: 'LogiKFlow', target_url: 'https://review.test/r/logikflow/demo/pull/3', description: 'Reading order v1 · 2 sections',
+    });
+    assert.equal(created.status, 201);
+    for (const key of ['url', 'avatar_url', 'id', 'node_id', 'state', 'description', 'target_url', 'context', 'created_at', 'updated_at', 'creator']) {
+      assert.ok(Object.hasOwn(created.json, key), key);
+    }
+    assert.equal(created.json.creator.login, 'octo');
+    assert.equal(created.json.description, 'Reading order v1 · 2 sections');
+    const other = await post(`${REPO}/statuses/${head}`, { state: 'failure', context: 'ci' });
+    assert.equal(other.status, 201);
+    const listed = await api(`${REPO}/commits/${head}/statuses`);
+    assert.equal(listed.status, 200);
+    assert.deepEqual(listed.json.map((s) => [s.context, s.state]), [['ci', 'failure'], ['LogiKFlow', 'success'], ['LogiKFlow', 'pending']]);
+    assert.deepEqual((await api(`${REPO}/statuses/${head}`)).json, listed.json, 'the legacy list is the same');
+    assert.equal((await api(`${REPO}/commits/${head}/statuses?per_page=1`)).json.length, 1);
+    // By branch name too: the pull request's head branch resolves to its head sha.
+    const pr = (await api(`${REPO}/pulls/3`)).json;
+    const combined = await api(`${REPO}/commits/${pr.head.ref}/status`);
+    assert.equal(combined.status, 200);
+    assert.equal(combined.json.sha, head);
+    assert.equal(combined.json.total_count, 2);
+    assert.equal(combined.json.state, 'failure', 'a failing context fails the combined state');
+    const ours = combined.json.statuses.find((s) => s.context === 'LogiKFlow');
+    assert.equal(ours.state, 'success');
+    assert.equal(ours.target_url, 'https://review.test/r/logikflow/demo/pull/3');
+    assert.equal(combined.json.repository.full_name, 'logikflow/demo');
+    for (const key of ['commit_url', 'url']) assert.ok(combined.json[key].startsWith(base), key);
+    const empty = await api(`${REPO}/commits/main/status`);
+    assert.deepEqual([empty.json.state, empty.json.total_count], ['pending', 0], 'no statuses is pending');
+  });
+
+  test('GitHub\'s refusals: no push access, a bad state or description, an unknown sha, an App without statuses', async () => {
+    const noPush = await post(`${REPO}/statuses/${head}`, { state: 'success' }, TOKENS.reader);
+    assert.deepEqual([noPush.status, noPush.json.message], [404, 'Not Found']);
+    const invisible = await post(`/repos/logikflow/private/statuses/${head}`, { state: 'success' }, TOKENS.reader);
+    assert.equal(invisible.status, 404);
+    const state = await post(`${REPO}/statuses/${head}`, { state: 'done' });
+    assert.equal(state.status, 422);
+    assert.equal(state.json.message, 'Validation Failed');
+    assert.deepEqual(state.json.errors, [{ resource: 'Status', code: 'custom', field: 'state', message: 'state is not included in the list' }]);
+    const long = await post(`${REPO}/statuses/${head}`, { state: 'success', description: '·'.repeat(141) });
+    assert.equal(long.status, 422);
+    assert.match(long.json.errors[0].message, /maximum is 140 characters/);
+    assert.equal((await post(`${REPO}/statuses/${head}`, { state: 'success', description: '·'.repeat(140) })).status, 201, '140 characters, not bytes');
+    const unknown = 'f'.repeat(40);
+    const missing = await post(`${REPO}/statuses/${unknown}`, { state: 'success' });
+    assert.deepEqual([missing.status, missing.json.message], [422, `No commit found for SHA: ${unknown}`]);
+    assert.equal((await api(`${REPO}/commits/${unknown}/status`)).status, 422);
+    await ctl('/config', { statusesReadOnly: true });
+    const app = await post(`${REPO}/statuses/${head}`, { state: 'success' });
+    assert.deepEqual([app.status, app.json.message], [403, 'Resource not accessible by integration']);
+    await ctl('/config', { statusesReadOnly: false });
+    await ctl('/faults', { path: '/statuses/', method: 'POST', kind: 'status', status: 503, times: 1 });
+    assert.equal((await post(`${REPO}/statuses/${head}`, { state: 'success' })).status, 503, 'a fault rule refuses it once');
+    assert.equal((await post(`${REPO}/statuses/${head}`, { state: 'success' })).status, 201);
+    const held = (await ctl('/statuses')).json;
+    assert.equal(held[`logikflow/demo@${head}`].length, 2, 'only what GitHub took is kept');
+    await ctl('/reset', {});
+    assert.deepEqual((await ctl('/statuses')).json, {});
+  });
+});

@@ -8,9 +8,12 @@
 //! snapshot; the viewer's write access on GitHub; the saved order; for a save, `base_version`
 //! against the latest, the order through the `save_reading_order` tool's validator, then the
 //! save itself (`records::Records::save`, which checks the base version again with no await
-//! before its write). A save answers JSON: `{version, location}`, or `{error}`.
+//! before its write), and then the `LogiKFlow` commit status on the head with the viewer's own
+//! token (`commit_status`, one write, whose refusal never fails the save). A save answers JSON:
+//! `{version, location, commitStatus}`, or `{error}`.
 
 use super::calls::CSRF_COOKIE_HEADER;
+use super::commit_status::{self, Described};
 use super::object::{Object, Storage, Viewer};
 use super::reply::{html, message_page};
 use crate::http::HttpReply;
@@ -19,6 +22,7 @@ use crate::ports::pull_request::Surroundings;
 use crate::ports::sql::SqlError;
 use crate::review::model::saved::{DocumentKind, SaveOutcome, SaveRequest};
 use crate::review::order::{validate_order, Order};
+use crate::tools::get_pull_request::review_url;
 use crate::tools::save_reading_order as save;
 use crate::web::arrange_page::{self, Submission};
 use crate::web::review_page;
@@ -99,16 +103,35 @@ pub async fn arrange<St: Storage, P: Surroundings, T: GitHubTransport>(
         head_sha: read.pull.head.sha.clone(),
         saved_at: crate::time::rfc3339(object.clock.now_ms()),
     };
-    Ok(match object.records().save(&request)? {
-        SaveOutcome::Saved { version, .. } => HttpReply::json(
-            200,
-            &serde_json::json!({
-                "version": version,
-                "location": review_page::pull_path(&pull.owner, &pull.repo, pull.number),
-            }),
-        ),
-        SaveOutcome::Conflict { latest } => conflict(&latest.person, latest.version),
-    })
+    let version = match object.records().save(&request)? {
+        SaveOutcome::Saved { version, .. } => version,
+        SaveOutcome::Conflict { latest } => return Ok(conflict(&latest.person, latest.version)),
+    };
+    let review_url = review_url(base_url, &pull.owner, &pull.repo, pull.number);
+    let described = Described {
+        version,
+        sections: new_order.sections.len(),
+        order: Some(&new_order),
+        review_url: &review_url,
+    };
+    let names = (pull.owner.as_str(), pull.repo.as_str());
+    let status = commit_status::set(
+        object,
+        viewer.github,
+        call.may_write,
+        &read,
+        names,
+        &described,
+    )
+    .await;
+    Ok(HttpReply::json(
+        200,
+        &serde_json::json!({
+            "version": version,
+            "location": review_page::pull_path(&pull.owner, &pull.repo, pull.number),
+            "commitStatus": status.json(),
+        }),
+    ))
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]

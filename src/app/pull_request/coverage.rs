@@ -46,9 +46,13 @@ pub fn coverage<S: Sql>(
     shas.dedup();
     // Every earlier head any reviewer ticked at, decoded once for all of them.
     let heads = records.heads(&shas)?;
+    let by_path: HashMap<&str, &SnapshotFile> = files
+        .iter()
+        .map(|file| (file.path.as_str(), file))
+        .collect();
     let reviewers = by_person(ticks)
         .into_iter()
-        .map(|(person, ticks)| reviewer(&person, ticks, &logins, &heads, files, head))
+        .map(|(person, ticks)| reviewer(&person, ticks, &logins, &heads, &by_path, head))
         .collect();
     let entries = review_page::coverage_entries(order, files);
     Ok(coverage::coverage(&entries, reviewers))
@@ -78,7 +82,7 @@ fn reviewer(
     ticks: Vec<TickRow>,
     logins: &HashMap<String, String>,
     heads: &BTreeMap<String, Value>,
-    files: &[SnapshotFile],
+    files: &HashMap<&str, &SnapshotFile>,
     head: &str,
 ) -> ReviewerTicks {
     let login = match logins.get(person) {
@@ -92,9 +96,7 @@ fn reviewer(
         .max()
         .unwrap_or("")
         .to_string();
-    let state = review_state::review_state_over(&ticks, heads, files, head);
-    let changed = state
-        .changed
+    let changed = review_state::changed_since_reviewed(&ticks, heads, files, head)
         .iter()
         .flat_map(|(path, keys)| {
             keys.iter().map(move |key| match key.strip_prefix("blob:") {
@@ -105,7 +107,7 @@ fn reviewer(
         .collect();
     ReviewerTicks {
         login,
-        ticked: state.ticked,
+        ticked: ticks.into_iter().map(|tick| tick.item).collect(),
         changed,
         last_active,
     }

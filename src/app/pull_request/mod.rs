@@ -5,12 +5,14 @@
 //! reviewer route (`object`), the reviewer routes' typed calls (`calls`) and their dispatch
 //! (`reviewer`), how routes answer (`reply`), the routes moved here: `ticks`, `arrange`,
 //! `diff`, `writes`, `page`, and the MCP tools the Worker relays (`tools`, one dispatch of
-//! `relayed` tools; `saves`, `feedback`).
+//! `relayed` tools; `saves`, `feedback`), and the commit status a save or a review sent from
+//! the page sets on the pull request (`commit_status`).
 //!
 //! What not: no platform names; the shell hands in its SQL storage and the clock.
 
 pub mod arrange;
 pub mod calls;
+pub mod commit_status;
 pub mod coverage;
 pub mod diff;
 pub mod feedback;

@@ -2,7 +2,9 @@
 //! read the document's shape and the target, read the pull request as the caller (which also
 //! proves they can see it), check write access, validate against the pull request's files, then
 //! write in this object's records, which refuse stale base versions. Any failure returns before
-//! the write, so a failed save leaves nothing behind.
+//! the write, so a failed save leaves nothing behind. After an order's save, the `LogiKFlow`
+//! commit status is set on the head (`commit_status`): one GitHub write more, whose refusal the
+//! answer reports (`commitStatus`) and never fails the save. A diagram's save sets none.
 //!
 //! Why one path: the steps, their order and the storage failure are the same for both tools;
 //! what differs is the document and the words of its messages (`tools::save_document`, chosen
@@ -14,6 +16,7 @@
 
 use serde_json::{Map, Value};
 
+use super::commit_status::{self, Described};
 use super::object::Storage;
 use super::read::{self as pull_read, Files, PullRead};
 use super::relayed::{RelayedTool, Run};
@@ -26,6 +29,7 @@ use crate::ports::sql::SqlError;
 use crate::review::diagram::diagram_counts;
 use crate::review::model::saved::{DocumentKind, SaveOutcome, SaveRequest};
 use crate::review::order::{next_step, order_counts, suggest};
+use crate::tools::get_pull_request::review_url;
 use crate::tools::save_document::{checked, Document, Words};
 use crate::tools::save_reading_order::{self as save, SaveTarget};
 
@@ -116,6 +120,18 @@ async fn save_document<St: Storage, P: Surroundings, T: GitHubTransport>(
     };
     match document {
         Document::Order(order) => {
+            let counts = order_counts(&order);
+            let review_url = review_url(&call.base_url, &target.owner, &target.repo, target.number);
+            let described = Described {
+                version,
+                sections: counts.sections,
+                order: Some(&order),
+                review_url: &review_url,
+            };
+            let pull = (target.owner.as_str(), target.repo.as_str());
+            let status =
+                commit_status::set(object, run.github, call.may_write, &read, pull, &described)
+                    .await;
             let suggestions = suggest(&order, &facts);
             let next = next_step(
                 &suggestions,
@@ -128,9 +144,10 @@ async fn save_document<St: Storage, P: Surroundings, T: GitHubTransport>(
                 &target,
                 &call.base_url,
                 version,
-                order_counts(&order),
+                counts,
                 suggestions,
                 next,
+                status.json(),
             ))
         }
         Document::Diagram(diagram) => ToolResult::Structured(save::diagram_result(

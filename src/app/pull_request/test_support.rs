@@ -289,7 +289,8 @@ impl Console for Around {
 }
 
 /// Scripts a pull request `o/r#1` at base `b1` and `head`, with `files` changed files (one
-/// page per hundred), push access, no conventions file and no build files.
+/// page per hundred), push access, no conventions file and no build files; a commit status on
+/// `head` is created (201, as GitHub answers).
 pub fn script_pull(github: &ScriptedGitHub, head: &str, files: usize) {
     github.on(
         "/repos/o/r",
@@ -317,6 +318,42 @@ pub fn script_pull(github: &ScriptedGitHub, head: &str, files: usize) {
         );
     }
     github.on("/graphql", [Scripted::ok(r#"{"data":{"repository":{}}}"#)]);
+    github.on(
+        &status_path(head),
+        [Scripted::status(
+            201,
+            r#"{"id":1,"state":"success","context":"LogiKFlow"}"#,
+        )],
+    );
+}
+
+/// The path that sets a commit status on `sha` of `o/r`.
+pub fn status_path(sha: &str) -> String {
+    format!("/repos/o/r/statuses/{sha}")
+}
+
+/// The relayed tool call the object decodes off the wire: `tool` with `arguments`, as `octo`
+/// with a grant that may write when `may_write`.
+pub fn relayed_call(
+    tool: &str,
+    arguments: serde_json::Value,
+    may_write: bool,
+) -> crate::tools::relay::RelayedCall {
+    let call = crate::tools::relay::RelayedCall {
+        tool: tool.into(),
+        arguments: serde_json::Map::new(),
+        github_token: "t".into(),
+        may_write,
+        base_url: "https://review.test".into(),
+        login: "octo".into(),
+        client: Some("Agent".into()),
+    };
+    let body = serde_json::json!({
+        "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": { "name": tool, "arguments": arguments },
+    });
+    crate::tools::relay::RelayedCall::from_wire(&call.to_wire(&body.to_string()))
+        .expect("the wire decodes")
 }
 
 /// The path of one page of `o/r#1`'s files.

@@ -8,7 +8,9 @@
 //! decoded; here, in this order, so a refused request touches nothing: the read-only rule
 //! again, the viewer's own GitHub read of the pull request (the snapshot's patches say which
 //! lines are in the diff), the head the page was loaded at, then the action, with the viewer's
-//! own token for GitHub and this object's storage for the drafts. Nothing typed is
+//! own token for GitHub and this object's storage for the drafts. A review sent sets the
+//! `LogiKFlow` commit status again (`commit_status`: one write more, never failing the review).
+//! Nothing typed is
 //! lost: a refused draft is not stored but its text stays in the box (the script keeps it;
 //! without it the refusal page shows it again), and a single comment GitHub refuses without the
 //! script is kept as a draft.
@@ -18,6 +20,7 @@
 //! object and the viewer's GitHub client).
 
 use super::calls::WriteCall;
+use super::commit_status::{self, Described};
 use super::coverage;
 use super::object::{Object, Storage, Viewer};
 use super::read::PullRead;
@@ -417,17 +420,62 @@ impl<St: Storage, P: Surroundings, T: GitHubTransport> Ctx<'_, St, P, T> {
                         .platform
                         .error(&format!("deleting sent drafts failed: {error}"));
                 }
-                Ok(self.answer.done(
-                    "",
-                    serde_json::json!({
-                        "message": event.done(),
-                        "html_url": created.html_url,
-                        "sent": all.len(),
-                    }),
-                ))
+                let mut done = serde_json::json!({
+                    "message": event.done(),
+                    "html_url": created.html_url,
+                    "sent": all.len(),
+                });
+                if let Some(status) = self.refresh_status().await {
+                    done["commitStatus"] = status.json();
+                }
+                Ok(self.answer.done("", done))
             }
             Err(refusal) => Ok(self.refusal(&refusal, Some(summary))),
         }
+    }
+
+    /// After a review was sent: the commit status again, so it counts what was read now and
+    /// follows the head after a push (one write; `None` when no order is saved to describe).
+    /// The review was sent either way: a storage failure here is logged, and sets none.
+    async fn refresh_status(&self) -> Option<commit_status::Outcome> {
+        let record = match self.object.records().current() {
+            Ok(current) => current.order?,
+            Err(error) => {
+                let line = format!("reading the order for the commit status failed: {error}");
+                self.object.platform.error(&line);
+                return None;
+            }
+        };
+        let pull = self.viewer.pull;
+        let review_url = review_url(
+            &self.viewer.call.base_url,
+            &pull.owner,
+            &pull.repo,
+            pull.number,
+        );
+        let sections = record
+            .body
+            .get("sections")
+            .and_then(|s| s.as_array())
+            .map_or(0, Vec::len);
+        let order = crate::json::read::<Order>(&record.body).ok();
+        let described = Described {
+            version: record.version,
+            sections,
+            order: order.as_ref(),
+            review_url: &review_url,
+        };
+        let names = (pull.owner.as_str(), pull.repo.as_str());
+        let status = commit_status::set(
+            self.object,
+            self.viewer.github,
+            self.viewer.call.may_write,
+            self.read,
+            names,
+            &described,
+        )
+        .await;
+        Some(status)
     }
 
     /// What the viewer has read of the latest order at the head, now.

@@ -1,7 +1,5 @@
 //! Coverage rules: several reviewers, earlier versions, split files, files without hunks, totals.
 
-use std::collections::HashSet;
-
 use super::*;
 
 fn change(path: &str, id: &str) -> String {
@@ -32,8 +30,8 @@ fn section(title: &str, entries: Vec<EntryItems>) -> SectionItems {
 fn reviewer(login: &str, ticked: &[String], at: &str) -> ReviewerTicks {
     ReviewerTicks {
         login: login.to_string(),
-        ticked: ticked.iter().cloned().collect(),
-        changed: HashSet::new(),
+        ticked: ticked.to_vec(),
+        changed: Vec::new(),
         last_active: at.to_string(),
     }
 }
@@ -160,7 +158,7 @@ fn an_earlier_version_read_is_named_as_such_not_as_read() {
         &[change("src/store.rs", "h1"), change("src/store.rs", "h2")],
         "t1",
     );
-    ana.changed.insert(change("src/store.rs", "h2b"));
+    ana.changed.push(change("src/store.rs", "h2b"));
     let mut order = order();
     order.sections[0].entries[0] = entry("src/store.rs", &["h1", "h2b"]);
     let coverage = coverage(&order, vec![ana]);

@@ -71,6 +71,11 @@ pub struct Snapshot {
     pub changed_files: u64,
     pub diagram_preference: String,
     pub conventions_problem: Option<String>,
+    /// The conventions file says `status: off` (issue #47): no commit status is set. Written
+    /// only when true, so the cached texts of every other pull request keep their form, and a
+    /// text from before it reads as on, the default.
+    #[serde(default, deserialize_with = "crate::json::or_default")]
+    pub commit_status_off: bool,
 }
 
 /// A snapshot file as the feedback rules take it.

@@ -66,6 +66,8 @@ struct CachedHeader {
     changed_files: u64,
     diagram_preference: String,
     conventions_problem: Option<String>,
+    #[serde(default, deserialize_with = "crate::json::or_default")]
+    commit_status_off: bool,
     patch_bytes: Vec<Option<usize>>,
 }
 
@@ -80,6 +82,7 @@ pub fn read_cached(text: &str) -> Option<Snapshot> {
         changed_files: header.changed_files,
         diagram_preference: header.diagram_preference,
         conventions_problem: header.conventions_problem,
+        commit_status_off: header.commit_status_off,
     };
     if lengths.len() != snapshot.files.len() {
         return None;
@@ -109,6 +112,7 @@ pub fn write_json(out: &mut String, snapshot: &Snapshot, form: Form) {
         changed_files: snapshot.changed_files,
         diagram_preference: &snapshot.diagram_preference,
         conventions_problem: snapshot.conventions_problem.as_deref(),
+        commit_status_off: snapshot.commit_status_off,
         patch_bytes: (form == Form::Cache).then_some(PatchBytes(&snapshot.files)),
     };
     // Writing to a `Vec` cannot fail, and serde_json writes UTF-8.
@@ -126,6 +130,9 @@ struct SnapshotText<'a> {
     diagram_preference: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
     conventions_problem: Option<&'a str>,
+    /// Only when the conventions say `status: off`: texts without it keep their form.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    commit_status_off: bool,
     /// The cached header only.
     #[serde(skip_serializing_if = "Option::is_none")]
     patch_bytes: Option<PatchBytes<'a>>,

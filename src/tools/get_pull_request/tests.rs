@@ -457,6 +457,8 @@ pub(super) fn every_field_snapshot() -> Snapshot {
         changed_files: 3200,
         diagram_preference: "never".into(),
         conventions_problem: Some("diagrams: sometimes".into()),
+        // Off is written only when true; the form test holds the texts without it.
+        commit_status_off: false,
     }
 }
 
@@ -627,6 +629,7 @@ pub(super) fn varied_snapshots() -> Vec<Snapshot> {
                 changed_files: 0,
                 diagram_preference: "ask".into(),
                 conventions_problem: None,
+                commit_status_off: false,
             }
         })
         .collect()
@@ -700,4 +703,40 @@ fn next_step_points_to_the_review_when_reviewers_commented() {
     );
     assert_eq!(next_step(Some(0)), None);
     assert_eq!(next_step(None), None);
+}
+
+/// Issue #47: after a push, `nextStep` says the commit status follows the next save or review
+/// sent; with review comments too, both sentences, the feedback first.
+#[test]
+fn next_step_says_the_status_follows_after_a_push() {
+    let snapshot = build_snapshot(vec![pull_file("a.rs", "added", None)], 1, None, None);
+    let (args, repository) = (args(false), repository(true));
+    let next_step = |pushed: Option<bool>, review_comments| {
+        let pull = PullRequest {
+            review_comments,
+            ..pull()
+        };
+        let mut inputs = with(&args, &repository, &pull, &snapshot);
+        inputs.saved.current_order =
+            pushed.map(|pushed| json!({ "version": 1, "savedBeforeLatestCommits": pushed }));
+        let shaped = shape_result(inputs);
+        document(&shaped.text)["nextStep"]
+            .as_str()
+            .map(str::to_string)
+    };
+    assert_eq!(
+        next_step(Some(true), None).as_deref(),
+        Some(crate::github::statuses::AFTER_PUSH)
+    );
+    assert_eq!(next_step(Some(false), None), None);
+    assert_eq!(next_step(None, None), None);
+    let both = next_step(Some(true), Some(1)).unwrap_or_default();
+    assert!(
+        both.starts_with("Reviewers left 1 review comment"),
+        "{both}"
+    );
+    assert!(
+        both.ends_with(crate::github::statuses::AFTER_PUSH),
+        "{both}"
+    );
 }

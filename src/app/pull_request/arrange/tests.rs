@@ -95,7 +95,10 @@ fn a_save_is_stored_with_source_web_as_the_viewer() {
     let reordered = order(&["src/f2.rs", "src/f0.rs", "src/f1.rs"]);
     let (status, body) = save(&world, json!({ "base_version": 1, "order": reordered }));
     assert_eq!(status, 200, "{body}");
-    assert_eq!(body, json!({ "version": 2, "location": "/r/o/r/pull/1" }));
+    assert_eq!(
+        body,
+        json!({ "version": 2, "location": "/r/o/r/pull/1", "commitStatus": { "set": true } })
+    );
     let latest = world.records().current().unwrap().order.unwrap();
     assert_eq!(
         (

@@ -149,3 +149,20 @@ fn written_texts_keep_their_form() {
     ];
     assert_eq!(listing, expected.join("\n"));
 }
+
+/// `status: off` (issue #47) is written only when true, and read back; a text from before it
+/// (every text written without it) reads as on.
+#[test]
+fn status_off_is_written_only_when_true_and_read_back() {
+    let mut snapshot = every_field_snapshot();
+    assert!(!write_cached(&snapshot).contains("commit_status_off"));
+    snapshot.commit_status_off = true;
+    let text = write_cached(&snapshot);
+    assert!(text.contains(r#""commit_status_off":true"#), "{text}");
+    assert_eq!(read_cached(&text), Some(snapshot.clone()));
+    let mut lean = String::new();
+    write_json(&mut lean, &snapshot, Form::Lean);
+    assert_eq!(read_json(&lean).map(|s| s.commit_status_off), Some(true));
+    snapshot.commit_status_off = false;
+    assert_eq!(read_cached(&write_cached(&snapshot)), Some(snapshot));
+}
