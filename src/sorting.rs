@@ -24,6 +24,13 @@ pub fn sort_by<T>(items: &mut [T], compare: &dyn Fn(&T, &T) -> Ordering) {
     permute(items, &order);
 }
 
+/// Sorts `items` stably in their own order, as `<[T]>::sort` does (the review page's and the
+/// checklist's hunk ids, the recorded head shas, the Go imports: every `Vec<&str>` sort, so no
+/// standard sort of `&str` is compiled beside the one here).
+pub fn sort<T: Ord>(items: &mut [T]) {
+    sort_by(items, &|a, b| a.cmp(b));
+}
+
 /// Sorts `items` stably by the key `key` gives, as `<[T]>::sort_by_key` does.
 pub fn sort_by_key<T, K: Ord>(items: &mut [T], key: &dyn Fn(&T) -> K) {
     sort_by(items, &|a, b| key(a).cmp(&key(b)));

@@ -218,7 +218,7 @@ pub fn file_item_id(path: &str, hunks: Option<&[String]>) -> String {
         None => format!("file:{path}"),
         Some(hunks) => {
             let mut ids: Vec<&str> = hunks.iter().map(String::as_str).collect();
-            ids.sort();
+            crate::sorting::sort(&mut ids);
             ids.dedup();
             format!("file:{path}#{}", ids.join(","))
         }

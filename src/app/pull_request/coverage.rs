@@ -42,7 +42,7 @@ pub fn coverage<S: Sql>(
         .filter_map(|tick| tick.head_sha.as_deref())
         .filter(|sha| *sha != head)
         .collect();
-    shas.sort();
+    crate::sorting::sort(&mut shas);
     shas.dedup();
     // Every earlier head any reviewer ticked at, decoded once for all of them.
     let heads = records.heads(&shas)?;

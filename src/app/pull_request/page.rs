@@ -180,7 +180,7 @@ pub fn reviewer_state<S: Sql>(
 ) -> Result<ReviewerState, SqlError> {
     let ticks = records.ticks(person)?;
     let mut shas: Vec<&str> = ticks.iter().filter_map(|t| t.head_sha.as_deref()).collect();
-    shas.sort();
+    crate::sorting::sort(&mut shas);
     shas.dedup();
     let heads = records.heads(&shas)?;
     Ok(ReviewerState { ticks, heads })

@@ -393,8 +393,10 @@ pub struct ReadMemo {
     /// The listing key whose snapshot a read here is building now.
     building: RefCell<Option<String>>,
     /// The persons whose index this instance asked for their rows from before issue 36, so a
-    /// viewer with none costs that request once per instance, not on every page view.
-    asked_index: RefCell<std::collections::BTreeSet<String>>,
+    /// viewer with none costs that request once per instance, not on every page view. A hash
+    /// set: only membership counts, and a `BTreeSet<String>`'s removal code (about 4 KB of
+    /// wasm) was compiled for this set alone.
+    asked_index: RefCell<std::collections::HashSet<String>>,
 }
 
 /// The most persons [`ReadMemo`] remembers having asked; past it, it starts again.

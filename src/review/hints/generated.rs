@@ -529,7 +529,7 @@ mod tests {
         for (outer, inner) in VENDOR_DIR_PAIRS {
             parts.extend([*outer, *inner]);
         }
-        parts.sort_unstable();
+        crate::sorting::sort(&mut parts);
         parts.dedup();
         let check = |path: &str| {
             assert_eq!(

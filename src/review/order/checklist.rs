@@ -83,7 +83,7 @@ pub fn checklist_ids(order: &Order) -> Vec<ChecklistItem> {
                 None => format!("file:{}", entry.path),
                 Some(hunks) => {
                     let mut ids: Vec<&str> = hunks.iter().map(String::as_str).collect();
-                    ids.sort();
+                    crate::sorting::sort(&mut ids);
                     ids.dedup();
                     format!("file:{}#{}", entry.path, ids.join(","))
                 }

@@ -237,7 +237,7 @@ fn infer_roots(imports: &[&str], packages: &HashMap<&str, Vec<usize>>) -> Vec<(S
         .copied()
         .filter(|spec| !is_std(spec))
         .collect();
-    seen.sort();
+    crate::sorting::sort(&mut seen);
     seen.dedup();
     for spec in seen {
         let mut suggested: Vec<&str> = spec
