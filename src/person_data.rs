@@ -8,7 +8,7 @@
 //! a batch that fails leaves the person signed in with the rest still listed, to try again, and a
 //! Worker request never runs into its subrequest limit however many pull requests there are.
 //!
-//! What not: no I/O. `service::person_data` runs the steps; `app::person` and
+//! What not: no I/O. `app::oauth::settings` runs the steps; `app::person` and
 //! `store::pull_request` delete the rows.
 
 use serde::{Deserialize, Serialize};
@@ -22,6 +22,26 @@ pub const FORGET: &str = "/data/forget";
 /// `{owner, repo, number, login}` → `{"listed": bool}`: whether the person's index lists that
 /// pull request under that key (issue 36, [`adopts_login_rows`]).
 pub const HAS_TICKED: &str = "/data/ticked/has";
+
+/// The pull request object's operation that deletes one person's ticks and drafts
+/// ([`ForgetTicks`] → `{"removed": n}`).
+pub const FORGET_TICKS: &str = "/ticks/forget";
+
+/// [`FORGET_TICKS`]'s request: whose ticks to delete (the key they were written under).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+pub struct ForgetTicks {
+    pub person: String,
+}
+
+/// [`LIST_TICKED`]'s request: at most this many pull requests.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+pub struct ListTicked {
+    pub limit: usize,
+}
+
+/// [`FORGET`]'s request: nothing to say.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+pub struct ForgetAll {}
 
 /// Whether the rows a pull request's object holds under `login` (ticks and drafts written before
 /// issue 36, when they were keyed by login) are `person`'s, so they move to `person`'s key.
@@ -91,15 +111,20 @@ impl Ticked {
         serde_json::to_value(self).unwrap_or_default()
     }
 
-    /// The index's key: the pull request as its object is named (lower-cased) and the login.
-    pub fn key(&self) -> String {
+    /// The pull request's object name (`owner/repo#number`, lower-cased: GitHub names are
+    /// case-insensitive), as `service::saved_store::object_name` spells it.
+    pub fn object_name(&self) -> String {
         format!(
-            "{}/{}#{}@{}",
+            "{}/{}#{}",
             self.owner.to_ascii_lowercase(),
             self.repo.to_ascii_lowercase(),
-            self.number,
-            self.login
+            self.number
         )
+    }
+
+    /// The index's key: the pull request as its object is named and the login.
+    pub fn key(&self) -> String {
+        format!("{}@{}", self.object_name(), self.login)
     }
 }
 

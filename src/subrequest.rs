@@ -82,38 +82,6 @@ pub async fn post_to_object(
     call_object(env, binding, name, &request).await
 }
 
-/// POSTs `body` like [`post_to_object`] and decodes the object's 200 reply as `T`; any other
-/// status is an error naming the operation and the object's answer.
-pub async fn post_json<T: serde::de::DeserializeOwned>(
-    env: &Env,
-    binding: &str,
-    name: &str,
-    path: &str,
-    body: &str,
-) -> Result<T> {
-    let text = post_for_text(env, binding, name, path, body).await?;
-    Ok(crate::json::decode(&text)?)
-}
-
-/// [`post_json`]'s request and status check, apart from its generic decoding so the wasm holds
-/// them once rather than once per decoded type.
-async fn post_for_text(
-    env: &Env,
-    binding: &str,
-    name: &str,
-    path: &str,
-    body: &str,
-) -> Result<String> {
-    let reply = post_to_object(env, binding, name, path, body).await?;
-    if reply.status != 200 {
-        return Err(Error::RustError(format!(
-            "{binding} {path} answered {}: {}",
-            reply.status, reply.body
-        )));
-    }
-    Ok(reply.body)
-}
-
 async fn call_object(
     env: &Env,
     binding: &str,

@@ -36,6 +36,7 @@ pub mod clients;
 pub mod flow;
 pub mod grants;
 pub mod session;
+pub mod settings;
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;
@@ -62,6 +63,7 @@ pub use check::BearerRefusal;
 pub trait WorkerPorts {
     type Kv: Kv;
     type Objects: Objects;
+    type Pulls: Objects;
     type Clock: Clock;
     type Random: Random;
     type TokenEndpoint: GitHubTransport;
@@ -72,6 +74,8 @@ pub trait WorkerPorts {
     fn clients(&self) -> &Self::Kv;
     /// The `PERSONS` namespace (people's objects and the per-address windows).
     fn persons(&self) -> &Self::Objects;
+    /// The `PULL_REQUESTS` namespace (a pull request's object, by `owner/repo#number`).
+    fn pulls(&self) -> &Self::Pulls;
     fn clock(&self) -> &Self::Clock;
     fn random(&self) -> &Self::Random;
     /// GitHub's OAuth token endpoint: a form posted, its answer read whole.

@@ -29,7 +29,12 @@ pub struct PageToken {
 impl PageToken {
     /// `reply` with the browser-session cookie set (again: the same value while it lasts).
     pub fn with_cookie(&self, reply: HttpReply) -> HttpReply {
-        reply.with_header("set-cookie", csrf::set_cookie(&self.nonce, self.secure))
+        reply.with_header("set-cookie", self.cookie())
+    }
+
+    /// The `set-cookie` value of the browser-session cookie.
+    pub fn cookie(&self) -> String {
+        csrf::set_cookie(&self.nonce, self.secure)
     }
 }
 

@@ -5,7 +5,6 @@ use worker::{Env, Request, Result};
 
 mod forms;
 mod oauth_server;
-mod person_data;
 mod review;
 mod review_write;
 mod saved_store;

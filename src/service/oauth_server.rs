@@ -92,14 +92,3 @@ pub async fn authenticate_bearer(
         .authenticate_bearer(token)
         .await
 }
-
-/// One POST to a person's object, its 200 reply decoded (settings' calls).
-pub(crate) async fn call_person<Q: serde::Serialize, A: serde::de::DeserializeOwned>(
-    env: &Env,
-    object_name: &str,
-    op: &str,
-    body: &Q,
-) -> worker::Result<A> {
-    let body = serde_json::to_string(body)?;
-    crate::subrequest::post_json(env, "PERSONS", object_name, op, &body).await
-}

@@ -91,21 +91,3 @@ pub async fn run_ticks(env: &Env, call: &ReviewerCall) -> Result<Vec<TickResult>
         status => Err(store_failed(status)),
     }
 }
-
-/// Deletes every tick `person` (the login ticks are written under) has on this pull request, for
-/// "Delete my data".
-pub async fn delete_person_ticks(
-    env: &Env,
-    owner: &str,
-    repo: &str,
-    number: u64,
-    person: &str,
-) -> Result<()> {
-    let name = object_name(owner, repo, number);
-    let body = serde_json::json!({ "person": person }).to_string();
-    let reply = wire::post_to_object(env, BINDING, &name, "/ticks/forget", &body).await?;
-    match reply.status {
-        200 => Ok(()),
-        status => Err(store_failed(status)),
-    }
-}

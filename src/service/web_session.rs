@@ -14,8 +14,6 @@ use crate::store::WorkerPlatform;
 use crate::tools::caller::Caller;
 use crate::web::csrf::BodyKind;
 
-pub use crate::app::oauth::session::{end_session, signed_out};
-
 /// The sign-out form holds its token alone.
 const SIGN_OUT_FORM_BYTES: usize = 16 * 1024;
 

@@ -18,7 +18,6 @@
 //! The records themselves (saves against `base_version`, history and its bound, ticks, recorded
 //! heads, drafts, the yearly sweep) are `app::pull_request::records`, over this object's SQL.
 
-use serde::Deserialize;
 use worker::{
     durable_object, DurableObject, Env, Method, Request, Response, Result, SqlStorage, State,
 };
@@ -49,12 +48,6 @@ pub struct PullRequestStore {
     schema_ready: std::cell::Cell<bool>,
     /// When this instance last removed old ticks (`records::TickSweep`: at most hourly).
     tick_sweep: TickSweep,
-}
-
-/// `POST /ticks/forget`: whose ticks to delete.
-#[derive(Deserialize)]
-struct ForgetTicks {
-    person: String,
 }
 
 impl DurableObject for PullRequestStore {
@@ -90,8 +83,8 @@ impl DurableObject for PullRequestStore {
                 let call: ReviewerCall = json_body(&mut req).await?;
                 self.reviewer(route, call).await
             }
-            (Method::Post, "/ticks/forget") => {
-                let forget: ForgetTicks = json_body(&mut req).await?;
+            (Method::Post, crate::person_data::FORGET_TICKS) => {
+                let forget: crate::person_data::ForgetTicks = json_body(&mut req).await?;
                 let removed = self.records().forget(&forget.person)?;
                 Response::ok(format!("{{\"removed\":{removed}}}"))
             }

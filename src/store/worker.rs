@@ -1,4 +1,4 @@
-//! The Worker's ports on Workers (wasm only): the `CLIENTS` KV namespace, the `PERSONS` objects,
+//! The Worker's ports on Workers (wasm only): the `CLIENTS` KV namespace, the `PERSONS` and `PULL_REQUESTS` objects,
 //! randomness, GitHub (its token endpoint and its API), the metadata documents' fetch, the
 //! console (`ports::edge`'s Workers side, for `app::oauth`).
 //!
@@ -16,6 +16,8 @@ use crate::ports::pull_request::Console;
 /// The `CLIENTS` namespace, and the `PERSONS` objects, of an environment.
 pub struct Clients<'a>(&'a Env);
 pub struct Persons<'a>(&'a Env);
+/// The `PULL_REQUESTS` objects of an environment.
+pub struct Pulls<'a>(&'a Env);
 
 fn platform(error: impl std::fmt::Display) -> PlatformError {
     PlatformError(error.to_string())
@@ -42,15 +44,32 @@ impl Kv for Clients<'_> {
     }
 }
 
+/// One POST to the object `name` of `binding`.
+async fn post(
+    env: &Env,
+    binding: &str,
+    name: &str,
+    path: &str,
+    body: &str,
+) -> Result<ObjectReply, PlatformError> {
+    let reply = crate::subrequest::post_to_object(env, binding, name, path, body)
+        .await
+        .map_err(platform)?;
+    Ok(ObjectReply {
+        status: reply.status,
+        body: reply.body,
+    })
+}
+
 impl Objects for Persons<'_> {
     async fn post(&self, name: &str, path: &str, body: &str) -> Result<ObjectReply, PlatformError> {
-        let reply = crate::subrequest::post_to_object(self.0, "PERSONS", name, path, body)
-            .await
-            .map_err(platform)?;
-        Ok(ObjectReply {
-            status: reply.status,
-            body: reply.body,
-        })
+        post(self.0, "PERSONS", name, path, body).await
+    }
+}
+
+impl Objects for Pulls<'_> {
+    async fn post(&self, name: &str, path: &str, body: &str) -> Result<ObjectReply, PlatformError> {
+        post(self.0, "PULL_REQUESTS", name, path, body).await
     }
 }
 
@@ -123,6 +142,7 @@ impl Console for WorkerConsole {
 pub struct WorkerPlatform<'a> {
     clients: Clients<'a>,
     persons: Persons<'a>,
+    pulls: Pulls<'a>,
 }
 
 impl<'a> WorkerPlatform<'a> {
@@ -130,6 +150,7 @@ impl<'a> WorkerPlatform<'a> {
         WorkerPlatform {
             clients: Clients(env),
             persons: Persons(env),
+            pulls: Pulls(env),
         }
     }
 }
@@ -137,6 +158,7 @@ impl<'a> WorkerPlatform<'a> {
 impl<'a> WorkerPorts for WorkerPlatform<'a> {
     type Kv = Clients<'a>;
     type Objects = Persons<'a>;
+    type Pulls = Pulls<'a>;
     type Clock = crate::bindings::WorkerClock;
     type Random = PlatformRandom;
     type TokenEndpoint = super::person::TokenEndpoint;
@@ -149,6 +171,9 @@ impl<'a> WorkerPorts for WorkerPlatform<'a> {
     }
     fn persons(&self) -> &Persons<'a> {
         &self.persons
+    }
+    fn pulls(&self) -> &Pulls<'a> {
+        &self.pulls
     }
     fn clock(&self) -> &crate::bindings::WorkerClock {
         &crate::bindings::WorkerClock

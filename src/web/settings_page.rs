@@ -18,6 +18,31 @@ const SETTINGS_TAIL: &str = fragment(include_str!("settings-tail.html"));
 /// The longest API token name accepted.
 pub const MAX_TOKEN_NAME_CHARS: usize = 80;
 
+/// The settings routes' own texts (the page's markup is below and in `settings-tail.html`).
+pub mod texts {
+    /// The person's object could not be reached (a 503).
+    pub const UNAVAILABLE: &str = "Settings are unavailable right now; retry in a minute.";
+    /// An API token form with an unknown access level.
+    pub const CHOOSE_ACCESS: &str = "Choose read or write access.";
+    /// "Delete my data" without its confirmation ticked.
+    pub const CONFIRM_DELETE: &str = "Tick “Yes, delete my data” to confirm.";
+
+    /// An API token form whose name is empty, too long or has control characters.
+    pub fn name_the_token() -> String {
+        format!(
+            "Give the token a name of 1 to {} characters.",
+            super::MAX_TOKEN_NAME_CHARS
+        )
+    }
+
+    /// One step of "Delete my data" that left pull requests to clear.
+    pub fn deleted_partly(cleared: usize) -> String {
+        format!(
+            "Deleted your ticks on {cleared} pull requests; more are left. Press Delete my data again to go on."
+        )
+    }
+}
+
 /// Everything the page shows.
 pub struct SettingsView<'a> {
     pub login: &'a str,

@@ -1,5 +1,5 @@
 //! A person's data on request: the index of pull requests they ticked on, and "Delete my data"
-//! (`person_data` has the messages and limits; `service::person_data` runs the steps).
+//! (`person_data` has the messages and limits; `app::oauth::settings` runs the steps).
 //!
 //! Why an index: ticks and drafts live in each pull request's object and nothing can list every
 //! object a person touched, so each tick also notes its pull request here, with the key the rows

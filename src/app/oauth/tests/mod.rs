@@ -6,6 +6,7 @@ mod clients;
 mod flow;
 mod limits;
 mod session;
+mod settings;
 mod support;
 mod tokens;
 

@@ -6,7 +6,7 @@ use super::*;
 use crate::app::oauth::session::{session_person, WebRequest};
 use crate::app::oauth::BearerRefusal;
 
-fn web(path: &str, method: &str, cookie: Option<&str>) -> WebRequest {
+pub(super) fn web(path: &str, method: &str, cookie: Option<&str>) -> WebRequest {
     WebRequest {
         url: url::Url::parse(&format!("{BASE}{path}")).unwrap_or_else(|e| panic!("{e}")),
         method: method.into(),
@@ -16,7 +16,7 @@ fn web(path: &str, method: &str, cookie: Option<&str>) -> WebRequest {
 }
 
 /// `name=value` of the cookie `reply` sets under `name`.
-fn set(reply: &HttpReply, name: &str) -> Option<String> {
+pub(super) fn set(reply: &HttpReply, name: &str) -> Option<String> {
     cookies(reply)
         .into_iter()
         .find(|c| c.starts_with(&format!("{name}=")))
@@ -53,7 +53,7 @@ fn sign_in(world: &World, next: &str) -> (HttpReply, String) {
 }
 
 /// The session's cookie header after a sign-in.
-fn session(world: &World) -> String {
+pub(super) fn session(world: &World) -> String {
     let (done, _) = sign_in(world, "/settings");
     [set(&done, "__Host-lkf_at"), set(&done, "__Host-lkf_rt")]
         .into_iter()

@@ -160,6 +160,25 @@ fn reply_of(status: u16, body: String) -> ObjectReply {
     ObjectReply { status, body }
 }
 
+/// The `PULL_REQUESTS` namespace as far as settings reach it: every call kept (name, operation,
+/// body), answered 200 `{"removed":1}`, or 500 for a name in `failing`.
+#[derive(Default)]
+pub struct PullObjects {
+    pub calls: RefCell<Vec<(String, String, String)>>,
+    pub failing: RefCell<Vec<String>>,
+}
+
+impl Objects for PullObjects {
+    async fn post(&self, name: &str, path: &str, body: &str) -> Result<ObjectReply, PlatformError> {
+        let call = (name.to_string(), path.to_string(), body.to_string());
+        self.calls.borrow_mut().push(call);
+        if self.failing.borrow().iter().any(|failing| failing == name) {
+            return Ok(reply(500, "the pull request object failed"));
+        }
+        Ok(reply(200, r#"{"removed":1}"#))
+    }
+}
+
 /// Randomness that counts: `0…01rr…`, `0…02rr…`, … (43 characters, as a real token; the
 /// count first, as a client id keeps the first 22).
 #[derive(Default)]
@@ -258,6 +277,7 @@ impl Console for Lines {
 pub struct World {
     pub kv: MemoryKv,
     pub persons: PersonObjects,
+    pub pulls: PullObjects,
     pub clock: Rc<FixedClock>,
     pub random: CountingRandom,
     pub github: ScriptedGitHub,
@@ -269,6 +289,7 @@ pub struct World {
 impl WorkerPorts for World {
     type Kv = MemoryKv;
     type Objects = PersonObjects;
+    type Pulls = PullObjects;
     type Clock = FixedClock;
     type Random = CountingRandom;
     type TokenEndpoint = ScriptedGitHub;
@@ -280,6 +301,9 @@ impl WorkerPorts for World {
     }
     fn persons(&self) -> &PersonObjects {
         &self.persons
+    }
+    fn pulls(&self) -> &PullObjects {
+        &self.pulls
     }
     fn clock(&self) -> &FixedClock {
         &self.clock
@@ -337,6 +361,7 @@ impl World {
                 calls: RefCell::default(),
                 down: Cell::new(false),
             },
+            pulls: PullObjects::default(),
             clock,
             random: CountingRandom::default(),
             github: ScriptedGitHub::new(),

@@ -3,7 +3,7 @@
 //! saved it, and another person's ticks stay). The ticks and drafts that go are `tests`'.
 //!
 //! What not: the batches across pull requests and the person's own rows, which the Worker drives
-//! (`service::person_data::delete`, end to end only).
+//! (`app::oauth::settings`, `Server::delete_my_data`).
 
 use serde_json::json;
 
