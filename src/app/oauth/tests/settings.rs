@@ -349,3 +349,26 @@ fn an_unreachable_person_object_is_a_503_that_says_to_retry() {
         assert_eq!(reply.header("cache-control"), Some("no-store"));
     }
 }
+
+#[test]
+fn a_pull_request_that_failed_keeps_the_credentials_even_in_the_last_batch() {
+    let world = World::new();
+    let (cookie, caller) = signed_in(&world);
+    let visit = visit(&cookie, &caller);
+    ticked(&world, "Octo", 1);
+    world.pulls.failing.borrow_mut().push("octo/repo#1".into());
+    let reply = post(&world, &visit, SettingsForm::DeleteData, "confirm=delete");
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    assert!(
+        reply.body.contains("Deleted your ticks on 0 pull requests"),
+        "{}",
+        reply.body
+    );
+    let session = visit.current_token.clone().unwrap_or_default();
+    assert!(
+        works(&world, &session),
+        "the credentials stay while ticks are left"
+    );
+    let line = "deleting ticks failed: pull request store answered 500";
+    assert!(world.console.0.borrow().iter().any(|l| l == line));
+}
