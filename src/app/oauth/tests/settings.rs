@@ -244,11 +244,12 @@ fn delete_my_data_needs_its_confirmation() {
     let (cookie, caller) = signed_in(&world);
     let visit = visit(&cookie, &caller);
     ticked(&world, "Octo", 1);
-    let reply = post(&world, &visit, SettingsForm::DeleteData, "confirm=no");
-    assert_eq!(reply.status, 400);
-    assert!(reply
-        .body
-        .contains("Tick “Yes, delete my data” to confirm."));
+    for body in ["confirm=no", "csrf=x"] {
+        let reply = post(&world, &visit, SettingsForm::DeleteData, body);
+        assert_eq!(reply.status, 400, "{body}");
+        let notice = "Tick “Yes, delete my data” to confirm.";
+        assert!(reply.body.contains(notice));
+    }
     assert!(forgotten_in(&world).is_empty(), "nothing was deleted");
     assert!(works(
         &world,
