@@ -64,31 +64,9 @@ pub async fn handle(
         | Route::ReviewWrite(..)
         | Route::ReviewContext(_)) => match viewer(&req, env, config, &base_url).await? {
             review::Viewer::SignIn(reply) => reply,
-            review::Viewer::Known(caller) => match &pull_route {
-                Route::Review(pull) => {
-                    let route = (pull, reviewer::Route::Page);
-                    review::reviewer_route(&req, env, config, &caller, route, &base_url).await?
-                }
-                Route::Tick(pull) => {
-                    review::tick(&mut req, env, config, &caller, pull, &base_url).await?
-                }
-                Route::Arrange(pull) => {
-                    review::arrange(&mut req, env, config, &caller, pull, &base_url).await?
-                }
-                Route::ReviewWrite(pull, write) => {
-                    review_write::handle(&mut req, env, config, &caller, pull, *write, &base_url)
-                        .await?
-                }
-                Route::ReviewDiff(pull) => {
-                    let route = (pull, reviewer::Route::Diff);
-                    review::reviewer_route(&req, env, config, &caller, route, &base_url).await?
-                }
-                Route::ReviewContext(pull) => {
-                    let route = (pull, reviewer::Route::Context);
-                    review::reviewer_route(&req, env, config, &caller, route, &base_url).await?
-                }
-                _ => html(404, web::pages::not_found(&base_url)),
-            },
+            review::Viewer::Known(caller) => {
+                pull_request_route(&mut req, &pull_route, env, config, &caller, &base_url).await?
+            }
         },
         Route::SignIn => web_session::sign_in(&req, env, &base_url).await?,
         Route::SignInCallback => web_session::callback(&req, env, config, &base_url).await?,
@@ -98,12 +76,7 @@ pub async fn handle(
         | Route::SettingsCreateToken
         | Route::SettingsRevokeToken
         | Route::SettingsDeleteData) => {
-            let headers = Headers::new(req.headers().entries());
-            if local_caller(&headers, url.host_str().unwrap_or_default(), config).is_some() {
-                html(200, web::settings_page::local_dev(&base_url))
-            } else {
-                settings::handle(&mut req, &settings_route, env, config, &base_url).await?
-            }
+            settings_route_of(&mut req, &settings_route, env, config, &base_url).await?
         }
         Route::Setup => setup(&req, config, &base_url),
         Route::NotFound => html(404, web::pages::not_found(&base_url)),
@@ -112,6 +85,54 @@ pub async fn handle(
                 .with_header("allow", allow)
         }
     })
+}
+
+/// A page or request of a pull request, for the signed-in `caller`.
+async fn pull_request_route(
+    req: &mut Request,
+    route: &Route,
+    env: &Env,
+    config: &Config,
+    caller: &Caller,
+    base_url: &str,
+) -> Result<HttpReply> {
+    Ok(match route {
+        Route::Review(pull) => {
+            let route = (pull, reviewer::Route::Page);
+            review::reviewer_route(req, env, config, caller, route, base_url).await?
+        }
+        Route::Tick(pull) => review::tick(req, env, config, caller, pull, base_url).await?,
+        Route::Arrange(pull) => review::arrange(req, env, config, caller, pull, base_url).await?,
+        Route::ReviewWrite(pull, write) => {
+            review_write::handle(req, env, config, caller, pull, *write, base_url).await?
+        }
+        Route::ReviewDiff(pull) => {
+            let route = (pull, reviewer::Route::Diff);
+            review::reviewer_route(req, env, config, caller, route, base_url).await?
+        }
+        Route::ReviewContext(pull) => {
+            let route = (pull, reviewer::Route::Context);
+            review::reviewer_route(req, env, config, caller, route, base_url).await?
+        }
+        _ => html(404, web::pages::not_found(base_url)),
+    })
+}
+
+/// The settings routes: in local development a notice (the local user has no person object),
+/// else `settings`.
+async fn settings_route_of(
+    req: &mut Request,
+    route: &Route,
+    env: &Env,
+    config: &Config,
+    base_url: &str,
+) -> Result<HttpReply> {
+    let url = req.url()?;
+    let headers = Headers::new(req.headers().entries());
+    if local_caller(&headers, url.host_str().unwrap_or_default(), config).is_some() {
+        return Ok(html(200, web::settings_page::local_dev(base_url)));
+    }
+    settings::handle(req, route, env, config, base_url).await
 }
 
 /// `/mcp`: transport checks, authentication, then the body (read only once the caller is known,

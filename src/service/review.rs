@@ -148,13 +148,7 @@ pub async fn tick(
         .headers()
         .get("accept")?
         .is_some_and(|accept| accept.contains("application/json"));
-    let refuse = |status: u16, message: &str| {
-        if wants_json {
-            HttpReply::json(status, &serde_json::json!({ "error": message }))
-        } else {
-            message_page(status, "Tick not saved", message, base_url)
-        }
-    };
+    let refuse = |status: u16, message: &str| tick_refused(wants_json, status, message, base_url);
     let body = match forms::verified_post(
         req,
         config,
@@ -181,28 +175,7 @@ pub async fn tick(
     let stored = !ticks.is_empty();
     let call = call_for(caller, pull, base_url, RouteCall::Ticks(ticks));
     if !form.batch {
-        let Some((item, tick)) = form.ticks.first() else {
-            return Ok(refuse(400, &tick_batch::bad_item().message));
-        };
-        let done = match tick {
-            Ok(tick) => tick.done,
-            Err(refused) => return Ok(refuse(refused.status, &refused.message)),
-        };
-        let results = saved_store::run_ticks(env, &call).await?;
-        return Ok(match results.first() {
-            Some(TickResult {
-                status,
-                error: Some(error),
-            }) => refuse(*status, error),
-            Some(_) if wants_json => {
-                HttpReply::json(200, &serde_json::json!({ "item": item, "done": done }))
-            }
-            Some(_) => HttpReply::empty(303).with_header(
-                "location",
-                review_page::pull_path(&pull.owner, &pull.repo, pull.number),
-            ),
-            None => refuse(503, "Ticks are unavailable right now; try again."),
-        });
+        return one_tick(env, &form, &call, pull, wants_json, base_url).await;
     }
     let results = if !stored {
         Some(Vec::new())
@@ -219,6 +192,50 @@ pub async fn tick(
         200,
         &tick_batch::batch_reply(&form, results.as_deref()),
     ))
+}
+
+/// A refused tick: `{error}` for a script, else a page saying so.
+fn tick_refused(wants_json: bool, status: u16, message: &str, base_url: &str) -> HttpReply {
+    if wants_json {
+        HttpReply::json(status, &serde_json::json!({ "error": message }))
+    } else {
+        message_page(status, "Tick not saved", message, base_url)
+    }
+}
+
+/// One tick (not a batch): `{item, done}`, or a 303 back to the page for a form without the
+/// script, or `{error}` with its status.
+async fn one_tick(
+    env: &Env,
+    form: &tick_batch::TickForm,
+    call: &ReviewerCall,
+    pull: &PullPath,
+    wants_json: bool,
+    base_url: &str,
+) -> worker::Result<HttpReply> {
+    let refuse = |status: u16, message: &str| tick_refused(wants_json, status, message, base_url);
+    let Some((item, tick)) = form.ticks.first() else {
+        return Ok(refuse(400, &tick_batch::bad_item().message));
+    };
+    let done = match tick {
+        Ok(tick) => tick.done,
+        Err(refused) => return Ok(refuse(refused.status, &refused.message)),
+    };
+    let results = saved_store::run_ticks(env, call).await?;
+    Ok(match results.first() {
+        Some(TickResult {
+            status,
+            error: Some(error),
+        }) => refuse(*status, error),
+        Some(_) if wants_json => {
+            HttpReply::json(200, &serde_json::json!({ "item": item, "done": done }))
+        }
+        Some(_) => HttpReply::empty(303).with_header(
+            "location",
+            review_page::pull_path(&pull.owner, &pull.repo, pull.number),
+        ),
+        None => refuse(503, "Ticks are unavailable right now; try again."),
+    })
 }
 
 /// `GET`/`POST …/arrange`: the editor's page shell, and saving what it posts with source `web`.
