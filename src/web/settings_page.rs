@@ -5,7 +5,7 @@
 //! clients without OAuth and for automation. Pure, so the rendering and its escaping of app and
 //! token names (chosen by others) are tested natively.
 //!
-//! What not: no storage, no HTTP; `service::settings` loads the data and checks the forms.
+//! What not: no storage, no HTTP; `app::oauth::settings` loads the data and checks the forms.
 
 use super::html::{escape, isolated_name, page};
 use super::template::{fill_into, fragment};
