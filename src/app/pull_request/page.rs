@@ -94,11 +94,12 @@ pub async fn page<St: Storage, P: Surroundings, T: GitHubTransport>(
             .note_reviewer(&call.person, &call.login, &at)?;
     }
     let review_state = review_state::review_state(&stored, &read.snapshot.files, head);
-    let team = coverage::coverage(
+    let team = coverage::for_page(
         &object.records(),
         order.as_ref(),
         &read.snapshot.files,
         head,
+        &call.person,
     )?;
     let visit_commits = match &review_state.since {
         Some(since) => commits_between(github, pull, &since.head_sha, head).await,
@@ -168,7 +169,7 @@ pub async fn page<St: Storage, P: Surroundings, T: GitHubTransport>(
         window: query.window,
         fragment: query.fragment,
         discussion: Some(&discussion),
-        coverage: Some(&team),
+        coverage: team.as_ref(),
     };
     Ok(html(200, review_page::render(&page)).with_header(CSRF_COOKIE_HEADER, "1"))
 }
