@@ -73,6 +73,13 @@ pub fn text_tokens<'a>(text: &'a str, syntax: &Syntax, out: &mut Vec<Tok<'a>>) {
     }
 }
 
+/// Whether `tokens[at]` is the word `keyword` at the start of a line (the first token after a
+/// line break): how Java's and Scala's `import` statements are found.
+pub fn starts_line(tokens: &[Tok<'_>], at: usize, keyword: &str) -> bool {
+    let before = at.checked_sub(1).and_then(|before| tokens.get(before));
+    matches!(before, Some(Tok::Bol(_))) && tokens.get(at) == Some(&Tok::Ident(keyword))
+}
+
 /// Whether any visible line of the hunk contains one of `words` (none empty); a cheap filter run
 /// before lexing. Why not `str::contains` per word: it sets up a two-way searcher on every call,
 /// which for short words on short lines cost more than the search, and this filter was a fifth

@@ -77,12 +77,8 @@ pub fn imports(hunks: &[Hunk<'_>]) -> Vec<Import> {
     for hunk in hunks.iter().filter(|hunk| lex::mentions(hunk, TRIGGERS)) {
         tokens.clear();
         lex::tokens(hunk, &SYNTAX, &mut tokens);
-        for (i, token) in tokens.iter().enumerate() {
-            let at_line_start = i
-                .checked_sub(1)
-                .and_then(|before| tokens.get(before))
-                .is_some_and(|before| matches!(before, Tok::Bol(_)));
-            if *token != Tok::Ident("import") || !at_line_start {
+        for i in 0..tokens.len() {
+            if !lex::starts_line(&tokens, i, "import") {
                 continue;
             }
             let mut j = i + 1;
