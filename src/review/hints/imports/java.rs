@@ -209,7 +209,18 @@ fn facade_file(importer: &str, path: &str, heads: &Heads, index: &PathIndex<'_>)
 }
 
 fn class_file(importer: &str, path: &str, index: &PathIndex<'_>) -> Option<usize> {
-    EXTENSIONS.iter().find_map(|ext| {
+    class_file_of(EXTENSIONS, importer, path, index)
+}
+
+/// The file of the class `path` (`a/b/C`) with one of `extensions`, nearest `importer`: Java,
+/// Kotlin and Scala name a class's file by its package path the same way.
+pub(super) fn class_file_of(
+    extensions: &[&str],
+    importer: &str,
+    path: &str,
+    index: &PathIndex<'_>,
+) -> Option<usize> {
+    extensions.iter().find_map(|ext| {
         let file = format!("{path}.{ext}");
         index.closest(importer, index.with_suffix(&file))
     })

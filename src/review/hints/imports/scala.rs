@@ -418,10 +418,7 @@ pub fn is_test_tree(path: &str) -> bool {
 }
 
 fn class_file(importer: &str, path: &str, index: &PathIndex<'_>) -> Option<usize> {
-    EXTENSIONS.iter().find_map(|ext| {
-        let file = format!("{path}.{ext}");
-        index.closest(importer, index.with_suffix(&file))
-    })
+    super::java::class_file_of(EXTENSIONS, importer, path, index)
 }
 
 #[cfg(test)]
